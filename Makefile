@@ -1,0 +1,50 @@
+# Two commands are all a newcomer needs:
+#   make run    create .venv, install, serve the app (STREAMLIT_SERVER_PORT etc. still apply)
+#   make test   create .venv, install dev tools and Chromium, lint, run every test
+# Also: make bench (benchmarks/), make clean.
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+# The CPU-torch index in requirements.txt may be unreachable (it is on the
+# development machines, where the same wheel lies on disk): fail over at once
+# instead of retrying for a minute.
+export PIP_RETRIES ?= 0
+export PIP_DISABLE_PIP_VERSION_CHECK ?= 1
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: run test lint pytest browser bench clean
+
+$(VENV)/.runtime: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+run: $(VENV)/.runtime
+	$(PY) -m streamlit run app.py
+
+# Debian's Chromium for the browser tests (Playwright cannot download its own
+# browser here). Installed only when missing and when we are root.
+browser:
+	@if [ ! -x "$(CHROMIUM)" ] && [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+		echo "Installing Chromium for the browser tests..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+lint: $(VENV)/.dev
+	$(PY) -m ruff check .
+
+pytest: $(VENV)/.dev browser
+	$(PY) -m pytest
+
+test: lint pytest
+
+bench: $(VENV)/.dev browser
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,111 @@
+"""Attention Visualizer: navigation, presentation mode and the landing page.
+
+Run with ``make run`` (or ``streamlit run app.py``). Every page is a script in
+``pages/``; this file runs before each of them on every rerun.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from ui.style import PRESENT_KEY
+
+HERE = Path(__file__).parent
+
+
+def _presenting_from_url() -> bool:
+    return st.query_params.get(PRESENT_KEY, "") in ("1", "true", "on", "yes")
+
+
+def presentation_toggle() -> bool:
+    """Sidebar toggle for projectors, mirrored in the URL as ``present=1``.
+
+    It lives here, in the navigation script, so it survives page switches.
+    """
+    if PRESENT_KEY not in st.session_state:
+        st.session_state[PRESENT_KEY] = _presenting_from_url()
+    presenting = st.sidebar.toggle(
+        "Presentation mode",
+        key=PRESENT_KEY,
+        help="Larger fonts, fewer decimals and high-contrast colours for a projector.",
+    )
+    if presenting:
+        st.query_params[PRESENT_KEY] = "1"
+    elif PRESENT_KEY in st.query_params:
+        del st.query_params[PRESENT_KEY]
+    return presenting
+
+
+PRESENTATION_CSS = """
+<style>
+html, body, [data-testid="stAppViewContainer"] { font-size: 1.3rem; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.3rem; }
+[data-testid="stCaptionContainer"] { font-size: 1.1rem; }
+h1 { font-size: 3rem !important; }
+h2 { font-size: 2.3rem !important; }
+h3 { font-size: 1.9rem !important; }
+</style>
+"""
+
+
+def landing() -> None:
+    """What attention is, in a few lines, and where each page leads."""
+    st.title("Attention Visualizer")
+    st.markdown(
+        "Attention lets every token of a sequence look at every other token and "
+        "take a weighted average of what it finds. Each token asks a **query**, "
+        "every token offers a **key** and a **value**; the better a query matches a "
+        "key, the more of that key's value flows into the result."
+    )
+    st.latex(
+        r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)V"
+    )
+    st.markdown(
+        "Here you can see every step of that formula with its numbers, change the "
+        "sentence, the heads, the mask and the positional encoding, and watch what "
+        "happens."
+    )
+    columns = st.columns(2)
+    with columns[0]:
+        st.page_link(PAGES["text"], label="Text attention", icon="🔤")
+        st.caption("Type a sentence and follow it from tokens to context vectors, head by head.")
+        st.page_link(PAGES["walkthrough"], label="Classroom walkthrough", icon="🧑‍🏫")
+        st.caption("Step-by-step lecture with the course notes' worked examples.")
+    with columns[1]:
+        st.page_link(PAGES["time_series"], label="Time-series attention", icon="📈")
+        st.caption("Upload a series, see which past steps each day attends to, train a model.")
+        st.page_link(PAGES["positional_encoding"], label="Positional encodings", icon="🌊")
+        st.caption("Why attention needs to be told where a token is, and the ways to do it.")
+
+
+PAGES = {
+    "text": st.Page(HERE / "pages" / "text.py", title="Text attention", icon="🔤"),
+    "time_series": st.Page(
+        HERE / "pages" / "time_series.py", title="Time series", icon="📈"
+    ),
+    "positional_encoding": st.Page(
+        HERE / "pages" / "positional_encoding.py", title="Positional encodings", icon="🌊"
+    ),
+    "walkthrough": st.Page(
+        HERE / "pages" / "walkthrough.py", title="Walkthrough", icon="🧑‍🏫"
+    ),
+}
+
+
+def main() -> None:
+    st.set_page_config(
+        page_title="Attention Visualizer",
+        page_icon="🔍",
+        layout="wide",
+        initial_sidebar_state="collapsed" if _presenting_from_url() else "auto",
+    )
+    home = st.Page(landing, title="Home", icon="🏠", default=True)
+    page = st.navigation([home, *PAGES.values()])
+    if presentation_toggle():
+        st.html(PRESENTATION_CSS)
+    page.run()
+
+
+main()

@@ -1,0 +1,95 @@
+"""attention_core: every computation of the Attention Visualizer, in plain NumPy.
+
+Pure functions and small frozen trace objects; no Streamlit, no Plotly. The
+PyTorch model lives in ``attention_core.model`` and is imported only on demand,
+so ``import attention_core`` stays fast.
+"""
+
+from . import examples, limits
+from .backward import AttentionGradients, attention_backward, softmax_backward
+from .config import ACTIVATIONS, MASKS, SCALINGS, AttentionConfig
+from .errors import InputError
+from .functional import (
+    AttentionTrace,
+    causal_mask,
+    hardmax,
+    masked_fill,
+    multiplicative_mask_pitfall,
+    padding_mask,
+    scaled_dot_product_attention,
+    sequence_length_scale_pitfall,
+    sliding_window_mask,
+    softmax,
+    with_temperature,
+    wrong_axis_softmax_pitfall,
+)
+from .multihead import (
+    COMBINE_STRATEGIES,
+    MultiHeadTrace,
+    combine_heads,
+    merge_heads,
+    multi_head_attention,
+    split_heads,
+    valid_head_counts,
+)
+from .pipeline import PAD_TOKENS, AttentionRun, build_mask, run_attention, run_text_attention
+from .positional import (
+    POSITIONAL_ENCODINGS,
+    learned_encoding,
+    positional_encoding,
+    rotary_embedding,
+    sinusoidal_encoding,
+)
+from .text import EMBEDDINGS, Tokens, embed, one_hot_embeddings, random_embeddings, tokenize
+from .weights import AttentionWeights, glorot_uniform, init_attention_weights
+
+__all__ = [
+    "ACTIVATIONS",
+    "COMBINE_STRATEGIES",
+    "EMBEDDINGS",
+    "MASKS",
+    "PAD_TOKENS",
+    "POSITIONAL_ENCODINGS",
+    "SCALINGS",
+    "AttentionConfig",
+    "AttentionGradients",
+    "AttentionRun",
+    "AttentionTrace",
+    "AttentionWeights",
+    "InputError",
+    "MultiHeadTrace",
+    "Tokens",
+    "attention_backward",
+    "build_mask",
+    "causal_mask",
+    "combine_heads",
+    "embed",
+    "examples",
+    "glorot_uniform",
+    "hardmax",
+    "init_attention_weights",
+    "learned_encoding",
+    "limits",
+    "masked_fill",
+    "merge_heads",
+    "multi_head_attention",
+    "multiplicative_mask_pitfall",
+    "one_hot_embeddings",
+    "padding_mask",
+    "positional_encoding",
+    "random_embeddings",
+    "rotary_embedding",
+    "run_attention",
+    "run_text_attention",
+    "scaled_dot_product_attention",
+    "sequence_length_scale_pitfall",
+    "sinusoidal_encoding",
+    "sliding_window_mask",
+    "softmax",
+    "softmax_backward",
+    "split_heads",
+    "tokenize",
+    "valid_head_counts",
+    "with_temperature",
+    "wrong_axis_softmax_pitfall",
+]

@@ -1,0 +1,92 @@
+"""One frozen, validated description of an attention run.
+
+Every page builds an :class:`AttentionConfig` from its widgets and hands it to
+the core; all checks of combinations live in ``__post_init__``, so an invalid
+choice fails in one place with one clear message.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .errors import InputError
+from .limits import MAX_D_MODEL, MAX_HEADS, MAX_SEED, MAX_TEMPERATURE, MAX_TOKENS, MIN_TEMPERATURE
+from .multihead import COMBINE_STRATEGIES, check_heads_divide
+from .positional import POSITIONAL_ENCODINGS
+from .text import EMBEDDINGS
+from .validation import check_positive_int
+
+MASKS = ("none", "causal", "sliding", "padding", "custom")
+SCALINGS = ("sqrt_dk", "none", "temperature")
+ACTIVATIONS = ("softmax", "hardmax")
+
+
+def _check_choice(value: str, choices: tuple[str, ...], what: str) -> str:
+    if value not in choices:
+        raise InputError(f"Unknown {what} {value!r}; choose one of: {', '.join(choices)}.")
+    return value
+
+
+@dataclass(frozen=True)
+class AttentionConfig:
+    """Hyper-parameters of one attention view (hashable: a cache key).
+
+    ``d_k``/``d_v`` default to ``d_model // n_heads`` (the usual split, which
+    then needs ``n_heads`` to divide ``d_model``); set them to choose the
+    per-head widths freely.
+    """
+
+    d_model: int = 16
+    n_heads: int = 2
+    d_k: int | None = None
+    d_v: int | None = None
+    embedding: str = "random"
+    positional: str = "sinusoidal"
+    mask: str = "none"
+    window: int = 3
+    scaling: str = "sqrt_dk"
+    temperature: float = 1.0
+    activation: str = "softmax"
+    combine: str = "concat"
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        check_positive_int(self.d_model, "d_model", MAX_D_MODEL)
+        check_positive_int(self.n_heads, "The number of heads", MAX_HEADS)
+        if self.d_k is None or self.d_v is None:
+            per_head = check_heads_divide(self.d_model, self.n_heads, "d_model")
+            if self.d_k is None:
+                object.__setattr__(self, "d_k", per_head)
+            if self.d_v is None:
+                object.__setattr__(self, "d_v", per_head)
+        check_positive_int(self.d_k, "d_k (query/key width per head)", MAX_D_MODEL)
+        check_positive_int(self.d_v, "d_v (value width per head)", MAX_D_MODEL)
+        _check_choice(self.embedding, EMBEDDINGS, "embedding")
+        _check_choice(self.positional, POSITIONAL_ENCODINGS, "positional encoding")
+        _check_choice(self.mask, MASKS, "mask")
+        check_positive_int(self.window, "The window", MAX_TOKENS)
+        _check_choice(self.scaling, SCALINGS, "scaling")
+        if not (
+            isinstance(self.temperature, (int, float))
+            and MIN_TEMPERATURE <= self.temperature <= MAX_TEMPERATURE
+        ):
+            raise InputError(
+                f"The temperature must be between {MIN_TEMPERATURE} and {MAX_TEMPERATURE}, "
+                f"got {self.temperature!r}."
+            )
+        _check_choice(self.activation, ACTIVATIONS, "activation")
+        _check_choice(self.combine, COMBINE_STRATEGIES, "head combination")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise InputError(f"The seed must be a whole number, got {self.seed!r}.")
+        if not 0 <= self.seed <= MAX_SEED:
+            raise InputError(f"The seed must be between 0 and {MAX_SEED}, got {self.seed}.")
+
+    @property
+    def scale(self) -> float:
+        r"""Factor on :math:`QK^\top`: :math:`1/\sqrt{d_k}`, 1, or :math:`1/(\tau\sqrt{d_k})`."""
+        if self.scaling == "none":
+            return 1.0
+        if self.scaling == "temperature":
+            return 1.0 / (self.temperature * math.sqrt(self.d_k))
+        return 1.0 / math.sqrt(self.d_k)

@@ -1,0 +1,44 @@
+"""Every size a user controls is capped here, in one place.
+
+The app runs as one Python process shared by a whole classroom (690 MB - 2.7 GB
+of memory, at most two cores). Each cap below keeps one user's choice from
+costing everyone else; the comment says why the number is what it is.
+"""
+
+# A T x T heatmap of 128 tokens is 16 384 cells: legible on a projector and about
+# 90 kB on the wire as float32. Thousands of tokens would freeze the browser.
+MAX_TOKENS = 128
+
+# Text beyond this is not even tokenized: a pasted book must not cost CPU time.
+MAX_TEXT_CHARS = 20_000
+
+# Model width. 512 matches the original Transformer; wider adds nothing to teach
+# and makes a (T, d_model) matrix too wide to read.
+MAX_D_MODEL = 512
+
+# Heads: 16 small multiples still fit a screen.
+MAX_HEADS = 16
+
+# Positional-encoding page: sequence length for the PE heatmap (512 x 512 cells).
+MAX_POSITIONS = 512
+
+# Time-series uploads: big enough for years of daily data, small enough to parse
+# in well under a second and to keep per-session memory to a few MB.
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+MAX_SERIES_ROWS = 100_000
+MAX_SERIES_COLUMNS = 50
+
+# Time-series window (the attention length on that page).
+MAX_WINDOW = 128
+
+# Training budget: optimiser steps per run, so one session's training ends in
+# seconds on one core.
+MAX_TRAIN_STEPS = 2_000
+
+# Temperature for the "what if" view; outside this range softmax is just one-hot
+# or uniform and nothing more is learned.
+MIN_TEMPERATURE = 0.05
+MAX_TEMPERATURE = 20.0
+
+# Seeds are shown in the URL; keep them short.
+MAX_SEED = 2**31 - 1

@@ -1,0 +1,53 @@
+r"""Seeded initial weights, drawn from a ``numpy.random.Generator``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .validation import check_positive_int
+
+
+def glorot_uniform(rng: np.random.Generator, fan_in: int, fan_out: int) -> np.ndarray:
+    r"""Glorot/Xavier uniform initialisation, shape ``(fan_in, fan_out)``.
+
+    .. math:: W_{ij} \sim \mathcal U(-a, a), \qquad a = \sqrt{\frac{6}{n_{in} + n_{out}}}
+
+    The limit keeps the variance of activations about the same from layer to
+    layer. (One source notebook uses the query's fan-in for the value matrix
+    too; here each matrix uses its own.)
+    """
+    fan_in = check_positive_int(fan_in, "fan_in")
+    fan_out = check_positive_int(fan_out, "fan_out")
+    limit = np.sqrt(6.0 / (fan_in + fan_out))
+    return rng.uniform(-limit, limit, size=(fan_in, fan_out))
+
+
+@dataclass(frozen=True)
+class AttentionWeights:
+    """The trainable matrices of one multi-head attention layer.
+
+    ``w_q, w_k (d_in, H*dk)``, ``w_v (d_in, H*dv)``, ``w_o (H*dv, d_out)``,
+    ``head_weights (H,)`` for the learned per-head combination.
+    """
+
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+    w_o: np.ndarray
+    head_weights: np.ndarray
+
+
+def init_attention_weights(
+    rng: np.random.Generator, d_in: int, n_heads: int, d_k: int, d_v: int, d_out: int
+) -> AttentionWeights:
+    """Glorot-uniform projections and per-head weights that start as a plain mean (1/H)."""
+    w_q = glorot_uniform(rng, d_in, n_heads * d_k)
+    w_k = glorot_uniform(rng, d_in, n_heads * d_k)
+    w_v = glorot_uniform(rng, d_in, n_heads * d_v)
+    w_o = glorot_uniform(rng, n_heads * d_v, d_out)
+    # Learned combination weights start as a mean plus a little seeded noise, so
+    # heads differ without one dominating.
+    head_weights = 1.0 / n_heads + 0.1 * rng.standard_normal(n_heads)
+    return AttentionWeights(w_q, w_k, w_v, w_o, head_weights)

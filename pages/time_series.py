@@ -1,0 +1,6 @@
+"""Placeholder until the page lands."""
+
+import streamlit as st
+
+st.title("time_series")
+st.info("This page is being built.")

@@ -1,0 +1,28 @@
+"""Helpers for browser tests: wait for Streamlit to be idle, save screenshots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+ROOT = Path(__file__).resolve().parents[2]
+READY = "[data-testid='stApp'][data-test-script-state='notRunning']"
+EXCEPTION = "[data-testid='stException']"
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def wait_ready(page: Page, timeout: float = 60_000) -> None:
+    """Wait until the Streamlit script has finished running and the app is idle."""
+    page.wait_for_selector(READY, timeout=timeout)
+    # A rerun may start right after the first "notRunning"; give it a beat and wait again.
+    page.wait_for_timeout(300)
+    page.wait_for_selector(READY, timeout=timeout)
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save a full-page screenshot under test-artifacts/ (used by the README)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
