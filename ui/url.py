@@ -1,0 +1,60 @@
+"""Links that reproduce a view, and a clear word when a link's value is refused.
+
+Widgets bound with ``bind="query-params"`` read their value from the URL and
+keep the URL up to date. Streamlit silently drops a URL value a widget cannot
+take (``heads=0``, ``seed=abc``); :func:`warn_rejected` compares the URL as it
+arrived with what the widgets made of it and tells the user what was ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import streamlit as st
+
+from .safe import show_warning
+
+BIND = "query-params"
+MAX_SHOWN_CHARS = 40
+
+
+def snapshot() -> dict[str, str]:
+    """The query parameters as they are before any widget of this run reads them."""
+    return st.query_params.to_dict()
+
+
+def _same(raw: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return raw.lower() == str(value).lower()
+    if isinstance(value, (int, float)):
+        try:
+            return float(raw) == float(value)
+        except ValueError:
+            return False
+    return raw == str(value)
+
+
+def _shorten(raw: str) -> str:
+    return raw if len(raw) <= MAX_SHOWN_CHARS else raw[:MAX_SHOWN_CHARS] + "…"
+
+
+def warn_rejected(before: dict[str, str], keys: Iterable[str]) -> list[str]:
+    """Warn about URL values for ``keys`` that the widgets did not accept.
+
+    Call after the widgets have run. Returns the rejected keys.
+    """
+    rejected = []
+    for key in keys:
+        if key not in before:
+            continue
+        raw = before[key]
+        if st.query_params.get(key) == raw or _same(raw, st.session_state.get(key)):
+            continue
+        rejected.append(key)
+    if rejected:
+        details = "; ".join(f"{key}={_shorten(before[key])}" for key in rejected)
+        show_warning(
+            f"This link has values that are not valid here, so the defaults are used instead: "
+            f"{details}."
+        )
+    return rejected
