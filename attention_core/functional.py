@@ -10,6 +10,7 @@ Conventions used throughout the core:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,10 +48,12 @@ def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     x = np.asarray(x, dtype=np.result_type(x, np.float32))
     row_max = np.max(x, axis=axis, keepdims=True)
     # A fully masked slice has max -inf; shifting by 0 keeps exp(-inf) = 0.
-    row_max = np.where(np.isneginf(row_max), 0.0, row_max)
-    exp = np.exp(x - row_max)
+    row_max[np.isneginf(row_max)] = 0.0
+    exp = np.subtract(x, row_max)
+    np.exp(exp, out=exp)
     total = np.sum(exp, axis=axis, keepdims=True)
-    np.divide(exp, total, out=exp, where=total > 0)
+    total[total == 0] = 1.0  # all weights are 0 there; keep them 0, not NaN
+    exp /= total
     return exp
 
 
@@ -189,7 +192,7 @@ def attend(
 def resolve_scale(scale: float | None, d_k: int) -> float:
     r"""The score scale: :math:`1/\sqrt{d_k}` unless given explicitly."""
     if scale is None:
-        return 1.0 / np.sqrt(d_k)
+        return 1.0 / math.sqrt(d_k)  # a Python float keeps float32 input float32
     scale = float(scale)
     if not np.isfinite(scale):
         raise InputError(f"The scale must be a finite number, got {scale}.")
