@@ -1,0 +1,3 @@
+import streamlit as st
+
+st.write("Hello")
