@@ -14,7 +14,13 @@ from playwright.sync_api import sync_playwright
 
 from benchmarks.common import Result, emit
 from benchmarks.server import (
-    CHROMIUM, CHROMIUM_ARGS, READY, ROOT, free_port, start_server, wait_healthy,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    READY,
+    ROOT,
+    free_port,
+    start_server,
+    wait_healthy,
 )
 
 TARGET = 1.5

@@ -15,11 +15,11 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
+import numpy as np
+import torch
 
-import attention_core as ac  # noqa: E402
-from benchmarks.common import Result, emit, interleaved_ratio  # noqa: E402
+import attention_core as ac
+from benchmarks.common import Result, emit, interleaved_ratio
 
 D_MODEL, HEADS, TARGET = 256, 8, 1.25
 
