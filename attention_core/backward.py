@@ -58,6 +58,11 @@ def softmax_backward(weights: np.ndarray, d_weights: np.ndarray) -> np.ndarray:
     ``weights, d_weights (..., T, S)``. Equal to multiplying each row's gradient
     by the Jacobian :math:`\mathrm{diag}(a) - a a^\top`.
     """
+    weights, d_weights = np.asarray(weights), np.asarray(d_weights)
+    if weights.shape != d_weights.shape:
+        raise InputError(
+            f"weights {weights.shape} and their gradient {d_weights.shape} need the same shape."
+        )
     return weights * (d_weights - np.sum(d_weights * weights, axis=-1, keepdims=True))
 
 

@@ -52,23 +52,25 @@ class AttentionConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        check_positive_int(self.d_model, "d_model", MAX_D_MODEL)
-        check_positive_int(self.n_heads, "The number of heads", MAX_HEADS)
+        # Store the checked ints (12.0 becomes 12), so derived widths are ints too.
+        self._set("d_model", check_positive_int(self.d_model, "d_model", MAX_D_MODEL))
+        self._set("n_heads", check_positive_int(self.n_heads, "The number of heads", MAX_HEADS))
         if self.d_k is None or self.d_v is None:
             per_head = check_heads_divide(self.d_model, self.n_heads, "d_model")
             if self.d_k is None:
-                object.__setattr__(self, "d_k", per_head)
+                self._set("d_k", per_head)
             if self.d_v is None:
-                object.__setattr__(self, "d_v", per_head)
-        check_positive_int(self.d_k, "d_k (query/key width per head)", MAX_D_MODEL)
-        check_positive_int(self.d_v, "d_v (value width per head)", MAX_D_MODEL)
+                self._set("d_v", per_head)
+        self._set("d_k", check_positive_int(self.d_k, "d_k (query/key width)", MAX_D_MODEL))
+        self._set("d_v", check_positive_int(self.d_v, "d_v (value width)", MAX_D_MODEL))
         _check_choice(self.embedding, EMBEDDINGS, "embedding")
         _check_choice(self.positional, POSITIONAL_ENCODINGS, "positional encoding")
         _check_choice(self.mask, MASKS, "mask")
-        check_positive_int(self.window, "The window", MAX_TOKENS)
+        self._set("window", check_positive_int(self.window, "The window", MAX_TOKENS))
         _check_choice(self.scaling, SCALINGS, "scaling")
         if not (
             isinstance(self.temperature, (int, float))
+            and not isinstance(self.temperature, bool)
             and MIN_TEMPERATURE <= self.temperature <= MAX_TEMPERATURE
         ):
             raise InputError(
@@ -81,6 +83,10 @@ class AttentionConfig:
             raise InputError(f"The seed must be a whole number, got {self.seed!r}.")
         if not 0 <= self.seed <= MAX_SEED:
             raise InputError(f"The seed must be between 0 and {MAX_SEED}, got {self.seed}.")
+
+    def _set(self, name: str, value: object) -> None:
+        """Store a normalised field on the frozen instance (only during validation)."""
+        object.__setattr__(self, name, value)
 
     @property
     def scale(self) -> float:

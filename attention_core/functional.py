@@ -16,7 +16,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InputError
-from .validation import as_matrix, check_finite, check_mask_shape, check_positive_int
+from .limits import MAX_MASK_SIZE
+from .validation import (
+    as_matrix,
+    as_scores,
+    check_axis,
+    check_broadcast_mask,
+    check_finite,
+    check_mask_shape,
+    check_number,
+    check_positive_int,
+)
 
 __all__ = [
     "AttentionTrace",
@@ -45,7 +55,12 @@ def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     to ``-inf`` (masked) get weight exactly 0; a slice that is entirely ``-inf``
     gets all zeros instead of NaN. Shape in = shape out.
     """
-    x = np.asarray(x, dtype=np.result_type(x, np.float32))
+    x = as_scores(x, "softmax input")
+    return _softmax(x, check_axis(axis, x.ndim))
+
+
+def _softmax(x: np.ndarray, axis: int) -> np.ndarray:
+    """:func:`softmax` without argument checks, for the core's own validated arrays."""
     row_max = np.max(x, axis=axis, keepdims=True)
     # A fully masked slice has max -inf; shifting by 0 keeps exp(-inf) = 0.
     row_max[np.isneginf(row_max)] = 0.0
@@ -65,7 +80,12 @@ def hardmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     Ties go to the first maximum. A slice that is entirely ``-inf`` (every key
     masked) stays all zeros. Shape in = shape out.
     """
-    x = np.asarray(x, dtype=np.result_type(x, np.float32))
+    x = as_scores(x, "hardmax input")
+    return _hardmax(x, check_axis(axis, x.ndim))
+
+
+def _hardmax(x: np.ndarray, axis: int) -> np.ndarray:
+    """:func:`hardmax` without argument checks."""
     winner = np.argmax(x, axis=axis)
     one_hot = np.zeros_like(x)
     np.put_along_axis(one_hot, np.expand_dims(winner, axis), 1.0, axis=axis)
@@ -78,8 +98,8 @@ def causal_mask(n_q: int, n_k: int | None = None) -> np.ndarray:
 
     .. math:: M_{ij} = [\, j \le i \,]
     """
-    n_q = check_positive_int(n_q, "n_q")
-    n_k = n_q if n_k is None else check_positive_int(n_k, "n_k")
+    n_q = check_positive_int(n_q, "n_q", MAX_MASK_SIZE)
+    n_k = n_q if n_k is None else check_positive_int(n_k, "n_k", MAX_MASK_SIZE)
     return np.tri(n_q, n_k, dtype=bool)
 
 
@@ -92,8 +112,8 @@ def sliding_window_mask(
     and the ``window - 1`` before it. Two-sided: :math:`M_{ij} = [\, |i - j| < w \,]`.
     ``n_k`` defaults to ``n`` (self-attention).
     """
-    n = check_positive_int(n, "sequence length")
-    n_k = n if n_k is None else check_positive_int(n_k, "n_k")
+    n = check_positive_int(n, "sequence length", MAX_MASK_SIZE)
+    n_k = n if n_k is None else check_positive_int(n_k, "n_k", MAX_MASK_SIZE)
     window = check_positive_int(window, "window")
     offset = np.arange(n)[:, None] - np.arange(n_k)[None, :]
     if causal:
@@ -108,11 +128,11 @@ def padding_mask(valid: np.ndarray | list[bool], n_q: int | None = None) -> np.n
     no padding key. ``n_q`` defaults to ``n_k`` (self-attention).
     """
     valid = np.asarray(valid)
-    if valid.ndim != 1 or valid.size == 0:
+    if valid.ndim != 1 or valid.size == 0 or valid.size > MAX_MASK_SIZE:
         raise InputError("A padding mask needs a non-empty list of True/False, one per key.")
     if valid.dtype != bool:
         raise InputError("A padding mask must be True (real token) or False (padding) per key.")
-    n_q = valid.size if n_q is None else check_positive_int(n_q, "n_q")
+    n_q = valid.size if n_q is None else check_positive_int(n_q, "n_q", MAX_MASK_SIZE)
     return np.broadcast_to(valid, (n_q, valid.size)).copy()
 
 
@@ -126,6 +146,8 @@ def masked_fill(scores: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
     """
     if mask is None:
         return scores
+    scores = np.asarray(scores)
+    mask = check_broadcast_mask(mask, scores.shape)
     return np.where(mask, scores, -np.inf)
 
 
@@ -137,10 +159,10 @@ def with_temperature(scores: np.ndarray, temperature: float) -> np.ndarray:
     :math:`\tau < 1` sharpens the weights towards one-hot, :math:`\tau > 1`
     flattens them towards uniform. Shape in = shape out.
     """
-    temperature = float(temperature)
+    temperature = check_number(temperature, "Temperature")
     if not np.isfinite(temperature) or temperature <= 0:
         raise InputError(f"Temperature must be a positive number, got {temperature}.")
-    return np.asarray(scores) / temperature
+    return as_scores(scores, "scores") / temperature
 
 
 @dataclass(frozen=True)
@@ -176,13 +198,20 @@ def attend(
     broadcasts to ``(..., Tq, Tk)``. This is the shared inner loop of
     :func:`scaled_dot_product_attention` and multi-head attention.
     """
-    scores = q @ np.swapaxes(k, -1, -2)
-    scaled = scores * scale
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = q @ np.swapaxes(k, -1, -2)
+        scaled = scores * scale
+    if not np.all(np.isfinite(scaled)):
+        # Finite inputs can still overflow: inf - inf in softmax would give NaN weights.
+        raise InputError(
+            "The scores q·k overflow to infinity: the inputs (or the scale) are too large; "
+            "use smaller numbers."
+        )
     masked = masked_fill(scaled, mask)
     if activation == "softmax":
-        weights = softmax(masked, axis=-1)
+        weights = _softmax(masked, axis=-1)
     elif activation == "hardmax":
-        weights = hardmax(masked, axis=-1)
+        weights = _hardmax(masked, axis=-1)
     else:
         raise InputError(f"Activation must be 'softmax' or 'hardmax', got {activation!r}.")
     context = weights @ v
@@ -193,7 +222,7 @@ def resolve_scale(scale: float | None, d_k: int) -> float:
     r"""The score scale: :math:`1/\sqrt{d_k}` unless given explicitly."""
     if scale is None:
         return 1.0 / math.sqrt(d_k)  # a Python float keeps float32 input float32
-    scale = float(scale)
+    scale = check_number(scale, "The scale")
     if not np.isfinite(scale):
         raise InputError(f"The scale must be a finite number, got {scale}.")
     return scale
@@ -244,8 +273,9 @@ def multiplicative_mask_pitfall(scaled: np.ndarray, mask: np.ndarray) -> np.ndar
     weight). One of the source notebooks does exactly this. The correct way is
     :func:`masked_fill` before softmax. ``scaled (..., T, S)``, ``mask`` broadcastable.
     """
-    scaled = check_finite(np.asarray(scaled, dtype=float), "scores")
-    return softmax(scaled * np.asarray(mask, dtype=float), axis=-1)
+    scaled = check_finite(as_scores(scaled, "scores", min_ndim=2), "scores")
+    mask = check_broadcast_mask(mask, scaled.shape)
+    return _softmax(scaled * mask, axis=-1)
 
 
 def sequence_length_scale_pitfall(scores: np.ndarray) -> np.ndarray:
@@ -259,8 +289,8 @@ def sequence_length_scale_pitfall(scores: np.ndarray) -> np.ndarray:
     width d_k) is meant makes the weights depend on how long the sentence is.
     ``scores (..., T, S)`` are the raw :math:`QK^\top`.
     """
-    scores = check_finite(np.asarray(scores, dtype=float), "scores")
-    return softmax(scores / np.sqrt(scores.shape[-2]), axis=-1)
+    scores = check_finite(as_scores(scores, "scores", min_ndim=2), "scores")
+    return _softmax(scores / np.sqrt(scores.shape[-2]), axis=-1)
 
 
 def wrong_axis_softmax_pitfall(scaled: np.ndarray) -> np.ndarray:
@@ -273,5 +303,5 @@ def wrong_axis_softmax_pitfall(scaled: np.ndarray) -> np.ndarray:
     ``sum(exp(x), axis=1)`` without ``keepdims``, which broadcasts the sums
     along the wrong axis. ``scaled (..., T, S)``.
     """
-    scaled = np.asarray(scaled, dtype=float)
-    return softmax(scaled, axis=-2)
+    scaled = as_scores(scaled, "scores", min_ndim=2)
+    return _softmax(scaled, axis=-2)

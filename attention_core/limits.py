@@ -9,6 +9,10 @@ costing everyone else; the comment says why the number is what it is.
 # 90 kB on the wire as float32. Thousands of tokens would freeze the browser.
 MAX_TOKENS = 128
 
+# Masks built by the core: a 4096 x 4096 bool mask is 16 MB; larger would let
+# one call allocate gigabytes in the shared process.
+MAX_MASK_SIZE = 4096
+
 # Text beyond this is not even tokenized: a pasted book must not cost CPU time.
 MAX_TEXT_CHARS = 20_000
 
@@ -27,6 +31,9 @@ MAX_POSITIONS = 512
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_SERIES_ROWS = 100_000
 MAX_SERIES_COLUMNS = 50
+# Values beyond this are a unit or parsing mistake in practice; the model trains
+# in float32, where squares of larger numbers overflow.
+MAX_SERIES_ABS_VALUE = 1e15
 
 # Time-series window (the attention length on that page).
 MAX_WINDOW = 128
@@ -34,6 +41,12 @@ MAX_WINDOW = 128
 # Training budget: optimiser steps per run, so one session's training ends in
 # seconds on one core.
 MAX_TRAIN_STEPS = 2_000
+# ... and wall-clock seconds per run, whatever the model size: training holds a
+# lock (one run at a time per server), so no run may keep others waiting long.
+MAX_TRAIN_SECONDS = 60
+# Windows (examples) per run: the most recent ones. 5 000 windows are 14 years
+# of daily data; more only slows the validation passes.
+MAX_TRAIN_WINDOWS = 5_000
 
 # Temperature for the "what if" view; outside this range softmax is just one-hot
 # or uniform and nothing more is learned.

@@ -69,6 +69,9 @@ def split_heads(projected: np.ndarray, n_heads: int) -> np.ndarray:
     The result is made contiguous: batched matrix products on strided views
     fall off NumPy's BLAS path and run several times slower.
     """
+    projected = as_matrix(projected, "projected")
+    n_heads = check_positive_int(n_heads, "The number of heads")
+    check_heads_divide(projected.shape[1], n_heads, "the width")
     length, width = projected.shape
     heads = projected.reshape(length, n_heads, width // n_heads).transpose(1, 0, 2)
     return np.ascontiguousarray(heads)
@@ -76,6 +79,7 @@ def split_heads(projected: np.ndarray, n_heads: int) -> np.ndarray:
 
 def merge_heads(per_head: np.ndarray) -> np.ndarray:
     """``(H, T, d)`` -> ``(T, H*d)``, the inverse of :func:`split_heads`."""
+    per_head = as_matrix(per_head, "per-head matrices", ndim=3)
     n_heads, length, width = per_head.shape
     return per_head.transpose(1, 0, 2).reshape(length, n_heads * width)
 

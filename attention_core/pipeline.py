@@ -16,7 +16,7 @@ from .functional import causal_mask, padding_mask, sliding_window_mask
 from .multihead import MultiHeadTrace, combine_heads, multi_head_attention
 from .positional import positional_encoding
 from .text import embed
-from .validation import check_mask_shape
+from .validation import as_matrix, check_mask_shape
 from .weights import AttentionWeights, init_attention_weights
 
 PAD_TOKENS = frozenset({"<pad>", "[PAD]"})
@@ -61,10 +61,25 @@ def build_mask(
     if config.mask == "padding":
         if key_is_padding is None:
             key_is_padding = np.zeros(n_k, dtype=bool)
-        return padding_mask(~np.asarray(key_is_padding, dtype=bool), n_q)
+        key_is_padding = np.asarray(key_is_padding, dtype=bool)
+        if key_is_padding.shape != (n_k,):
+            raise InputError(
+                f"Need one padding flag per key ({n_k} keys), got shape {key_is_padding.shape}."
+            )
+        return padding_mask(~key_is_padding, n_q)
     if custom is None:
         raise InputError("A custom mask needs a grid of True/False values, one per query and key.")
     return check_mask_shape(custom, (n_q, n_k))
+
+
+def _check_vectors(vectors: object, name: str, d_model: int) -> np.ndarray:
+    vectors = as_matrix(vectors, name)
+    if vectors.shape[1] != d_model:
+        raise InputError(
+            f"{name} has {vectors.shape[1]} numbers per token; this configuration needs "
+            f"d_model = {d_model}."
+        )
+    return vectors
 
 
 def run_attention(
@@ -79,7 +94,10 @@ def run_attention(
     uniform from ``numpy.random.default_rng(config.seed)``, so the same config
     gives the same numbers in every session.
     """
+    x = _check_vectors(x, "x", config.d_model)
     self_attention = x_kv is None
+    if not self_attention:
+        x_kv = _check_vectors(x_kv, "x_kv", config.d_model)
     p = positional_encoding(config.positional, x.shape[0], config.d_model, config.seed)
     if self_attention:
         x_kv, p_kv = x, p
@@ -117,6 +135,8 @@ def run_text_attention(
 
     ``<pad>`` / ``[PAD]`` tokens on the key side are hidden by the padding mask.
     """
+    if isinstance(tokens, str) or isinstance(kv_tokens, str):
+        raise InputError("Pass a sequence of tokens, e.g. tokenize(text).tokens, not the raw text.")
     keys = tokens if kv_tokens is None else kv_tokens
     # Embed both sentences together so one-hot ids are shared across them.
     both = tuple(tokens) + (() if kv_tokens is None else tuple(kv_tokens))

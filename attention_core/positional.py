@@ -11,13 +11,13 @@ import numpy as np
 
 from .errors import InputError
 from .limits import MAX_D_MODEL, MAX_POSITIONS
-from .validation import check_positive_int
+from .validation import as_scores, check_finite, check_number, check_positive_int, check_seed
 
 POSITIONAL_ENCODINGS = ("none", "sinusoidal", "learned", "rotary")
 
 
 def _check_base(base: float) -> float:
-    base = float(base)
+    base = check_number(base, "The base")
     if not np.isfinite(base) or base <= 1:
         raise InputError(f"The base must be a number greater than 1, got {base}.")
     return base
@@ -54,7 +54,7 @@ def learned_encoding(length: int, d_model: int, seed: int = 0) -> np.ndarray:
     """
     length = check_positive_int(length, "Sequence length", MAX_POSITIONS)
     d_model = check_positive_int(d_model, "d_model", MAX_D_MODEL)
-    rng = np.random.default_rng([int(seed), 0x9E37])
+    rng = np.random.default_rng([check_seed(seed), 0x9E37])
     table = rng.standard_normal((MAX_POSITIONS, d_model))
     return table[:length]
 
@@ -82,7 +82,8 @@ def rotary_embedding(x: np.ndarray, base: float = 10_000.0) -> np.ndarray:
     on the offset :math:`r - p`. An odd last column is left as it is.
     Applied to queries and keys, never to values. Shape in = shape out.
     """
-    x = np.asarray(x)
+    x = as_scores(x, "rotary input", min_ndim=2)
+    check_finite(x, "rotary input")
     base = _check_base(base)
     length, width = x.shape[-2], x.shape[-1]
     angles = rotary_angles(length, width, base)

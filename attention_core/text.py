@@ -11,7 +11,7 @@ import numpy as np
 
 from .errors import InputError
 from .limits import MAX_D_MODEL, MAX_TEXT_CHARS, MAX_TOKENS
-from .validation import check_positive_int
+from .validation import check_positive_int, check_seed
 
 EMBEDDINGS = ("onehot", "random")
 
@@ -39,16 +39,21 @@ class Tokens:
     chars_dropped: int = 0
 
 
+# Zero-width (non-)joiners glue emoji sequences and Persian/Indic words together.
+_JOINERS = frozenset("\u200c\u200d")
+
+
 def _strip_invisible(text: str) -> str:
-    """Drop control and format characters (NUL, bidi overrides, zero-width joiners)."""
+    """Turn control and format characters (NUL, bidi overrides) into spaces, keeping joiners."""
     return "".join(
-        ch if unicodedata.category(ch)[0] != "C" else " "
+        " " if unicodedata.category(ch)[0] == "C" and ch not in _JOINERS else ch
         for ch in text
     )
 
 
 def _is_mark(ch: str) -> bool:
-    return unicodedata.category(ch).startswith("M")
+    """Combining marks, emoji modifiers (skin tones) and joiners: never a token alone."""
+    return ch in _JOINERS or unicodedata.category(ch) in ("Mn", "Mc", "Me", "Sk")
 
 
 def _split_words(text: str) -> list[str]:
@@ -62,7 +67,8 @@ def _split_words(text: str) -> list[str]:
     for match in _TOKEN_PATTERN.finditer(text):
         piece = match.group()
         joins = pieces and match.start() == previous_end and (
-            _is_mark(piece[0]) or (_is_mark(pieces[-1][-1]) and piece[0].isalnum())
+            _is_mark(piece[0]) or pieces[-1][-1] in _JOINERS
+            or (_is_mark(pieces[-1][-1]) and piece[0].isalnum())
         )
         if joins:
             pieces[-1] += piece
@@ -117,6 +123,13 @@ def vocabulary(tokens: tuple[str, ...] | list[str]) -> list[str]:
     return list(dict.fromkeys(token.casefold() for token in tokens))
 
 
+def _check_tokens(tokens: object) -> None:
+    if isinstance(tokens, str) or not all(isinstance(token, str) for token in tokens):
+        raise InputError("Tokens must be a list of strings, e.g. tokenize(text).tokens.")
+    if len(tokens) == 0:
+        raise InputError("There are no tokens to embed.")
+
+
 def one_hot_embeddings(tokens: tuple[str, ...] | list[str], d_model: int) -> np.ndarray:
     r"""One-hot vectors ``(T, d_model)``: token t gets :math:`e_{\mathrm{id}(t)}`.
 
@@ -124,6 +137,7 @@ def one_hot_embeddings(tokens: tuple[str, ...] | list[str], d_model: int) -> np.
     gets the same row. Needs ``d_model`` >= the number of distinct tokens.
     """
     d_model = check_positive_int(d_model, "d_model", MAX_D_MODEL)
+    _check_tokens(tokens)
     vocab = vocabulary(tokens)
     if len(vocab) > d_model:
         raise InputError(
@@ -154,6 +168,8 @@ def random_embeddings(
 ) -> np.ndarray:
     """Seeded random embeddings ``(T, d_model)``, stable per token (see :func:`token_vector`)."""
     d_model = check_positive_int(d_model, "d_model", MAX_D_MODEL)
+    seed = check_seed(seed)
+    _check_tokens(tokens)
     cache: dict[str, np.ndarray] = {}
     rows = []
     for token in tokens:

@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 
 from .errors import InputError
+from .limits import MAX_SEED
 
 
 def check_positive_int(value: object, name: str, maximum: int | None = None) -> int:
@@ -22,6 +23,25 @@ def check_positive_int(value: object, name: str, maximum: int | None = None) -> 
     if maximum is not None and value > maximum:
         raise InputError(f"{name} can be at most {maximum}, got {value}.")
     return value
+
+
+def check_number(value: object, name: str) -> float:
+    """Return ``value`` as a float, or raise InputError for words, booleans and None."""
+    if isinstance(value, (bool, str, bytes)):
+        raise InputError(f"{name} must be a number, got {value!r}.")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a number, got {value!r}.") from None
+
+
+def check_seed(value: object) -> int:
+    """Return ``value`` as an int seed in 0 .. MAX_SEED, or raise InputError."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InputError(f"The seed must be a whole number, got {value!r}.")
+    if not 0 <= value <= MAX_SEED:
+        raise InputError(f"The seed must be between 0 and {MAX_SEED}, got {value}.")
+    return int(value)
 
 
 def check_finite(array: np.ndarray, name: str) -> np.ndarray:
@@ -53,6 +73,51 @@ def as_matrix(value: object, name: str, ndim: int = 2) -> np.ndarray:
         raise InputError(f"{name} is empty (shape {array.shape}); it needs at least one row.")
     dtype = np.float32 if array.dtype == np.float32 else np.float64
     return check_finite(array.astype(dtype, copy=False), name)
+
+
+def as_scores(value: object, name: str, min_ndim: int = 1) -> np.ndarray:
+    """A non-empty float array of at least ``min_ndim`` dimensions for softmax-like steps.
+
+    Unlike :func:`as_matrix` it allows ``-inf`` (a masked score); NaN and
+    ``+inf`` are refused.
+    """
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError) as error:
+        raise InputError(f"{name} must be a numeric array: {error}") from None
+    if array.dtype == object or not (np.issubdtype(array.dtype, np.number) or array.dtype == bool):
+        raise InputError(f"{name} must contain numbers, got {array.dtype} values.")
+    if np.iscomplexobj(array):
+        raise InputError(f"{name} must be real numbers, not complex.")
+    if array.ndim < min_ndim:
+        raise InputError(f"{name} needs at least {min_ndim} dimensions, got shape {array.shape}.")
+    if array.size == 0:
+        raise InputError(f"{name} is empty (shape {array.shape}).")
+    array = array.astype(np.result_type(array, np.float32), copy=False)
+    if np.isnan(array).any() or np.isposinf(array).any():
+        raise InputError(f"{name} contains NaN or +infinity; use finite numbers (or -inf to mask).")
+    return array
+
+
+def check_axis(axis: object, ndim: int) -> int:
+    """Return ``axis`` if it names one of ``ndim`` axes, else raise InputError."""
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or not -ndim <= axis < ndim:
+        raise InputError(f"axis must be a whole number from {-ndim} to {ndim - 1}, got {axis!r}.")
+    return int(axis)
+
+
+def check_broadcast_mask(mask: object, shape: tuple[int, ...]) -> np.ndarray:
+    """Return ``mask`` as a bool array that broadcasts to ``shape``, or raise InputError."""
+    mask = np.asarray(mask)
+    if mask.dtype != bool:
+        raise InputError("A mask must be True/False (True = may attend).")
+    try:
+        fits = np.broadcast_shapes(mask.shape, shape) == tuple(shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise InputError(f"The mask has shape {mask.shape}; it must fit the scores {tuple(shape)}.")
+    return mask
 
 
 def check_mask_shape(mask: object, shape: tuple[int, int]) -> np.ndarray:

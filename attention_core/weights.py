@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import InputError
 from .validation import check_positive_int
 
 
@@ -18,6 +19,8 @@ def glorot_uniform(rng: np.random.Generator, fan_in: int, fan_out: int) -> np.nd
     layer. (One source notebook uses the query's fan-in for the value matrix
     too; here each matrix uses its own.)
     """
+    if not isinstance(rng, np.random.Generator):
+        raise InputError("Pass a numpy.random.Generator, e.g. numpy.random.default_rng(seed).")
     fan_in = check_positive_int(fan_in, "fan_in")
     fan_out = check_positive_int(fan_out, "fan_out")
     limit = np.sqrt(6.0 / (fan_in + fan_out))
