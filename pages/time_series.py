@@ -1,6 +1,427 @@
-"""Placeholder until the page lands."""
+"""Time series: which past days each day attends to, and a model that learns to use them.
 
+Read top to bottom: the notes' worked example, the data, attention over one
+window before any training, then (only when asked) training the notes' model.
+PyTorch is imported only inside the training section.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
 import streamlit as st
 
-st.title("time_series")
-st.info("This page is being built.")
+import attention_core as ac
+from attention_core import examples, limits
+from attention_core.series import DELIMITER_NAMES
+from ui import series_figures as figures
+from ui.controls import ControlOptions, attention_controls, control_keys
+from ui.export import csv_bytes, matrix_frame
+from ui.heatmap import heatmap, heatmap_grid
+from ui.safe import escape_markdown, show_error, show_info
+from ui.style import FigureStyle, current_style
+from ui.url import BIND, snapshot, warn_rejected
+
+PREFIX = "ts_"
+OPTIONS = ControlOptions(
+    positional=("learned", "sinusoidal"), masks=("causal", "none", "sliding"),
+    default_positional="learned", default_mask="causal", show_embedding=False, show_combine=False,
+)
+SAMPLES = {
+    "seasonal": "Seasonal sales: period 7 plus noise",
+    "ohlcv": "Synthetic stock: open, high, low, close, volume",
+    "stocks": "Six tech stocks 2018–2019 (plotly's sample data)",
+}
+SCALINGS = {"z-score": "zscore", "min-max": "minmax", "none": "none"}  # label -> core name
+DEFAULT_WINDOW = 28
+DEFAULT_FEATURES = 8
+LEARNING_RATES = (0.001, 0.003, 0.01)
+BATCH_SIZE = 64
+PAGE_KEYS = [f"{PREFIX}{name}" for name in (
+    "source", "sample", "target", "length", "scaling", "act", "end", "head", "five_day",
+    "train", "steps", "layers", "hidden", "lr", "layer",
+)]
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def load_sample(name: str) -> pd.DataFrame:
+    """A built-in series; plotly ships its stock prices inside the package (no network)."""
+    if name == "seasonal":
+        return ac.seasonal_series()
+    if name == "ohlcv":
+        return ac.synthetic_ohlcv()
+    import plotly.data
+
+    return ac.read_series(plotly.data.stocks().to_csv(index=False).encode())
+
+
+@st.cache_data(max_entries=16, ttl=3600, show_spinner=False)
+def load_upload(fingerprint: str, _data: bytes) -> pd.DataFrame:
+    """Read an uploaded file once per content (keyed by its hash, not its 5 MB of bytes)."""
+    return ac.read_series(_data)
+
+
+@dataclass
+class TrainingSlot:
+    """A write-once cell shared by every session with the same data and settings.
+
+    The first run trains while holding ``lock``; later runs wait and read
+    ``result``, a frozen result of read-only arrays, never changed after that.
+    """
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    result: object | None = None
+
+
+@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
+def training_slot(key: str) -> TrainingSlot:
+    return TrainingSlot()
+
+
+def five_day_example(style: FigureStyle) -> None:
+    """The notes' five days × two variables (seed 42), with the numbers they print."""
+    if not st.toggle("Show the notes' worked example: five days, two variables, seed 42",
+                     key=f"{PREFIX}five_day", bind=BIND):
+        return
+    st.markdown("`np.random.seed(42)`, `X = randn(5, 2)`, then `W_Q, W_K, W_V = randn(2, 2)` "
+                "three times; one head, scores divided by √2.")
+    days = [f"day {day}" for day in range(1, 6)]
+    for column, masked in zip(st.columns(2), (False, True), strict=True):
+        trace = examples.five_day_attention(masked)
+        printed = (examples.FIVE_DAY_PRINTED_MASKED_WEIGHTS if masked
+                   else examples.FIVE_DAY_PRINTED_WEIGHTS)
+        name = "with the causal mask" if masked else "without a mask"
+        with column:
+            st.plotly_chart(heatmap(trace.weights, days, days, title=f"Our weights, {name}",
+                                    mask=trace.mask, style=style), key=f"five_day_{masked}")
+            st.caption(f"The notes print ({name}):")
+            st.dataframe(matrix_frame(printed, days, days), key=f"five_day_printed_{masked}")
+            row = 1 if masked else 0  # the first row with more than one key
+            notes_row = ", ".join(f"{value:.3f}" for value in printed[row])
+            ours_row = ", ".join(f"{value:.3f}" for value in trace.weights[row])
+            difference = np.abs(np.round(trace.weights, 3) - printed).max()
+            st.markdown(f"Day {row + 1}: the notes print **{notes_row}**, we compute "
+                        f"**{ours_row}**; largest difference after rounding: {difference:.3f}.")
+    with st.expander("Values V and outputs: the notes' numbers next to ours"):
+        inputs = examples.five_day_inputs()
+        pairs = [("V (values)", examples.FIVE_DAY_PRINTED_VALUES, inputs.x @ inputs.w_v)]
+        for masked, printed in ((False, examples.FIVE_DAY_PRINTED_OUTPUT),
+                                (True, examples.FIVE_DAY_PRINTED_MASKED_OUTPUT)):
+            name = "output with mask" if masked else "output without mask"
+            pairs.append((name, printed, examples.five_day_attention(masked).context))
+        for name, printed, ours in pairs:
+            left, right = st.columns(2)
+            left.caption(f"{name}, as the notes print it")
+            left.dataframe(matrix_frame(printed, days), key=f"five_day_notes_{name}")
+            right.caption(f"{name}, as we compute it")
+            right.dataframe(matrix_frame(ours, days), key=f"five_day_ours_{name}")
+        st.caption("The notes' outputs multiply the weights *after* rounding them to 3 "
+                   "decimals, so they differ from the exact context vectors in the third "
+                   "decimal.")
+
+
+def data_source() -> tuple[pd.DataFrame | None, str]:
+    """The chosen sample or the uploaded file, and a short fingerprint of it."""
+    # Bound widgets put their option text in the URL, so options are short words.
+    source = st.radio("Data: a built-in sample or your own file", ["sample", "upload"],
+                      horizontal=True, key=f"{PREFIX}source", bind=BIND)
+    if source == "sample":
+        name = st.selectbox("Sample", list(SAMPLES), key=f"{PREFIX}sample", bind=BIND)
+        st.caption(SAMPLES[name])
+        return load_sample(name), f"sample:{name}"
+    upload = st.file_uploader(
+        "A CSV, TSV or semicolon-separated file (at most 5 MB, 100 000 rows, 50 columns)",
+        type=["csv", "tsv", "txt"], key=f"{PREFIX}upload",
+        max_upload_size=limits.MAX_UPLOAD_BYTES // (1024 * 1024),
+        help="One row per time step; a date column becomes the time axis; text columns are "
+        "left out.",
+    )
+    if upload is None:
+        st.info("Upload a file, or switch to a built-in sample.")
+        return None, ""
+    data = upload.getvalue()  # the whole file on every rerun, whatever was read before
+    fingerprint = hashlib.sha256(data).hexdigest()[:16]
+    try:
+        frame = load_upload(fingerprint, data)
+    except ac.InputError as error:
+        show_error(str(error))
+        return None, ""
+    show_report(ac.series_report(frame))
+    return frame, f"upload:{fingerprint}"
+
+
+def show_report(report: ac.SeriesReport) -> None:
+    """How the file was read, and what was dropped or filled (all as literal text)."""
+    header = "with a header row" if report.has_header else "without a header row"
+    summary = f"Read as {report.encoding}, {DELIMITER_NAMES[report.delimiter]}-separated, {header}"
+    if report.index_column:
+        summary += f"; time axis from column {report.index_column!r}"
+    st.caption(escape_markdown(summary + "."))
+    for name, reason in report.dropped:
+        show_info(f"Column {name!r} is left out: {reason}.")
+    for note in report.notes:
+        show_info(note)
+
+
+def forget(*names: str) -> None:
+    """Drop widgets' values from the session and the URL, so they start from their defaults."""
+    for name in names:
+        st.session_state.pop(f"{PREFIX}{name}", None)
+        if f"{PREFIX}{name}" in st.query_params:
+            del st.query_params[f"{PREFIX}{name}"]
+
+
+def column_controls(frame: pd.DataFrame, fingerprint: str) -> tuple[list[str], str, int, str, str]:
+    """Feature columns, target, window length T, scaling and embedding activation."""
+    columns = list(frame.columns)
+    target_default = next((name for name in ("close", "sales") if name in columns), columns[0])
+    # New data: its columns start from their defaults (a link's apply on the first run).
+    if st.session_state.get(f"{PREFIX}data") not in (None, fingerprint):
+        forget("features", "target", "end")
+    st.session_state[f"{PREFIX}data"] = fingerprint
+    left, right = st.columns(2)
+    features = left.multiselect("Feature columns (p of them feed the model)", columns,
+                                default=columns[:DEFAULT_FEATURES], key=f"{PREFIX}features",
+                                bind=BIND)
+    target = right.selectbox("Target (the column to forecast)", columns,
+                             index=columns.index(target_default), key=f"{PREFIX}target",
+                             bind=BIND)
+    first, second, third = st.columns(3)
+    window = first.slider("Window length T (time steps)", 2, limits.MAX_WINDOW, DEFAULT_WINDOW,
+                          key=f"{PREFIX}length", bind=BIND)
+    scaling_label = second.radio("Scaling of each column", list(SCALINGS), horizontal=True,
+                                 key=f"{PREFIX}scaling", bind=BIND)
+    activation = third.selectbox("Embedding activation g in g(XW)", ac.FEATURE_ACTIVATIONS,
+                                 key=f"{PREFIX}act", bind=BIND)
+    return features, target, int(window), SCALINGS[scaling_label], activation
+
+
+def attention_section(frame, features, target, window, scaling, activation, config, style,
+                      period) -> None:
+    """Embed one window of the scaled series and show its attention (untrained weights)."""
+    values = frame[features].to_numpy(dtype=float)
+    scaled = ac.fit_scaler(values, scaling).transform(values)
+    if not window - 1 <= st.session_state.get(f"{PREFIX}end", window - 1) < len(frame):
+        forget("end")  # the window length changed under it
+    end = int(st.slider("Window ends at row", window - 1, len(frame) - 1, len(frame) - 1,
+                        key=f"{PREFIX}end", bind=BIND,
+                        help="Move the window through time; row numbers count from 0."))
+    first = end - window + 1
+    window_labels = ac.row_labels(frame.index[first:end + 1])
+    target_values = frame[target].to_numpy(dtype=float)
+    st.plotly_chart(figures.series_figure(
+        np.asarray(frame.index), target_values, target,
+        {name: scaled[:, i] for i, name in enumerate(features)}, window=(first, end),
+        style=style), key="ts_series_chart")
+    st.caption(escape_markdown(
+        f"Window: {window_labels[0]} to {window_labels[-1]} ({window} steps)."))
+    try:
+        trace = ac.series_attention(scaled[first:end + 1], config, activation).run.trace
+    except ac.InputError as error:
+        show_error(str(error))
+        return
+    head = 0
+    if config.n_heads > 1:
+        head = st.radio("Head", range(1, config.n_heads + 1), horizontal=True,
+                        key=f"{PREFIX}head", bind=BIND) - 1
+    st.plotly_chart(figures.attention_over_time(
+        trace.weights[head], window_labels, target_values[first:end + 1], target,
+        mask=trace.mask, title=f"Attention weights of head {head + 1} (untrained)", style=style,
+    ), key="ts_weights_chart")
+    st.plotly_chart(figures.lag_bars(
+        {f"head {head + 1}": trace.weights[head][-1]}, window_labels, period=period,
+        title="The last day's row: what the forecast step would draw on", style=style,
+    ), key="ts_lag_chart")
+    dims = [f"h{h + 1}·{j}" for h in range(config.n_heads) for j in range(config.d_v)]
+    st.plotly_chart(heatmap(trace.concat, window_labels, dims, kind="values", style=style,
+                            title="Context vectors (columns: head · dimension), each day's "
+                            "weighted average of values", row_title="day", col_title=""),
+                    key="ts_context")
+    with st.expander("All heads and the numbers"):
+        st.plotly_chart(heatmap_grid(trace.weights, window_labels, window_labels,
+                                     titles=[f"head {h + 1}" for h in range(config.n_heads)],
+                                     title="Every head", mask=trace.mask, style=style),
+                        key="ts_heads_grid")
+        weights = matrix_frame(trace.weights[head], window_labels, window_labels)
+        st.dataframe(weights.round(style.decimals), key="ts_weights_table")
+        st.download_button("Weights as CSV", csv_bytes(weights), "attention_weights.csv",
+                           "text/csv", key="ts_weights_csv")
+
+
+def training_controls(config: ac.AttentionConfig, activation: str, n_features: int, window: int):
+    """The model and budget settings of a training run, as the core's two configs."""
+    from attention_core import model as forecaster  # imports torch: only here
+
+    first, second, third, fourth = st.columns(4)
+    steps = first.slider("Training steps", 50, limits.MAX_TRAIN_STEPS, 300, 50,
+                         key=f"{PREFIX}steps", bind=BIND)
+    layers = second.slider("Layers N", 1, forecaster.MAX_LAYERS, 1, key=f"{PREFIX}layers",
+                           bind=BIND)
+    hidden = third.select_slider("Hidden width of the feed-forward block",
+                                 [8, 16, 32, 64, 128, 256], 32, key=f"{PREFIX}hidden", bind=BIND)
+    rate = fourth.select_slider("Learning rate", LEARNING_RATES, 0.003, key=f"{PREFIX}lr",
+                                bind=BIND)
+    model_config = forecaster.ModelConfig(
+        n_features=n_features, window=window, d_model=config.d_model, n_heads=config.n_heads,
+        n_layers=int(layers), d_hidden=int(hidden), activation=activation,
+        positional=config.positional, mask=config.mask, sliding_window=config.window,
+    )
+    train_config = forecaster.TrainConfig(steps=int(steps), batch_size=BATCH_SIZE,
+                                          learning_rate=float(rate), seed=config.seed)
+    forecaster.check_budget(model_config, train_config)
+    return forecaster, model_config, train_config
+
+
+def train_with_progress(forecaster, dataset, model_config, train_config, style):
+    """Train once, drawing a progress bar and the live loss curves."""
+    bar = st.progress(0.0, text="Training…")
+    chart = st.empty()
+    history: list[tuple[int, float, float]] = []
+    drawn = [0.0]
+
+    def on_progress(update) -> None:
+        history.append((update.step, update.train_loss, update.val_loss))
+        bar.progress(min(update.step / update.steps, 1.0),
+                     text=f"Step {update.step} of {update.steps}: validation loss "
+                     f"{update.val_loss:.4f}")
+        if time.monotonic() - drawn[0] > 0.3:
+            steps, train_loss, val_loss = (np.array(c) for c in zip(*history, strict=True))
+            chart.plotly_chart(figures.loss_figure(steps, train_loss, val_loss, style=style))
+            drawn[0] = time.monotonic()
+
+    try:
+        return forecaster.train_model(dataset, model_config, train_config, on_progress)
+    finally:
+        bar.empty()
+        chart.empty()
+
+
+def training_section(frame, fingerprint, features, target, window, scaling, activation, config,
+                     style, period) -> None:
+    """Train the notes' model on the chosen columns (cached per data, settings and seed)."""
+    st.markdown("FeatureEmbeddings g(XW) → + positions P (trainable when *learned*) → masked "
+                "multi-head attention → W_O → feed-forward block, N times → a linear head on "
+                "the last day, trained to forecast the next target value. The sidebar's "
+                "d_model, heads, mask, positional encoding and seed apply; attention always "
+                "uses softmax with 1/√dₖ here. The last 20% of the windows validate.")
+    try:
+        forecaster, model_config, train_config = training_controls(
+            config, activation, len(features), window)
+        dataset = ac.prepare_dataset(frame, features, target, window, scaling)
+    except ac.InputError as error:
+        show_error(str(error))
+        return
+    if (config.d_k, config.d_v) != (config.d_model // config.n_heads,) * 2:
+        show_info("Training uses dₖ = d_v = d_model / heads; your own widths apply above only.")
+    key = "|".join([fingerprint, repr(features), repr(target), scaling,
+                    repr(model_config), repr(train_config)])
+    slot = training_slot(key)
+    if slot.result is None:
+        if not st.button("Train the model", type="primary", key=f"{PREFIX}train_go"):
+            st.info("Press the button to train; the same settings are trained only once.")
+            return
+        with slot.lock:
+            if slot.result is None:
+                try:
+                    slot.result = train_with_progress(forecaster, dataset, model_config,
+                                                      train_config, style)
+                except ac.InputError as error:
+                    show_error(str(error))
+                    return
+    show_training(slot.result, model_config, style, period)
+
+
+def show_training(result, model_config, style: FigureStyle, period: int | None) -> None:
+    """Errors beside the naive forecast, forecasts, losses, attention before and after."""
+    model_errors, naive_errors = result.model_errors, result.naive_errors
+    columns = st.columns(4)
+    columns[0].metric("Model MAE", f"{model_errors.mae:.4g}",
+                      delta=f"{model_errors.mae - naive_errors.mae:+.3g} vs naive",
+                      delta_color="inverse")
+    columns[1].metric("Naive MAE (tomorrow = today)", f"{naive_errors.mae:.4g}")
+    columns[2].metric("Model RMSE", f"{model_errors.rmse:.4g}",
+                      delta=f"{model_errors.rmse - naive_errors.rmse:+.3g} vs naive",
+                      delta_color="inverse")
+    columns[3].metric("Naive RMSE", f"{naive_errors.rmse:.4g}")
+    if model_errors.mae < naive_errors.mae:
+        st.success(f"The model's forecasts are off by {model_errors.mae:.3g} on average, "
+                   f"{1 - model_errors.mae / naive_errors.mae:.0%} less than \"tomorrow equals "
+                   "today\".")
+    else:
+        st.warning("\"Tomorrow equals today\" is better here: try more steps, a longer series "
+                   "or a different window.")
+    st.caption(f"Training {result.stop_reason}; weights of step {result.best_step} kept; "
+               f"{result.seconds:.1f} s on one CPU thread; {len(result.actual)} validation days.")
+    left, right = st.columns(2)
+    left.plotly_chart(figures.forecast_figure(
+        result.val_labels, result.actual, {"model": result.predicted, "naive": result.naive},
+        style=style), key="ts_forecast_chart")
+    right.plotly_chart(figures.loss_figure(result.eval_steps, result.train_loss,
+                                           result.val_loss, best_step=result.best_step,
+                                           style=style), key="ts_loss_chart")
+    st.subheader("Attention before and after training")
+    layer = 0
+    if model_config.n_layers > 1:
+        layer = st.radio("Layer", range(1, model_config.n_layers + 1), horizontal=True,
+                         key=f"{PREFIX}layer", bind=BIND) - 1
+    before, after = result.weights_before[layer], result.weights_after[layer]
+    pairs = np.stack([matrix for head in range(len(before)) for matrix in (before[head],
+                                                                            after[head])])
+    titles = [f"head {h + 1} {when}" for h in range(len(before)) for when in ("before", "after")]
+    labels = list(result.example_labels)
+    st.plotly_chart(heatmap_grid(pairs, labels, labels, titles=titles, columns=2, style=style,
+                                 title="The most recent window, before and after training",
+                                 mask=result.mask), key="ts_before_after")
+    st.plotly_chart(figures.lag_bars(
+        {"before training": result.last_row_before[layer],
+         "after training": result.last_row_after[layer]}, labels, period=period, style=style,
+        title="The last day's attention, mean over heads and validation windows",
+    ), key="ts_lag_before_after")
+
+
+def page(config: ac.AttentionConfig, style: FigureStyle) -> None:
+    """Data, attention over one window, training: each step only when the one before works."""
+    five_day_example(style)
+    st.header("1 · Data")
+    frame, fingerprint = data_source()
+    if frame is None:
+        return
+    features, target, window, scaling, activation = column_controls(frame, fingerprint)
+    period = ac.SEASONAL_PERIOD if fingerprint == "sample:seasonal" else None
+    try:
+        if not features:
+            raise ac.InputError("Choose at least one feature column.")
+        ac.check_window(len(frame), window)
+    except ac.InputError as error:
+        show_error(str(error))
+        return
+    st.header("2 · Attention over time, before any training")
+    attention_section(frame, features, target, window, scaling, activation, config, style, period)
+    st.header("3 · Train a model")
+    if st.toggle("Train the notes' model on this series (loads PyTorch)", key=f"{PREFIX}train",
+                 bind=BIND):
+        training_section(frame, fingerprint, features, target, window, scaling, activation,
+                         config, style, period)
+
+
+def main() -> None:
+    before = snapshot()
+    st.title("Time-series attention")
+    st.markdown("Each day of a window asks which earlier days matter to it. The weights "
+                "below say how much of each earlier day flows into that day's summary; the "
+                "model forecasts tomorrow from the last day's summary.")
+    try:
+        config = attention_controls(PREFIX, OPTIONS)
+    except ac.InputError as error:
+        show_error(str(error))
+        st.stop()
+    page(config, current_style())
+    warn_rejected(before, control_keys(PREFIX) + PAGE_KEYS)
+
+
+main()

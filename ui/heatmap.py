@@ -59,7 +59,9 @@ def _masked_overlay(mask: np.ndarray, rows: Sequence[str], cols: Sequence[str],
         y=list(rows),
         colorscale=[[0, style.masked_colour], [1, style.masked_colour]],
         showscale=False,
-        texttemplate=MASKED_LABEL,
+        # A constant texttemplate would also print −∞ over the allowed (NaN) cells.
+        text=np.where(mask, "", MASKED_LABEL).tolist(),
+        texttemplate="%{text}",
         textfont={"size": style.font_size},
         hovertemplate=f"{row_title}: %{{y}}<br>{col_title}: %{{x}}<br>masked ({MASKED_LABEL})"
         "<extra></extra>",
@@ -122,7 +124,9 @@ def _layout(figure: go.Figure, title: str, row_title: str, col_title: str,
         height=height or auto_height,
         margin={"l": 10, "r": 10, "t": 50, "b": 10},
     )
-    figure.update_xaxes(title=col_title, side="top", tickfont={"size": style.tick_size},
+    # Column labels go below the matrix: on top they run into the title in a
+    # narrow column or with presentation fonts.
+    figure.update_xaxes(title=col_title, side="bottom", tickfont={"size": style.tick_size},
                         type="category", automargin=True)
     figure.update_yaxes(title=row_title, autorange="reversed", tickfont={"size": style.tick_size},
                         type="category", automargin=True)
@@ -186,4 +190,8 @@ def heatmap_grid(
                         tickfont={"size": style.tick_size})
     figure.update_yaxes(type="category", autorange="reversed",
                         showticklabels=stack.shape[1] <= 16, tickfont={"size": style.tick_size})
+    # Panels share their rows: label them once, on the left, so labels of one
+    # panel do not run into its neighbour.
+    for column in range(2, columns + 1):
+        figure.update_yaxes(showticklabels=False, col=column)
     return figure

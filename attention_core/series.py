@@ -1,0 +1,453 @@
+r"""Reading a time series from a user's file, safely, and the built-in samples.
+
+:func:`read_series` turns a CSV/TSV/semicolon file (path, bytes or file-like)
+into a ``pandas.DataFrame`` of float columns, indexed by its date column when
+it has one. What it changed is kept in ``frame.attrs["report"]``, a
+:class:`SeriesReport` (see :func:`series_report`): the columns it dropped and
+why, and notes such as "3 missing values filled with the previous value".
+
+Every problem a file can have is an :class:`~attention_core.InputError` whose
+message says what to do. The work is bounded: the size is checked before
+anything is read, the delimiter is sniffed on a small sample, and the row and
+column counts are checked before the table is parsed.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import os
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from pandas.tseries.api import guess_datetime_format
+
+from .errors import InputError
+from .limits import MAX_SERIES_ABS_VALUE, MAX_SERIES_COLUMNS, MAX_SERIES_ROWS, MAX_UPLOAD_BYTES
+
+REPORT_KEY = "report"
+MIN_SERIES_ROWS = 2
+# The delimiter is sniffed on this many characters / lines only.
+SNIFF_CHARS = 16_384
+SNIFF_LINES = 50
+DELIMITERS = (",", ";", "\t", "|")
+DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
+# A column is numeric when at least this share of its non-empty cells are numbers.
+NUMERIC_SHARE = 0.8
+# ... and a date column when this share of its cells parse as dates.
+DATE_SHARE = 0.9
+MISSING_TOKENS = frozenset(
+    {"", "na", "n/a", "nan", "null", "none", "-", "--", "?", "#n/a", "missing", "nil"}
+)
+MAX_NAME_CHARS = 60
+_BOMS = (  # UTF-32 first: its little-endian BOM starts with UTF-16's.
+    (codecs.BOM_UTF32_LE, "utf-32", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32", "UTF-32"),
+    (codecs.BOM_UTF8, "utf-8-sig", "UTF-8 with BOM"),
+    (codecs.BOM_UTF16_LE, "utf-16", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16", "UTF-16"),
+)
+_BINARY_SIGNATURES = (
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"%PDF", "a PDF document"),
+    (b"PK\x03\x04", "a zip archive or an Excel workbook (.xlsx)"),
+    (b"\xd0\xcf\x11\xe0", "an old Excel workbook (.xls)"),
+    (b"\x1f\x8b", "a gzip archive"),
+)
+_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_FIX_FILE = "Save it as a CSV file (UTF-8, comma or semicolon separated) and upload that."
+
+
+@dataclass(frozen=True)
+class SeriesReport:
+    """What :func:`read_series` did to a file, for the page to show.
+
+    ``dropped`` pairs a column name with the reason it was left out;
+    ``notes`` are sentences about rows filled, dropped or re-ordered.
+    """
+
+    encoding: str = "UTF-8"
+    delimiter: str = ","
+    has_header: bool = True
+    index_column: str | None = None
+    dropped: tuple[tuple[str, str], ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def series_report(frame: pd.DataFrame) -> SeriesReport:
+    """The :class:`SeriesReport` attached by :func:`read_series` (empty if none)."""
+    return frame.attrs.get(REPORT_KEY, SeriesReport())
+
+
+def _megabytes(n_bytes: int) -> str:
+    return f"{n_bytes / 1024 / 1024:.1f} MB"
+
+
+def _too_big(n_bytes: int) -> InputError:
+    return InputError(
+        f"The file is larger than the limit of {_megabytes(MAX_UPLOAD_BYTES)} "
+        f"({_megabytes(n_bytes)} or more). Upload fewer rows or columns, e.g. a shorter period."
+    )
+
+
+def _read_bytes(source: object) -> bytes:
+    """At most ``MAX_UPLOAD_BYTES + 1`` bytes from a path, bytes or a binary file object."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+    elif isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        try:
+            size = path.stat().st_size
+            if size > MAX_UPLOAD_BYTES:
+                raise _too_big(size)
+            with path.open("rb") as handle:
+                data = handle.read(MAX_UPLOAD_BYTES + 1)
+        except OSError as error:
+            raise InputError(
+                f"The file {path.name!r} cannot be opened ({error.strerror})."
+            ) from None
+    elif hasattr(source, "read"):
+        data = source.read(MAX_UPLOAD_BYTES + 1)
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+    else:
+        raise InputError("Give a file: a path, the file's bytes, or an open file.")
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise _too_big(len(data))
+    return data
+
+
+def _decode(data: bytes) -> tuple[str, str]:
+    """The file's text and the name of its encoding; binary content is refused."""
+    if not data.strip():
+        raise InputError("The file is empty. Upload a CSV file with a header row and numbers.")
+    for bom, codec, name in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data.decode(codec), name
+            except UnicodeDecodeError:
+                raise InputError(
+                    f"The file starts like {name} text but is not valid {name}. {_FIX_FILE}"
+                ) from None
+    for signature, kind in _BINARY_SIGNATURES:
+        if data.startswith(signature):
+            raise InputError(f"This is {kind}, not a text table. {_FIX_FILE}")
+    if b"\x00" in data:
+        raise InputError(
+            "The file contains NUL bytes: it is binary, or text saved as UTF-16 without a "
+            f"byte-order mark. {_FIX_FILE}"
+        )
+    try:
+        text, name = data.decode("utf-8"), "UTF-8"
+    except UnicodeDecodeError:
+        try:
+            text, name = data.decode("cp1252"), "Windows-1252 (Latin-1)"
+        except UnicodeDecodeError:  # Latin-1 decodes every byte
+            text, name = data.decode("latin-1"), "Latin-1"
+    if len(_CONTROL_CHARS.findall(text[:SNIFF_CHARS])) > 0.01 * min(len(text), SNIFF_CHARS):
+        raise InputError(f"The file does not look like text (many control characters). {_FIX_FILE}")
+    return text, name
+
+
+def _sample_lines(text: str) -> list[str]:
+    sample = text[:SNIFF_CHARS]
+    lines = sample.split("\n")
+    if len(text) > SNIFF_CHARS and len(lines) > 1:
+        lines = lines[:-1]  # the last line of the sample may be cut short
+    return [line for line in lines[:SNIFF_LINES] if line.strip()]
+
+
+def _count_fields(line: str, delimiter: str) -> int:
+    return len(next(csv.reader([line], delimiter=delimiter), []))
+
+
+def _consistent(lines: list[str], delimiter: str) -> bool:
+    counts = {_count_fields(line, delimiter) for line in lines}
+    return len(counts) == 1 and counts.pop() > 1
+
+
+def _sniff_delimiter(lines: list[str]) -> str:
+    """csv.Sniffer on the sample, preferring ';' when it splits every line evenly.
+
+    A semicolon file with decimal commas ("1,5;2,5") has an even comma count
+    too; a comma file with a semicolon in every line is much rarer.
+    """
+    try:
+        delimiter = csv.Sniffer().sniff("\n".join(lines), delimiters="".join(DELIMITERS)).delimiter
+    except csv.Error:
+        delimiter = None
+    if delimiter in (None, ",") and _consistent(lines, ";"):
+        return ";"
+    if delimiter is not None:
+        return delimiter
+    return next((d for d in DELIMITERS if _consistent(lines, d)), ",")
+
+
+def _is_number(cell: str) -> bool:
+    cell = cell.strip()
+    for candidate in (cell, cell.replace(",", ".")):
+        try:
+            float(candidate)
+            return True
+        except ValueError:
+            continue
+    return False
+
+
+def _parse_table(text: str, report: dict) -> pd.DataFrame:
+    """Every cell as a string; checks the column and row limits before parsing."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = _sample_lines(text)
+    if not lines:
+        raise InputError("The file has no rows. Upload a CSV file with a header row and numbers.")
+    delimiter = _sniff_delimiter(lines)
+    first_line = text.lstrip("\n").split("\n", 1)[0]
+    first_row = next(csv.reader([first_line], delimiter=delimiter), [])
+    if len(first_row) > MAX_SERIES_COLUMNS:
+        raise InputError(
+            f"The file has {len(first_row)} columns; the limit is {MAX_SERIES_COLUMNS}. "
+            "Keep only the columns you want to look at."
+        )
+    if text.count("\n") > MAX_SERIES_ROWS + 1:
+        raise InputError(
+            f"The file has more than {MAX_SERIES_ROWS:,} rows, the limit. Upload a shorter "
+            "period, or weekly instead of daily values."
+        )
+    has_header = not any(_is_number(cell) for cell in first_row)
+    report.update(delimiter=delimiter, has_header=has_header)
+    try:
+        with warnings.catch_warnings():
+            # A row longer than the header would silently become the index, or be cut.
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            return pd.read_csv(
+                io.StringIO(text), sep=delimiter, header=0 if has_header else None, dtype=str,
+                keep_default_na=False, na_filter=False, skip_blank_lines=True, engine="c",
+                index_col=False,
+            )
+    except (pd.errors.ParserError, pd.errors.ParserWarning, pd.errors.EmptyDataError, csv.Error,
+            ValueError) as error:
+        detail = str(error).strip().splitlines()[-1][:200] if str(error).strip() else "unreadable"
+        raise InputError(
+            f"The file could not be read as a table with {DELIMITER_NAMES[delimiter]} "
+            f"separators ({detail}). Check that every row has the same number of values."
+        ) from None
+
+
+def _clean_names(raw: pd.DataFrame, has_header: bool) -> list[str]:
+    names: list[str] = []
+    for position, name in enumerate(raw.columns):
+        label = str(name).strip()[:MAX_NAME_CHARS]
+        if not has_header or not label or label.startswith("Unnamed:"):
+            label = f"column {position + 1}"
+        while label in names:
+            label += " (2)"
+        names.append(label)
+    return names
+
+
+def _as_numbers(cells: pd.Series, decimal_comma: bool) -> pd.Series:
+    numbers = pd.to_numeric(cells, errors="coerce")
+    if decimal_comma and numbers.notna().mean() < NUMERIC_SHARE:
+        numbers = pd.to_numeric(cells.str.replace(",", ".", regex=False), errors="coerce")
+    return numbers.astype("float64")
+
+
+def _as_dates(cells: pd.Series) -> pd.Series | None:
+    """Dates if (nearly) every cell parses with one format, else None. Never per-cell parsing."""
+    first = cells.iloc[0]
+    for dayfirst in (False, True):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pandas warns about ambiguous day/month order
+            date_format = guess_datetime_format(first, dayfirst=dayfirst)
+            if date_format is None:
+                continue
+            try:
+                dates = pd.to_datetime(cells, format=date_format, errors="coerce")
+            except (ValueError, TypeError, OverflowError):
+                continue
+        if dates.notna().mean() >= DATE_SHARE:
+            return dates
+    return None
+
+
+def _example(cells: pd.Series) -> str:
+    return str(cells.iloc[0])[:30]
+
+
+def _split_columns(raw: pd.DataFrame, names: list[str], decimal_comma: bool, report: dict):
+    """Numeric columns (float), the date column if any, and dropped columns with reasons."""
+    numeric: dict[str, pd.Series] = {}
+    dates = None
+    for position, name in enumerate(names):
+        cells = raw.iloc[:, position].astype(str).str.strip()
+        present = ~cells.str.lower().isin(MISSING_TOKENS)
+        if not present.any():
+            report["dropped"].append((name, "empty: no values"))
+            continue
+        numbers = _as_numbers(cells.where(present), decimal_comma)
+        share = numbers.notna().sum() / present.sum()
+        if share >= NUMERIC_SHARE:
+            not_numbers = present & numbers.isna()
+            if not_numbers.any():
+                report["notes"].append(
+                    f"{int(not_numbers.sum())} cells of column {name!r} are not numbers "
+                    f"(e.g. {_example(cells[not_numbers])!r}) and count as missing."
+                )
+            numeric[name] = numbers
+            continue
+        parsed = _as_dates(cells[present]) if dates is None and share == 0 else None
+        if parsed is not None:
+            dates = parsed.reindex(cells.index)
+            report["index_column"] = name
+        else:
+            reason = f"text, not numbers (e.g. {_example(cells[present])!r})"
+            report["dropped"].append((name, reason))
+    return numeric, dates
+
+
+def _check_values(frame: pd.DataFrame) -> None:
+    values = frame.to_numpy()
+    for problem, bad in (
+        ("infinite or too large to store (such as 1e400)", np.isinf(values)),
+        (f"larger than {MAX_SERIES_ABS_VALUE:.0e} in size", np.abs(values) > MAX_SERIES_ABS_VALUE),
+    ):
+        if bad.any():
+            row, column = np.argwhere(bad)[0]
+            raise InputError(
+                f"Column {frame.columns[column]!r} has values that are {problem}, e.g. in data "
+                f"row {row + 1}. Remove those rows or rescale the column (e.g. to thousands)."
+            )
+
+
+def _fill_missing(frame: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
+    """Forward-fill gaps, then drop leading rows that still have a gap."""
+    n_missing = int(frame.isna().sum().sum())
+    if not n_missing:
+        return frame
+    filled = frame.ffill()
+    complete = filled.notna().all(axis=1).to_numpy()
+    leading = int(complete.argmax()) if complete.any() else len(filled)
+    notes.append(f"{n_missing} missing values were filled with the value before them.")
+    if leading:
+        notes.append(f"The first {leading} rows had nothing earlier to fill from and were dropped.")
+    return filled.iloc[leading:]
+
+
+def _index_by_dates(frame: pd.DataFrame, dates: pd.Series, name: str, notes: list[str]):
+    keep = dates.notna().to_numpy()
+    if not keep.all():
+        notes.append(f"{int((~keep).sum())} rows without a readable date in {name!r} were dropped.")
+    frame = frame.loc[keep]
+    frame.index = pd.DatetimeIndex(dates[keep], name=name)
+    if not frame.index.is_monotonic_increasing:
+        frame = frame.sort_index(kind="stable")
+        notes.append(f"Rows were sorted by {name!r}, oldest first.")
+    return frame
+
+
+def read_series(source: object) -> pd.DataFrame:
+    """Read a delimited text file into a DataFrame of numeric columns ``(rows, columns)``.
+
+    ``source``: a path (``str``/``Path``), the file's ``bytes``, or a binary file
+    object (e.g. Streamlit's ``UploadedFile``). Handles comma, semicolon, tab
+    and ``|`` separators, a header row or none, UTF-8 (with or without BOM),
+    UTF-16/32 with BOM, Windows-1252/Latin-1, and decimal commas in semicolon
+    files. A date/time column becomes the index (sorted); other text columns
+    are dropped; missing values are forward-filled and leading gaps dropped.
+    ``frame.attrs["report"]`` holds the :class:`SeriesReport`.
+
+    Raises :class:`InputError` (and nothing else) for anything unusable: empty
+    or binary files, no numeric column, fewer than two rows, more than the
+    limits (5 MB, 100 000 rows, 50 columns), infinite or huge values.
+    """
+    text, encoding = _decode(_read_bytes(source))
+    report: dict = {"encoding": encoding, "dropped": [], "notes": [], "index_column": None}
+    raw = _parse_table(text, report)
+    if raw.shape[1] > MAX_SERIES_COLUMNS:
+        raise InputError(f"The file has {raw.shape[1]} columns; the limit is {MAX_SERIES_COLUMNS}.")
+    if len(raw) > MAX_SERIES_ROWS:
+        raise InputError(f"The file has {len(raw):,} rows; the limit is {MAX_SERIES_ROWS:,}.")
+    if raw.empty:
+        raise InputError("The file has a header row but no usable rows of data below it.")
+    names = _clean_names(raw, report["has_header"])
+    numeric, dates = _split_columns(raw, names, report["delimiter"] != ",", report)
+    if not numeric:
+        dropped = "; ".join(f"{name}: {reason}" for name, reason in report["dropped"][:5])
+        raise InputError(
+            f"No column of numbers was found ({dropped or 'no columns'}). The series needs at "
+            "least one column whose cells are numbers."
+        )
+    frame = pd.DataFrame(numeric)
+    if dates is not None:
+        frame = _index_by_dates(frame, dates, report["index_column"], report["notes"])
+    else:
+        frame.index = pd.RangeIndex(len(frame), name="row")
+    _check_values(frame)
+    frame = _fill_missing(frame, report["notes"])
+    if len(frame) < MIN_SERIES_ROWS:
+        raise InputError(
+            f"The file has {len(frame)} usable row(s); a series needs at least "
+            f"{MIN_SERIES_ROWS}, and more than the window length to be useful."
+        )
+    report["dropped"] = tuple(report["dropped"])
+    report["notes"] = tuple(report["notes"])
+    frame.attrs[REPORT_KEY] = SeriesReport(**report)
+    return frame
+
+
+# --- Built-in samples --------------------------------------------------------
+
+SEASONAL_PERIOD = 7
+#: A weekly shape like shop sales: quiet early week, busy weekend.
+WEEKLY_PATTERN = np.array([-1.0, -0.6, -0.8, -0.2, 0.6, 2.0, 1.2])
+
+
+def seasonal_series(
+    n_days: int = 730, seed: int = 42, noise: float = 0.3, drift: float = 0.05
+) -> pd.DataFrame:
+    r"""Daily sales with period 7 plus noise, on a slowly wandering level: ``(n_days, 1)``.
+
+    .. math:: y_t = 10 + \ell_t + s_{t \bmod 7} + \varepsilon_t, \quad
+              \ell_t = \ell_{t-1} + \eta_t,\;
+              \eta_t \sim \mathcal N(0, 0.05^2),\; \varepsilon_t \sim \mathcal N(0, 0.3^2)
+
+    with the fixed weekly shape ``WEEKLY_PATTERN``. Because the level wanders,
+    the best forecast of tomorrow is the most recent value one period back
+    (lag 7, then 14, 21, ...): a trained model should attend there, while
+    "tomorrow equals today" is far off.
+    """
+    rng = np.random.default_rng(seed)
+    steps = np.arange(n_days)
+    level = np.cumsum(drift * rng.standard_normal(n_days))
+    weekly = WEEKLY_PATTERN[steps % SEASONAL_PERIOD]
+    sales = 10.0 + level + weekly + noise * rng.standard_normal(n_days)
+    index = pd.date_range("2022-01-03", periods=n_days, freq="D", name="date")
+    return pd.DataFrame({"sales": sales}, index=index)
+
+
+def synthetic_ohlcv(n_days: int = 500, seed: int = 42) -> pd.DataFrame:
+    r"""Daily open/high/low/close/volume of a made-up stock: ``(n_days, 5)``, p = 5 features.
+
+    Close is a geometric random walk,
+    :math:`c_t = c_{t-1} \exp(\mu + \sigma \varepsilon_t)`; open is near the
+    previous close; high/low bracket both; volume grows with the size of the move.
+    """
+    rng = np.random.default_rng(seed)
+    returns = 0.0003 + 0.015 * rng.standard_normal(n_days)
+    close = 100.0 * np.exp(np.cumsum(returns))
+    previous = np.concatenate([[100.0], close[:-1]])
+    open_ = previous * np.exp(0.004 * rng.standard_normal(n_days))
+    high = np.maximum(open_, close) * (1 + np.abs(0.006 * rng.standard_normal(n_days)))
+    low = np.minimum(open_, close) * (1 - np.abs(0.006 * rng.standard_normal(n_days)))
+    volume = np.round(1e6 * np.exp(0.3 * rng.standard_normal(n_days) + 20 * np.abs(returns)))
+    index = pd.bdate_range("2023-01-02", periods=n_days, name="date")
+    return pd.DataFrame(
+        {"open": open_, "high": high, "low": low, "close": close, "volume": volume}, index=index
+    )

@@ -1,0 +1,253 @@
+r"""From a series to attention over time: scaling, windows, feature embeddings.
+
+A window is ``T`` consecutive rows of the ``p`` chosen feature columns,
+``X (T, p)``; the model forecasts the target one step after the window's last
+row. Before attention, each row is embedded (the notes' FeatureEmbeddings):
+
+.. math:: \tilde X = g(X W + b), \qquad W \in \mathbb R^{p \times d_{model}}
+
+and the core's :func:`~attention_core.run_attention` adds positions and attends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .config import AttentionConfig
+from .errors import InputError
+from .limits import MAX_TRAIN_WINDOWS, MAX_WINDOW
+from .pipeline import AttentionRun, build_mask, run_attention
+from .validation import check_positive_int
+from .weights import glorot_uniform
+
+SERIES_SCALINGS = ("zscore", "minmax", "none")
+FEATURE_ACTIVATIONS = ("relu", "tanh", "identity", "gelu")
+#: The most recent share of windows kept aside to validate a trained model.
+VALIDATION_SHARE = 0.2
+#: Fewest windows worth training on (a handful of them are validation).
+MIN_TRAIN_WINDOWS = 10
+
+
+@dataclass(frozen=True)
+class Scaler:
+    r"""Per-column affine scaling :math:`z = (x - o) / s`; ``offset, scale (p,)``."""
+
+    method: str
+    offset: np.ndarray
+    scale: np.ndarray
+
+    def transform(self, values: np.ndarray) -> np.ndarray:
+        """``(N, p)`` raw -> ``(N, p)`` scaled."""
+        return (np.asarray(values, dtype=float) - self.offset) / self.scale
+
+    def inverse(self, scaled: np.ndarray) -> np.ndarray:
+        """``(N, p)`` scaled -> ``(N, p)`` in the data's own units."""
+        return np.asarray(scaled, dtype=float) * self.scale + self.offset
+
+
+def fit_scaler(values: np.ndarray, method: str) -> Scaler:
+    r"""Fit a :class:`Scaler` to ``values (N, p)`` (fit on training rows only).
+
+    * ``zscore``: :math:`o = \bar x`, :math:`s = \mathrm{std}(x)`
+    * ``minmax``: :math:`o = \min x`, :math:`s = \max x - \min x` (values in [0, 1])
+    * ``none``: :math:`o = 0`, :math:`s = 1`
+
+    A constant column gets :math:`s = 1` (it is only shifted), never a division by 0.
+    """
+    values = np.asarray(values, dtype=float)
+    if method not in SERIES_SCALINGS:
+        raise InputError(f"Unknown scaling {method!r}; choose one of {', '.join(SERIES_SCALINGS)}.")
+    width = values.shape[1]
+    if method == "none":
+        return Scaler(method, np.zeros(width), np.ones(width))
+    if method == "zscore":
+        offset, scale = values.mean(axis=0), values.std(axis=0)
+    else:
+        offset, scale = values.min(axis=0), values.max(axis=0) - values.min(axis=0)
+    scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+    return Scaler(method, offset, scale)
+
+
+def check_window(n_rows: int, window: int, training: bool = False) -> int:
+    """Return ``window`` if a series of ``n_rows`` rows can hold it, else raise InputError.
+
+    Viewing needs ``T <= n_rows``; training needs ``n_rows - T >= MIN_TRAIN_WINDOWS``
+    windows that each have a next value to forecast.
+    """
+    window = check_positive_int(window, "The window length", MAX_WINDOW)
+    if window < 2:
+        raise InputError("The window needs at least 2 time steps for attention to mix anything.")
+    needed = window + MIN_TRAIN_WINDOWS if training else window
+    if n_rows < needed:
+        what = f"training with a window of {window}" if training else f"a window of {window}"
+        raise InputError(
+            f"The series has {n_rows} rows; {what} needs at least {needed}. "
+            "Choose a shorter window or a longer series."
+        )
+    return window
+
+
+def row_labels(index: pd.Index) -> list[str]:
+    """Unique text labels for the rows: dates as ``YYYY-MM-DD`` (with time if any), else numbers."""
+    if isinstance(index, pd.DatetimeIndex):
+        has_time = bool((index != index.normalize()).any())
+        labels = index.strftime("%Y-%m-%d %H:%M" if has_time else "%Y-%m-%d").tolist()
+    else:
+        labels = [str(label) for label in index]
+    seen: dict[str, int] = {}
+    unique = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        unique.append(label if seen[label] == 1 else f"{label} #{seen[label]}")
+    return unique
+
+
+@dataclass(frozen=True)
+class SeriesDataset:
+    """Scaled arrays and the windows a model trains and validates on.
+
+    A window ending at row ``e`` is ``features[e-T+1 : e+1]`` ``(T, p)`` and
+    forecasts ``target[e+1]``.
+    """
+
+    features: np.ndarray  #: (N, p) scaled, float32
+    target: np.ndarray  #: (N,) scaled, float32
+    feature_names: tuple[str, ...]
+    target_name: str
+    window: int
+    train_ends: np.ndarray  #: (M_train,) row of each training window's last step
+    val_ends: np.ndarray  #: (M_val,) the most recent windows, after every training target
+    feature_scaler: Scaler
+    target_scaler: Scaler  #: width 1
+    labels: tuple[str, ...]  #: (N,) row labels
+
+
+def prepare_dataset(
+    frame: pd.DataFrame,
+    features: Sequence[str],
+    target: str,
+    window: int,
+    scaling: str = "zscore",
+) -> SeriesDataset:
+    """Scale ``frame``'s columns and split its windows chronologically.
+
+    The last ``VALIDATION_SHARE`` of the windows validate; at most
+    ``MAX_TRAIN_WINDOWS`` of the most recent windows are used. Scalers are fit
+    on the rows training sees, so validation numbers never leak into them.
+    """
+    features = list(features)
+    if not features:
+        raise InputError("Choose at least one feature column.")
+    missing = [name for name in [*features, target] if name not in frame.columns]
+    if missing:
+        raise InputError(f"These columns are not in the data: {', '.join(map(repr, missing))}.")
+    n_rows = len(frame)
+    window = check_window(n_rows, window, training=True)
+    ends = np.arange(window - 1, n_rows - 1)[-MAX_TRAIN_WINDOWS:]  # each has a next value
+    n_val = max(2, round(len(ends) * VALIDATION_SHARE))
+    train_ends, val_ends = ends[:-n_val], ends[-n_val:]
+    fit_rows = slice(int(ends[0]) - window + 1, int(train_ends[-1]) + 2)
+    feature_values = frame[features].to_numpy(dtype=float)
+    target_values = frame[[target]].to_numpy(dtype=float)
+    feature_scaler = fit_scaler(feature_values[fit_rows], scaling)
+    target_scaler = fit_scaler(target_values[fit_rows], scaling)
+    scaled_features = feature_scaler.transform(feature_values).astype(np.float32)
+    scaled_target = target_scaler.transform(target_values)[:, 0].astype(np.float32)
+    return SeriesDataset(
+        scaled_features, scaled_target, tuple(features), target, window, train_ends, val_ends,
+        feature_scaler, target_scaler, tuple(row_labels(frame.index)),
+    )
+
+
+def windows_at(values: np.ndarray, ends: np.ndarray, window: int) -> np.ndarray:
+    """Stack the windows ending at rows ``ends (M,)`` of ``values (N, p)``: ``(M, T, p)``."""
+    rows = np.asarray(ends)[:, None] + np.arange(1 - window, 1)[None, :]  # (M, T)
+    return values[rows]
+
+
+@dataclass(frozen=True)
+class ForecastErrors:
+    r"""Errors of a forecast, in the target's own units.
+
+    .. math:: \mathrm{MAE} = \tfrac1n \sum |y - \hat y|, \qquad
+              \mathrm{RMSE} = \sqrt{\tfrac1n \sum (y - \hat y)^2}
+    """
+
+    mae: float
+    rmse: float
+
+
+def forecast_errors(actual: np.ndarray, predicted: np.ndarray) -> ForecastErrors:
+    """MAE and RMSE of ``predicted (n,)`` against ``actual (n,)``."""
+    error = np.asarray(predicted, dtype=float) - np.asarray(actual, dtype=float)
+    return ForecastErrors(float(np.mean(np.abs(error))), float(np.sqrt(np.mean(error**2))))
+
+
+def activate(z: np.ndarray, name: str) -> np.ndarray:
+    r"""The embedding's activation :math:`g`: relu, tanh, identity or gelu.
+
+    GELU uses the tanh form, :math:`\tfrac12 z (1 + \tanh(\sqrt{2/\pi}(z + 0.044715 z^3)))`,
+    the same as ``torch.nn.GELU(approximate="tanh")``.
+    """
+    if name == "relu":
+        return np.maximum(z, 0.0)
+    if name == "tanh":
+        return np.tanh(z)
+    if name == "identity":
+        return z
+    if name == "gelu":
+        return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (z + 0.044715 * z**3)))
+    choices = ", ".join(FEATURE_ACTIVATIONS)
+    raise InputError(f"Unknown activation {name!r}; choose one of {choices}.")
+
+
+@dataclass(frozen=True)
+class FeatureEmbedding:
+    """One dense layer ``w (p, d_model)``, ``b (d_model,)`` and its activation."""
+
+    w: np.ndarray
+    b: np.ndarray
+    activation: str
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        r""":math:`g(XW + b)`: ``x (T, p)`` -> ``(T, d_model)``."""
+        return activate(np.asarray(x, dtype=float) @ self.w + self.b, self.activation)
+
+
+def init_feature_embedding(
+    n_features: int, d_model: int, activation: str = "relu", seed: int = 0
+) -> FeatureEmbedding:
+    """Glorot-uniform ``W (p, d_model)`` and zero bias, from ``default_rng([seed, 0xFE])``."""
+    if activation not in FEATURE_ACTIVATIONS:
+        activate(np.zeros(1), activation)  # raises the InputError naming the choices
+    rng = np.random.default_rng([int(seed), 0xFE])
+    return FeatureEmbedding(glorot_uniform(rng, n_features, d_model), np.zeros(d_model), activation)
+
+
+@dataclass(frozen=True)
+class SeriesAttention:
+    """Attention over one window: ``x (T, p)`` -> ``embedded (T, d_model)`` -> ``run``."""
+
+    x: np.ndarray
+    embedding: FeatureEmbedding
+    embedded: np.ndarray
+    run: AttentionRun
+
+
+def series_attention(
+    x: np.ndarray, config: AttentionConfig, activation: str = "relu"
+) -> SeriesAttention:
+    """Embed the window ``x (T, p)`` and run the core's attention with ``config``'s mask.
+
+    The mask comes from ``config.mask`` ('causal': each day sees only itself
+    and the past). Weights are seeded by ``config.seed``.
+    """
+    x = np.asarray(x, dtype=float)
+    embedding = init_feature_embedding(x.shape[1], config.d_model, activation, config.seed)
+    embedded = embedding(x)
+    mask = build_mask(config, x.shape[0], x.shape[0])
+    return SeriesAttention(x, embedding, embedded, run_attention(embedded, config, mask=mask))

@@ -1,0 +1,169 @@
+"""The PyTorch forecaster: the same attention as the NumPy core, and it learns the season."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import attention_core as ac
+from attention_core import model as forecaster
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def small_model(mask: str = "causal", activation: str = "relu") -> forecaster.SeriesForecaster:
+    torch.manual_seed(3)
+    config = forecaster.ModelConfig(n_features=3, window=6, d_model=8, n_heads=2,
+                                    activation=activation, mask=mask, sliding_window=2)
+    return forecaster.SeriesForecaster(config)
+
+
+# --- The model's attention is the core's attention ----------------------------
+
+
+@pytest.mark.parametrize("mask", forecaster.MODEL_MASKS)
+def test_model_attention_equals_core_attention_on_copied_weights(mask: str) -> None:
+    model = small_model(mask).double()
+    x = torch.randn(1, 6, 3, dtype=torch.float64)
+    layer = model.layers[0]
+    with torch.no_grad():
+        embedded = model.positions(model.embeddings(x))  # (1, T, d)
+        concat, weights = layer.attention(embedded, model.mask)
+        output = layer.output(concat)
+    core = ac.multi_head_attention(
+        embedded[0].numpy(), **forecaster.core_weights(layer), n_heads=2,
+        mask=forecaster.attention_mask(model.config),
+    )
+    np.testing.assert_allclose(weights[0].numpy(), core.weights, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(concat[0].numpy(), core.concat, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(output[0].numpy(), core.output, rtol=0, atol=1e-12)
+
+
+def test_model_attention_matches_core_in_float32_to_1e6() -> None:
+    model = small_model()
+    x = torch.randn(1, 6, 3)
+    with torch.no_grad():
+        embedded = model.positions(model.embeddings(x))
+        _, weights = model(x)
+    core = ac.multi_head_attention(embedded[0].numpy().astype(np.float64),
+                                   **forecaster.core_weights(model.layers[0]), n_heads=2,
+                                   mask=ac.causal_mask(6))
+    np.testing.assert_allclose(weights[0][0].numpy(), core.weights, rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("activation", ac.FEATURE_ACTIVATIONS)
+def test_feature_embeddings_equal_the_numpy_embedding(activation: str) -> None:
+    model = small_model(activation=activation).double()
+    x = torch.randn(6, 3, dtype=torch.float64)
+    linear = model.embeddings.linear
+    numpy_embedding = ac.FeatureEmbedding(linear.weight.detach().T.numpy(),
+                                          linear.bias.detach().numpy(), activation)
+    with torch.no_grad():
+        ours = model.embeddings(x).numpy()
+    np.testing.assert_allclose(ours, numpy_embedding(x.numpy()), rtol=0, atol=1e-12)
+
+
+def test_weights_are_exposed_per_layer_and_head_and_respect_the_mask() -> None:
+    config = forecaster.ModelConfig(n_features=2, window=5, d_model=8, n_heads=4, n_layers=3)
+    model = forecaster.SeriesForecaster(config)
+    with torch.no_grad():
+        forecast, weights = model(torch.randn(7, 5, 2))
+    assert forecast.shape == (7,)
+    assert [tuple(w.shape) for w in weights] == [(7, 4, 5, 5)] * 3
+    upper = ~torch.from_numpy(ac.causal_mask(5))
+    assert all(float(w[..., upper].abs().max()) == 0.0 for w in weights)
+    torch.testing.assert_close(weights[0].sum(-1), torch.ones(7, 4, 5))
+
+
+# --- Training ------------------------------------------------------------------
+
+
+def seasonal_dataset(window: int = 28) -> ac.SeriesDataset:
+    return ac.prepare_dataset(ac.seasonal_series(), ["sales"], "sales", window, "zscore")
+
+
+PROGRESS: list[forecaster.TrainingProgress] = []
+
+
+@pytest.fixture(scope="module")
+def seasonal_run() -> forecaster.TrainingResult:
+    """150 seeded steps on the seasonal sample (a few seconds on one thread)."""
+    PROGRESS.clear()
+    return forecaster.train_model(seasonal_dataset(), forecaster.ModelConfig(1, 28),
+                                  forecaster.TrainConfig(steps=150, seed=0), PROGRESS.append)
+
+
+def test_short_training_beats_the_naive_forecast_on_the_seasonal_sample(seasonal_run) -> None:
+    assert seasonal_run.model_errors.mae < 0.6 * seasonal_run.naive_errors.mae
+    assert seasonal_run.model_errors.rmse < 0.6 * seasonal_run.naive_errors.rmse
+    assert seasonal_run.val_loss[-1] < 0.5 * seasonal_run.val_loss[0]
+
+
+def test_trained_last_step_attends_to_whole_periods_before_the_forecast(seasonal_run) -> None:
+    last_row = seasonal_run.last_row_after.mean(axis=0)  # (T,), oldest lag first
+    lags = np.arange(28, 0, -1)
+    assert lags[np.argmax(last_row)] % ac.SEASONAL_PERIOD == 0
+    assert last_row[lags % ac.SEASONAL_PERIOD == 0].sum() > 1.5 * 4 / 28  # uniform: 4/28
+    before = seasonal_run.last_row_before.mean(axis=0)
+    assert before[lags % ac.SEASONAL_PERIOD == 0].sum() < 1.5 * 4 / 28
+
+
+def test_training_reports_progress_and_read_only_results(seasonal_run) -> None:
+    steps = [update.step for update in PROGRESS]
+    assert steps == list(range(10, 151, 10))
+    assert len(seasonal_run.eval_steps) == len(steps)
+    assert len(seasonal_run.val_labels) == len(seasonal_run.actual) == 140
+    assert seasonal_run.weights_after.shape == (1, 2, 28, 28)
+    with pytest.raises(ValueError):
+        seasonal_run.actual[0] = 0.0
+
+
+def test_same_seed_gives_the_same_numbers() -> None:
+    dataset = seasonal_dataset(window=7)
+    config = forecaster.ModelConfig(n_features=1, window=7, d_model=8)
+    first = forecaster.train_model(dataset, config, forecaster.TrainConfig(steps=20, seed=5))
+    second = forecaster.train_model(dataset, config, forecaster.TrainConfig(steps=20, seed=5))
+    np.testing.assert_array_equal(first.predicted, second.predicted)
+    np.testing.assert_array_equal(first.weights_after, second.weights_after)
+
+
+def test_early_stopping_keeps_the_best_weights() -> None:
+    dataset = seasonal_dataset(window=7)
+    config = forecaster.ModelConfig(n_features=1, window=7, d_model=8)
+    result = forecaster.train_model(dataset, config, forecaster.TrainConfig(
+        steps=400, learning_rate=0.1, eval_every=5, patience=2, seed=1))
+    assert "stopped early" in result.stop_reason or result.eval_steps[-1] == 400
+    assert result.best_step == int(result.eval_steps[np.argmin(result.val_loss)])
+
+
+@pytest.mark.parametrize(("changes", "words"), [
+    ({"steps": 5000}, "at most 2000"),
+    ({"learning_rate": 5.0}, "learning rate"),
+])
+def test_train_config_refuses_out_of_budget_values(changes: dict, words: str) -> None:
+    with pytest.raises(ac.InputError, match=words):
+        forecaster.TrainConfig(**changes)
+
+
+def test_model_config_names_valid_head_counts() -> None:
+    with pytest.raises(ac.InputError, match="choose one of"):
+        forecaster.ModelConfig(n_features=1, window=8, d_model=12, n_heads=5)
+
+
+def test_too_big_a_model_is_refused_before_training() -> None:
+    config = forecaster.ModelConfig(n_features=5, window=128, d_model=512, n_heads=8)
+    with pytest.raises(ac.InputError, match="too big to train"):
+        forecaster.check_budget(config, forecaster.TrainConfig())
+
+
+# --- Torch stays out of the core -------------------------------------------------
+
+
+def test_importing_attention_core_does_not_import_torch() -> None:
+    code = "import attention_core, sys; assert 'torch' not in sys.modules, 'torch imported'"
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=60)

@@ -1,0 +1,268 @@
+"""The positional-encoding page (through app.py, with AppTest) and the core behind it."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import attention_core as ac
+from attention_core import order
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+PAGE = "pages/positional_encoding.py"
+KINDS = ("sinusoidal", "learned", "rotary", "none")
+
+
+def open_page(**query_params: str | list[str]) -> AppTest:
+    """Run app.py with ``query_params`` in the URL, then the positional-encoding page."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for name, value in query_params.items():
+        at.query_params[name] = value
+    at.run()
+    return at.switch_page(PAGE).run()
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def figure_titled(at: AppTest, start: str) -> dict:
+    matches = [f for f in figures(at) if f["layout"]["title"]["text"].startswith(start)]
+    assert len(matches) == 1, [f["layout"]["title"]["text"] for f in figures(at)]
+    return matches[0]
+
+
+def decode(data: dict | list) -> np.ndarray:
+    """A Plotly array: a list, or base64 ``{"dtype", "bdata", "shape"}`` for NumPy input."""
+    if isinstance(data, list):
+        return np.asarray(data)
+    values = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
+    shape = data.get("shape")
+    if isinstance(shape, str):
+        shape = tuple(int(part) for part in shape.split(","))
+    return values.reshape(shape) if shape else values
+
+
+def metric_values(at: AppTest) -> dict[str, list[str]]:
+    values: dict[str, list[str]] = {}
+    for metric in at.metric:
+        values.setdefault(metric.label, []).append(metric.value)
+    return values
+
+
+# --- The page ----------------------------------------------------------------
+
+
+def test_default_view_shows_matrix_curves_similarity_and_swap_without_errors() -> None:
+    at = open_page()
+    assert not at.exception
+    assert not at.error
+    assert at.title[0].value == "Positional encodings"
+    assert at.radio(key="pe_kind").value == "sinusoidal"
+    titles = [f["layout"]["title"]["text"] for f in figures(at)]
+    assert titles[0].startswith("sinusoidal encoding (64 positions × 64 dimensions)")
+    assert "Selected dimensions" in titles
+    assert "How alike two positions are: P Pᵀ" in titles
+    assert len(at.latex) >= 4  # a formula beside every view
+    keys = {button.key for button in at.download_button}
+    assert {"pe_download_matrix", "pe_download_similarity", "pe_download_swap"} <= keys
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_encoding_kind_renders_without_exception(kind: str) -> None:
+    at = open_page(pe_kind=kind)
+    assert not at.exception
+    assert not at.error
+    assert at.radio(key="pe_kind").value == kind
+    assert figure_titled(at, f"{kind} encoding")
+
+
+def test_plotted_matrix_is_the_core_sinusoidal_encoding() -> None:
+    at = open_page(pe_length="40", pe_d_model="10", pe_base="100")
+    plotted = decode(figure_titled(at, "sinusoidal encoding")["data"][0]["z"])
+    expected = ac.sinusoidal_encoding(40, 10, base=100.0).astype(np.float32)
+    np.testing.assert_array_equal(plotted, expected)
+
+
+def test_plotted_similarity_is_p_times_p_transposed() -> None:
+    at = open_page(pe_length="20", pe_d_model="8")
+    plotted = decode(figure_titled(at, "How alike")["data"][0]["z"])
+    encoding = ac.sinusoidal_encoding(20, 8)
+    np.testing.assert_allclose(plotted, encoding @ encoding.T, rtol=1e-6, atol=1e-6)
+
+
+def test_plotted_curves_are_the_chosen_columns_of_the_matrix() -> None:
+    at = open_page(pe_length="30", pe_d_model="16", pe_dims=["3", "10"])
+    assert at.multiselect(key="pe_dims").value == [3, 10]
+    curves = figure_titled(at, "Selected dimensions")["data"]
+    assert [curve["name"] for curve in curves] == ["dim 3", "dim 10"]
+    encoding = ac.sinusoidal_encoding(30, 16)
+    for curve, dim in zip(curves, (3, 10), strict=True):
+        np.testing.assert_allclose(decode(curve["y"]), encoding[:, dim], atol=1e-6)
+
+
+def test_query_params_reproduce_a_rotary_view() -> None:
+    at = open_page(pe_kind="rotary", pe_length="40", pe_d_model="10", pe_base="500")
+    assert not at.exception
+    assert at.radio(key="pe_kind").value == "rotary"
+    assert at.slider(key="pe_length").value == 40
+    assert at.slider(key="pe_d_model").value == 10
+    assert at.number_input(key="pe_base").value == 500.0
+    plotted = decode(figure_titled(at, "rotary encoding (40 positions × 10 dimensions)")
+                     ["data"][0]["z"])
+    np.testing.assert_allclose(plotted, order.rotary_reference(40, 10, 500.0), atol=1e-6)
+
+
+def test_rotary_curves_coincide_for_every_query_position() -> None:
+    at = open_page(pe_kind="rotary", pe_length="50", pe_d_model="32")
+    curves = figure_titled(at, "Score of one query and one key")["data"]
+    assert len(curves) == len(order.ROTARY_START_POSITIONS)
+    first = decode(curves[0]["y"])
+    assert first.shape == (50,)
+    assert np.ptp(first) > 0.1  # the score does change with the offset ...
+    for curve in curves[1:]:
+        np.testing.assert_allclose(decode(curve["y"]), first, rtol=0, atol=1e-9)  # ... only
+    assert metric_values(at)["Largest gap between the curves"] == ["≈ 0"]
+
+
+def test_swap_changes_nothing_without_encoding_and_changes_weights_with_it() -> None:
+    at = open_page()  # "the dog bit the man": swap "dog" (1) and "man" (4)
+    values = metric_values(at)
+    without_weights, with_weights = values["max |weight difference|"]
+    without_output, with_output = values["max |output difference|"]
+    assert without_weights == "≈ 0"
+    assert without_output == "≈ 0"
+    assert float(with_weights) > 0.01
+    assert float(with_output) > 0.01
+    table = at.dataframe[-1].value
+    assert list(table["original"]) == ["the", "dog", "bit", "the", "man"]
+    assert list(table["swapped"]) == ["the", "man", "bit", "the", "dog"]
+
+
+def test_swap_follows_the_sentence_and_positions_in_the_url() -> None:
+    at = open_page(pe_sentence="one two three", pe_swap_first="0", pe_swap_second="2")
+    assert not at.exception
+    assert list(at.dataframe[-1].value["swapped"]) == ["three", "two", "one"]
+
+
+def test_one_word_sentence_warns_instead_of_failing() -> None:
+    at = open_page()
+    at.text_input(key="pe_sentence").set_value("hello").run()
+    assert not at.exception
+    assert any("at least two words" in warning.value for warning in at.warning)
+
+
+def test_sentence_without_words_shows_an_error_not_an_exception() -> None:
+    at = open_page()
+    at.text_input(key="pe_sentence").set_value("   ").run()
+    assert not at.exception
+    assert at.error
+
+
+def test_swapping_a_word_with_itself_warns() -> None:
+    at = open_page(pe_swap_first="2", pe_swap_second="2")
+    assert not at.exception
+    assert any("two different positions" in warning.value for warning in at.warning)
+
+
+def test_presentation_mode_enlarges_the_figure_fonts() -> None:
+    normal = figure_titled(open_page(), "sinusoidal encoding")["layout"]["font"]["size"]
+    presenting = figure_titled(open_page(present="1"), "sinusoidal encoding")
+    assert presenting["layout"]["font"]["size"] > normal
+
+
+@pytest.mark.parametrize("params", [
+    {"pe_length": "-5"},
+    {"pe_length": "100000", "pe_d_model": "0"},
+    {"pe_kind": "../../etc"},
+    {"pe_kind": "<script>alert(1)</script>"},
+    {"pe_base": "-1"},
+    {"pe_base": "nan"},
+    {"pe_d_model": "abc", "pe_dims": ["999", "x"]},
+    {"pe_swap_first": "99", "pe_swap_second": "-3"},
+    {"pe_sentence": ""},
+])
+def test_bad_url_params_leave_a_working_page(params: dict[str, str]) -> None:
+    at = open_page(**params)
+    assert not at.exception
+    assert at.title[0].value == "Positional encodings"
+    assert at.radio(key="pe_kind").value in KINDS
+    assert 1 <= at.slider(key="pe_length").value <= ac.limits.MAX_POSITIONS
+
+
+def test_biggest_view_renders() -> None:
+    at = open_page(pe_length=str(ac.limits.MAX_POSITIONS), pe_d_model=str(ac.limits.MAX_D_MODEL))
+    assert not at.exception
+    plotted = decode(figure_titled(at, "sinusoidal encoding")["data"][0]["z"])
+    assert plotted.shape == (512, 512)
+    assert plotted.dtype == np.float32
+
+
+# --- The core behind it --------------------------------------------------------
+
+TOKENS = ("the", "dog", "bit", "the", "man")
+
+
+def test_without_encoding_swapped_weights_are_the_same_numbers_moved() -> None:
+    config = ac.AttentionConfig(d_model=16, n_heads=2, positional="none")
+    result = order.compare_swapped(TOKENS, 1, 4, config)
+    assert result.swapped_tokens == ("the", "man", "bit", "the", "dog")
+    assert result.weight_difference < 1e-12
+    assert result.output_difference < 1e-12
+
+
+@pytest.mark.parametrize("kind", ["sinusoidal", "learned", "rotary"])
+def test_with_an_encoding_swapping_changes_the_weights(kind: str) -> None:
+    config = ac.AttentionConfig(d_model=16, n_heads=1, positional=kind)
+    result = order.compare_swapped(TOKENS, 1, 4, config)
+    assert result.weight_difference > 0.01
+    assert result.output_difference > 0.01
+
+
+def test_realigned_weights_undo_the_swap() -> None:
+    config = ac.AttentionConfig(d_model=8, n_heads=1, positional="none")
+    result = order.compare_swapped(("a", "b", "c"), 0, 2, config)
+    np.testing.assert_array_equal(result.order, [2, 1, 0])
+    # Row "a" of the original is row 2 of the swapped run, column "c" its column 0.
+    assert result.realigned_weights[0, 0, 2] == result.swapped_weights[0, 2, 0]
+
+
+@pytest.mark.parametrize("first, second", [(-1, 2), (0, 3), (1.5, 2), (True, 2)])
+def test_swap_positions_outside_the_sentence_are_refused(first, second) -> None:
+    with pytest.raises(ac.InputError):
+        order.swap_order(3, first, second)
+
+
+def test_rotary_score_depends_only_on_the_offset() -> None:
+    result = order.rotary_offset_scores(width=12, max_offset=30, base=10_000.0, seed=3)
+    assert result.scores.shape == (len(order.ROTARY_START_POSITIONS), 31)
+    assert result.spread < 1e-9
+    assert np.ptp(result.scores[0]) > 0.1
+
+
+def test_rotary_reference_holds_cosine_and_sine_of_the_angles() -> None:
+    reference = order.rotary_reference(6, 4, base=100.0)
+    positions = np.arange(6)
+    np.testing.assert_allclose(reference[:, 0], np.cos(positions), atol=1e-12)
+    np.testing.assert_allclose(reference[:, 1], np.sin(positions), atol=1e-12)
+    np.testing.assert_allclose(reference[:, 2], np.cos(positions / 10.0), atol=1e-12)
+    np.testing.assert_allclose(reference[:, 3], np.sin(positions / 10.0), atol=1e-12)
+
+
+def test_sinusoidal_similarity_is_constant_along_each_diagonal() -> None:
+    similarity = order.position_similarity(ac.sinusoidal_encoding(16, 8))
+    for offset in range(-15, 16):
+        diagonal = np.diagonal(similarity, offset=offset)
+        np.testing.assert_allclose(diagonal, diagonal[0], atol=1e-12)
+    np.testing.assert_allclose(np.diag(similarity), 4.0)  # d/2 pairs of sin² + cos²
+
+
+def test_no_encoding_is_all_zeros_and_unknown_kind_is_refused() -> None:
+    assert not np.any(order.position_matrix("none", 5, 4))
+    with pytest.raises(ac.InputError):
+        order.position_matrix("../../etc", 5, 4)

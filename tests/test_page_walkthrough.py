@@ -1,0 +1,355 @@
+"""The classroom walkthrough (through app.py, with AppTest) and the core behind its steps."""
+
+from __future__ import annotations
+
+import base64
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import attention_core as ac
+from attention_core import gradcheck, lessons, lookup
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+PAGE = "pages/walkthrough.py"
+TITLES = (
+    "Attention as a soft dictionary lookup",
+    "The course notes' worked examples, recomputed",
+    "Why the scores are divided by √d",
+    "Masking: keeping the future out",
+    "Several heads in parallel",
+    "Learning: the backward pass by hand",
+)
+
+
+def open_page(**query_params: str) -> AppTest:
+    """Run app.py with ``query_params`` in the URL, then the walkthrough page.
+
+    The timeout is generous because step 6 imports PyTorch.
+    """
+    at = AppTest.from_file(APP, default_timeout=90)
+    for name, value in query_params.items():
+        at.query_params[name] = value
+    at.run()
+    return at.switch_page(PAGE).run()
+
+
+def shown_step(at: AppTest) -> int:
+    counters = [m.value for m in at.markdown if m.value.startswith("**Step ")]
+    assert len(counters) == 1, counters
+    return int(counters[0].split()[1])
+
+
+def code_text(at: AppTest) -> str:
+    return "\n".join(block.value for block in at.code)
+
+
+def decode(data: dict | list) -> np.ndarray:
+    """A Plotly array: a list, or base64 ``{"dtype", "bdata", "shape"}`` for NumPy input."""
+    if isinstance(data, list):
+        return np.asarray(data)
+    values = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
+    shape = data.get("shape")
+    if isinstance(shape, str):
+        shape = tuple(int(part) for part in shape.split(","))
+    return values.reshape(shape) if shape else values
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+# --- Navigation --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("step", range(1, 7))
+def test_every_step_renders_with_counter_title_and_formula(step: int) -> None:
+    at = open_page(step=str(step))
+    assert not at.exception
+    assert not at.error
+    assert shown_step(at) == step
+    assert at.markdown[[m.value for m in at.markdown].index(f"**Step {step} of 6**")]
+    assert at.header[0].value == TITLES[step - 1]
+    assert at.latex, "every step shows its formula"
+    assert at.get("plotly_chart"), "every step shows live numbers in a figure"
+
+
+def test_next_and_previous_move_the_step_and_the_url() -> None:
+    at = open_page()
+    assert shown_step(at) == 1
+    assert at.button(key="step_previous").disabled
+    at.button(key="step_next").click().run()
+    assert shown_step(at) == 2
+    assert at.query_params["step"] == "2"
+    at.button(key="step_next").click().run()
+    at.button(key="step_previous").click().run()
+    assert shown_step(at) == 2
+    for _ in range(4):
+        at.button(key="step_next").click().run()
+    assert shown_step(at) == 6
+    assert at.button(key="step_next").disabled
+    assert not at.exception
+
+
+def test_step_in_the_url_opens_that_step_with_both_buttons_usable() -> None:
+    at = open_page(step="4")
+    assert shown_step(at) == 4
+    assert at.header[0].value == TITLES[3]
+    assert not at.button(key="step_previous").disabled
+    at.button(key="step_previous").click().run()
+    assert shown_step(at) == 3
+
+
+def test_picking_a_step_in_the_step_control_jumps_there() -> None:
+    at = open_page()
+    at.segmented_control(key="step").set_value(5).run()
+    assert shown_step(at) == 5
+
+
+@pytest.mark.parametrize("value", ["99", "abc", "0", "-1", "2.5", "<b>3</b>", ""])
+def test_bad_step_in_the_url_opens_step_one(value: str) -> None:
+    at = open_page(step=value)
+    assert not at.exception
+    assert shown_step(at) == 1
+
+
+@pytest.mark.parametrize("params", [
+    {"step": "1", "wt_query_0": "abc", "wt_query_1": "99"},
+    {"step": "3", "wt_n_keys": "-4"},
+    {"step": "5", "wt_head_width": "5", "wt_combine": "../../etc"},
+    {"step": "6", "wt_grad_seed": "-1", "wt_grad_causal": "maybe"},
+])
+def test_bad_step_settings_in_the_url_are_ignored(params: dict[str, str]) -> None:
+    at = open_page(**params)
+    assert not at.exception
+    assert not at.error
+    assert shown_step(at) == int(params["step"])
+
+
+@pytest.mark.parametrize("stale", ["1 Tokens", None, 99, True])
+def test_a_stale_value_under_the_shared_step_key_starts_at_step_one(stale: object) -> None:
+    # The text page keeps its tab label under the same session key, "step".
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.session_state["step"] = stale
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert shown_step(at) == 1
+    at.button(key="step_next").click().run()
+    assert shown_step(at) == 2
+
+
+def test_going_to_the_text_page_and_back_keeps_working() -> None:
+    at = open_page(step="3")
+    at.switch_page("pages/text.py").run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    at.button(key="step_next").click().run()
+    assert not at.exception
+    assert 1 <= shown_step(at) <= 6
+
+
+def test_presentation_mode_enlarges_the_figure_fonts() -> None:
+    normal = figures(open_page(step="4"))[0]["layout"]["font"]["size"]
+    presenting = figures(open_page(step="4", present="1"))[0]["layout"]["font"]["size"]
+    assert presenting > normal
+
+
+# --- Step 1: soft lookup -----------------------------------------------------
+
+
+def test_lookup_weights_follow_the_query_sliders() -> None:
+    at = open_page(step="1")
+    at.slider(key="wt_query_0").set_value(2.0)
+    at.slider(key="wt_query_1").set_value(0.0).run()
+    bars = next(t for t in figures(at)[0]["data"] if t["type"] == "bar")
+    expected = lookup.soft_lookup(np.array([2.0, 0.0]), ac.examples.LOOKUP_KEY_VECTORS,
+                                  ac.examples.LOOKUP_VALUE_VECTORS)
+    np.testing.assert_allclose(decode(bars["y"]), expected.weights, atol=1e-12)
+    assert list(bars["x"]) == list(ac.examples.LOOKUP_VALUES)
+    assert any("**painter**" in m.value for m in at.markdown)
+
+
+def test_soft_lookup_weights_sum_to_one_and_pick_the_closest_key() -> None:
+    trace = lookup.soft_lookup([-1.0, 2.0], ac.examples.LOOKUP_KEY_VECTORS,
+                               ac.examples.LOOKUP_VALUE_VECTORS)
+    np.testing.assert_allclose(trace.scores, [-2.0, 5.0, -3.0])
+    assert trace.weights.sum() == pytest.approx(1.0)
+    assert ac.examples.LOOKUP_VALUES[trace.best] == "playwright"
+    np.testing.assert_allclose(trace.output, trace.weights)  # one-hot values
+
+
+def test_soft_lookup_refuses_a_query_of_the_wrong_length() -> None:
+    with pytest.raises(ac.InputError, match="same length"):
+        lookup.soft_lookup([1.0, 2.0, 3.0], ac.examples.LOOKUP_KEY_VECTORS,
+                           ac.examples.LOOKUP_VALUE_VECTORS)
+
+
+# --- Step 2: the documents' numbers ---------------------------------------------
+
+
+def test_all_twelve_printed_four_word_numbers_appear() -> None:
+    text = code_text(open_page(step="2"))
+    for number in ("0.98522025", "1.74174051", "0.75652026", "0.90965265", "1.40965265", "0.5",
+                   "0.99851226", "1.75849334", "0.75998108", "0.99560386", "1.90407309",
+                   "0.90846923"):
+        assert text.count(number) >= 2, number  # the notes' print and ours, digit for digit
+
+
+def test_five_day_printed_weights_and_outputs_appear_masked_and_unmasked() -> None:
+    at = open_page(step="2")
+    text = code_text(at)
+    for number in ("0.174", "0.252", "0.651", "0.748", "0.669",  # weights, both versions
+                   "0.37394319", "-0.99867639", "-0.0746334", "-1.86951904"):  # outputs
+        assert number in text, number
+    assert any("rounded to 3 decimals" in info.value for info in at.info)
+
+
+def test_attention_is_cool_entry_arithmetic_is_spelled_out() -> None:
+    at = open_page(step="2")
+    assert "C₀₀ = 1.0·0.1 + 0.0·0.4 + 0.0·0.1 = 0.1" in [t.value for t in at.text]
+    assert any(r"C_{00} = 1.0 \cdot 0.1" in latex.value for latex in at.latex)
+    at.selectbox(key="wt_cool_row").set_value(2)
+    at.selectbox(key="wt_cool_column").set_value(1).run()
+    assert "C₂₁ = 0.2·0.2 + 0.5·0.24 + 0.3·0.8 = 0.4" in [t.value for t in at.text]
+
+
+def test_five_day_weights_rounded_like_the_notes_match_exactly() -> None:
+    for masked in (False, True):
+        result = lessons.five_day_reproduction(masked)
+        assert result.weights_difference == 0.0
+        assert result.rounded_output_difference < 1e-8  # the notes print 8 decimals
+        assert result.exact_output_difference > 1e-4  # their rounding is visible
+
+
+def test_four_words_match_the_printed_output() -> None:
+    trace = ac.examples.four_words_attention()
+    assert lessons.printed_difference(trace.context, ac.examples.FOUR_WORDS_PRINTED_OUTPUT) < 1e-8
+
+
+def test_context_entry_terms_reproduce_the_slides() -> None:
+    entry = lessons.context_entry(ac.examples.COOL_WEIGHTS, ac.examples.COOL_VALUES, 0, 0)
+    assert entry.terms == ((1.0, 0.1), (0.0, 0.4), (0.0, 0.1))
+    assert entry.value == ac.examples.COOL_PRINTED_C00
+    with pytest.raises(ac.InputError):
+        lessons.context_entry(ac.examples.COOL_WEIGHTS, ac.examples.COOL_VALUES, 3, 0)
+
+
+# --- Step 3: scaling -------------------------------------------------------------
+
+
+def test_unscaled_softmax_saturates_as_the_width_grows_and_scaled_does_not() -> None:
+    table = lessons.softmax_saturation(widths=(4, 64, 512), n_keys=8, n_trials=400, seed=1)
+    assert np.all(np.diff(table.max_weight_unscaled) > 0)
+    assert table.max_weight_unscaled[-1] > 0.9
+    assert np.all(table.max_weight_scaled < 0.45)
+    assert table.entropy_unscaled[-1] < 0.25 < table.entropy_scaled[-1]
+    assert np.all(table.entropy_scaled <= table.uniform_entropy)
+    np.testing.assert_allclose(table.score_std_scaled, 1.0, atol=0.1)
+    np.testing.assert_allclose(table.score_std_unscaled, np.sqrt([4, 64, 512]), rtol=0.1)
+    assert table.gradient_unscaled[-1] < table.gradient_scaled[-1] / 3
+
+
+def test_scaling_step_shows_the_core_table() -> None:
+    at = open_page(step="3", wt_n_keys="16")
+    frame = at.dataframe[0].value
+    table = lessons.softmax_saturation(n_keys=16)
+    np.testing.assert_allclose(frame["largest weight, unscaled"], table.max_weight_unscaled,
+                               atol=1e-3)
+    assert list(frame["d"]) == [4, 16, 64, 256, 512]
+
+
+# --- Step 4: masking -----------------------------------------------------------
+
+
+def test_masking_right_and_wrong_side_by_side() -> None:
+    result = lessons.five_day_masking()
+    np.testing.assert_allclose(result.right, ac.examples.five_day_attention(True).weights)
+    assert np.all(result.forbidden_weight(result.right) == 0.0)
+    np.testing.assert_allclose(result.row_sums(result.right), 1.0)
+    leaked = result.forbidden_weight(result.multiplied)
+    assert leaked[0] > 0.5  # day 1 may only see itself, yet most weight leaks to the future
+    assert leaked[-1] == 0.0  # the last day may see everything: nothing to leak
+    assert np.all(result.forbidden_weight(result.wrong_axis) == 0.0)
+    assert not np.allclose(result.row_sums(result.wrong_axis), 1.0)
+    np.testing.assert_allclose(result.wrong_axis.sum(axis=0), 1.0)
+
+
+def test_masking_step_plots_the_three_variants() -> None:
+    at = open_page(step="4")
+    titles = [f["layout"]["title"]["text"] for f in figures(at)]
+    assert titles == ["Right: −∞, then softmax", "Wrong: × 0/1 mask", "Wrong: column softmax"]
+    result = lessons.five_day_masking()
+    plotted = decode(figures(at)[1]["data"][0]["z"])
+    np.testing.assert_allclose(plotted, result.multiplied, atol=1e-6)
+    assert any("e⁰ = 1" in warning.value for warning in at.warning)
+
+
+# --- Step 5: heads ---------------------------------------------------------------
+
+
+def test_twelve_features_in_heads_of_four_make_three_heads() -> None:
+    example = lessons.multi_head_example(head_width=4)
+    assert example.trace.weights.shape == (3, 5, 5)
+    assert example.trace.q.shape == (3, 5, 4)
+    assert example.combined["concat"].shape == (5, 12)
+    for strategy in ("mean", "max", "learned"):
+        assert example.combined[strategy].shape == (5, 4)
+    np.testing.assert_allclose(example.combined["mean"], example.trace.context.mean(axis=0))
+    assert example.separate_difference == 0.0
+
+
+def test_heads_step_shows_one_panel_per_head_and_the_chosen_combination() -> None:
+    at = open_page(step="5", wt_head_width="6", wt_combine="max")
+    assert any("**2 heads**" in m.value for m in at.markdown)
+    grid = figures(at)[0]
+    assert len(grid["data"]) == 2
+    output = figures(at)[1]
+    example = lessons.multi_head_example(head_width=6)
+    np.testing.assert_allclose(decode(output["data"][0]["z"]), example.combined["max"], atol=1e-6)
+
+
+# --- Step 6: learning --------------------------------------------------------------
+
+
+def test_backward_pass_step_agrees_with_autograd() -> None:
+    at = open_page(step="6")
+    assert not at.exception
+    frame = at.dataframe[0].value
+    assert list(frame["matrix"]) == list(gradcheck.GRADIENT_NAMES)
+    differences = [float(value) for value in frame["max |hand − autograd|"]]
+    assert max(differences) < 1e-9
+    assert any("agree" in message.value for message in at.success)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_hand_written_gradients_match_autograd(seed: int, causal: bool) -> None:
+    check = gradcheck.check_gradients(gradcheck.gradient_example(seed, causal))
+    assert check.loss == pytest.approx(check.autograd_loss, abs=1e-12)
+    for name in gradcheck.GRADIENT_NAMES:
+        assert check.max_difference[name] < 1e-9, name
+        assert np.any(check.hand[name] != 0.0), name
+
+
+def test_torch_is_imported_only_when_step_six_is_shown() -> None:
+    script = f"""
+import sys
+from streamlit.testing.v1 import AppTest
+for step in range(1, 6):
+    at = AppTest.from_file({APP!r}, default_timeout=60)
+    at.query_params["step"] = str(step)
+    at.run()
+    at.switch_page({PAGE!r}).run()
+    assert not at.exception, step
+print("torch" in sys.modules)
+"""
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip().splitlines()[-1] == "False"
