@@ -43,6 +43,7 @@ PRESENTATION_CSS = """
 html, body, [data-testid="stAppViewContainer"] { font-size: 1.3rem; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.3rem; }
 [data-testid="stCaptionContainer"] { font-size: 1.1rem; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.6rem !important; }
 h1 { font-size: 3rem !important; }
 h2 { font-size: 2.3rem !important; }
 h3 { font-size: 1.9rem !important; }
