@@ -70,27 +70,27 @@ def landing() -> None:
     )
     columns = st.columns(2)
     with columns[0]:
-        st.page_link(PAGES["text"], label="Text attention", icon="🔤")
+        st.page_link(PAGES["text"], label="Text attention", icon=":material/text_fields:")
         st.caption("Type a sentence and follow it from tokens to context vectors, head by head.")
-        st.page_link(PAGES["walkthrough"], label="Classroom walkthrough", icon="🧑‍🏫")
+        st.page_link(PAGES["walkthrough"], label="Classroom walkthrough", icon=":material/school:")
         st.caption("Step-by-step lecture with the course notes' worked examples.")
     with columns[1]:
-        st.page_link(PAGES["time_series"], label="Time-series attention", icon="📈")
+        st.page_link(PAGES["time_series"], label="Time-series attention", icon=":material/show_chart:")
         st.caption("Upload a series, see which past steps each day attends to, train a model.")
-        st.page_link(PAGES["positional_encoding"], label="Positional encodings", icon="🌊")
+        st.page_link(PAGES["positional_encoding"], label="Positional encodings", icon=":material/waves:")
         st.caption("Why attention needs to be told where a token is, and the ways to do it.")
 
 
 PAGES = {
-    "text": st.Page(HERE / "pages" / "text.py", title="Text attention", icon="🔤"),
+    "text": st.Page(HERE / "pages" / "text.py", title="Text attention", icon=":material/text_fields:"),
     "time_series": st.Page(
-        HERE / "pages" / "time_series.py", title="Time series", icon="📈"
+        HERE / "pages" / "time_series.py", title="Time series", icon=":material/show_chart:"
     ),
     "positional_encoding": st.Page(
-        HERE / "pages" / "positional_encoding.py", title="Positional encodings", icon="🌊"
+        HERE / "pages" / "positional_encoding.py", title="Positional encodings", icon=":material/waves:"
     ),
     "walkthrough": st.Page(
-        HERE / "pages" / "walkthrough.py", title="Walkthrough", icon="🧑‍🏫"
+        HERE / "pages" / "walkthrough.py", title="Walkthrough", icon=":material/school:"
     ),
 }
 
@@ -98,11 +98,11 @@ PAGES = {
 def main() -> None:
     st.set_page_config(
         page_title="Attention Visualizer",
-        page_icon="🔍",
+        page_icon=":material/visibility:",
         layout="wide",
         initial_sidebar_state="collapsed" if _presenting_from_url() else "auto",
     )
-    home = st.Page(landing, title="Home", icon="🏠", default=True)
+    home = st.Page(landing, title="Home", icon=":material/home:", default=True)
     page = st.navigation([home, *PAGES.values()])
     if presentation_toggle():
         st.html(PRESENTATION_CSS)
