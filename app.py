@@ -1,7 +1,7 @@
 """Attention Visualizer: navigation, presentation mode and the landing page.
 
 Run with ``make run`` (or ``streamlit run app.py``). Every page is a script in
-``pages/``; this file runs before each of them on every rerun.
+``views/``; this file runs before each of them on every rerun.
 """
 
 from __future__ import annotations
@@ -69,30 +69,32 @@ def landing() -> None:
         "happens."
     )
     columns = st.columns(2)
-    with columns[0]:
-        st.page_link(PAGES["text"], label="Text attention", icon=":material/text_fields:")
-        st.caption("Type a sentence and follow it from tokens to context vectors, head by head.")
-        st.page_link(PAGES["walkthrough"], label="Classroom walkthrough", icon=":material/school:")
-        st.caption("Step-by-step lecture with the course notes' worked examples.")
-    with columns[1]:
-        st.page_link(PAGES["time_series"], label="Time-series attention", icon=":material/show_chart:")
-        st.caption("Upload a series, see which past steps each day attends to, train a model.")
-        st.page_link(PAGES["positional_encoding"], label="Positional encodings", icon=":material/waves:")
-        st.caption("Why attention needs to be told where a token is, and the ways to do it.")
+    for index, (name, description) in enumerate(LANDING_LINKS):
+        with columns[index % 2]:
+            st.page_link(PAGES[name])
+            st.caption(description)
 
 
+# The page scripts live in views/, not pages/: with a pages/ folder beside the
+# entry script, Streamlit serves a deep link as an old-style (v1) multipage app
+# until some session has run st.navigation, so a shared link opened first after
+# a restart would skip this file (no presentation mode, no navigation).
+VIEWS = HERE / "views"
 PAGES = {
-    "text": st.Page(HERE / "pages" / "text.py", title="Text attention", icon=":material/text_fields:"),
-    "time_series": st.Page(
-        HERE / "pages" / "time_series.py", title="Time series", icon=":material/show_chart:"
-    ),
-    "positional_encoding": st.Page(
-        HERE / "pages" / "positional_encoding.py", title="Positional encodings", icon=":material/waves:"
-    ),
-    "walkthrough": st.Page(
-        HERE / "pages" / "walkthrough.py", title="Walkthrough", icon=":material/school:"
-    ),
+    name: st.Page(VIEWS / f"{name}.py", title=title, icon=icon)
+    for name, title, icon in (
+        ("text", "Text attention", ":material/text_fields:"),
+        ("time_series", "Time series", ":material/show_chart:"),
+        ("positional_encoding", "Positional encodings", ":material/waves:"),
+        ("walkthrough", "Walkthrough", ":material/school:"),
+    )
 }
+LANDING_LINKS = (
+    ("text", "Type a sentence and follow it from tokens to context vectors, head by head."),
+    ("walkthrough", "Step-by-step lecture with the course notes' worked examples."),
+    ("time_series", "Upload a series, see which past steps each day attends to, train a model."),
+    ("positional_encoding", "Why attention must be told where a token is, and the ways to do it."),
+)
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ import attention_core as ac
 from attention_core import order
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-PAGE = "pages/positional_encoding.py"
+PAGE = "views/positional_encoding.py"
 KINDS = ("sinusoidal", "learned", "rotary", "none")
 
 

@@ -1,4 +1,4 @@
-"""The text attention page (pages/text.py) with AppTest, and its figure builders.
+"""The text attention page (views/text.py) with AppTest, and its figure builders.
 
 Plotted numbers are decoded from the chart spec the browser would receive and
 compared with the core's own numbers for the same config.
@@ -20,7 +20,7 @@ from ui.head_view import MAX_LINES, N_LEVELS, head_view, select_lines, strength_
 from ui.mask_inputs import decode, encode
 from ui.steps import steps_for
 
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "text.py")
+PAGE = str(Path(__file__).resolve().parents[1] / "views" / "text.py")
 SENTENCE = "the cat sat on the mat"  # 6 tokens; "the" repeats, labelled "the₂"
 TABS = ("1 Tokens", "2 Positions", "3 Q K V", "4 Weights", "5 Head view", "6 Output")
 
@@ -75,7 +75,7 @@ def assert_no_exception(at: AppTest) -> None:
 
 @pytest.mark.parametrize("tab", TABS)
 def test_default_page_runs_every_tab_without_exceptions(tab: str) -> None:
-    at = run_page(step=tab)
+    at = run_page(view=tab)
     assert_no_exception(at)
     assert not at.error
     assert at.title[0].value == "Text attention"
@@ -83,25 +83,25 @@ def test_default_page_runs_every_tab_without_exceptions(tab: str) -> None:
 
 
 OPTION_CASES = [
-    *({"mask": mask, "step": "4 Weights"} for mask in ac.MASKS),
-    {"mask": "sliding", "window": "2", "step": "4 Weights"},
-    *({"pe": pe, "step": "2 Positions"} for pe in ac.POSITIONAL_ENCODINGS),
-    *({"heads": str(h), "head": str(h), "step": "3 Q K V"} for h in (1, 2, 4, 8, 16)),
-    *({"combine": combine, "step": "6 Output"} for combine in ac.COMBINE_STRATEGIES),
-    {"activation": "hardmax", "step": "4 Weights"},
-    {"scale": "none", "step": "4 Weights"},
-    {"scale": "temperature", "temperature": "0.3", "step": "4 Weights"},
-    {"embedding": "onehot", "step": "1 Tokens"},
-    {"custom_widths": "true", "dk": "3", "dv": "5", "heads": "4", "step": "6 Output"},
-    {"cross": "true", "text2": "le chat", "step": "1 Tokens"},
-    {"cross": "true", "text2": "le chat", "step": "2 Positions"},
-    {"cross": "true", "text2": "le chat", "mask": "causal", "step": "4 Weights"},
-    {"cross": "true", "text2": "le chat", "step": "5 Head view"},
-    {"cross": "true", "text2": "le chat", "step": "6 Output"},
-    {"text": "a b <pad> [PAD]", "mask": "padding", "step": "5 Head view"},
-    {"mask": "custom", "step": "5 Head view"},
-    {"numbers": "true", "step": "4 Weights"},
-    {"query": "all tokens", "show_heads": "2", "step": "5 Head view"},
+    *({"mask": mask, "view": "4 Weights"} for mask in ac.MASKS),
+    {"mask": "sliding", "window": "2", "view": "4 Weights"},
+    *({"pe": pe, "view": "2 Positions"} for pe in ac.POSITIONAL_ENCODINGS),
+    *({"heads": str(h), "head": str(h), "view": "3 Q K V"} for h in (1, 2, 4, 8, 16)),
+    *({"combine": combine, "view": "6 Output"} for combine in ac.COMBINE_STRATEGIES),
+    {"activation": "hardmax", "view": "4 Weights"},
+    {"scale": "none", "view": "4 Weights"},
+    {"scale": "temperature", "temperature": "0.3", "view": "4 Weights"},
+    {"embedding": "onehot", "view": "1 Tokens"},
+    {"custom_widths": "true", "dk": "3", "dv": "5", "heads": "4", "view": "6 Output"},
+    {"cross": "true", "text2": "le chat", "view": "1 Tokens"},
+    {"cross": "true", "text2": "le chat", "view": "2 Positions"},
+    {"cross": "true", "text2": "le chat", "mask": "causal", "view": "4 Weights"},
+    {"cross": "true", "text2": "le chat", "view": "5 Head view"},
+    {"cross": "true", "text2": "le chat", "view": "6 Output"},
+    {"text": "a b <pad> [PAD]", "mask": "padding", "view": "5 Head view"},
+    {"mask": "custom", "view": "5 Head view"},
+    {"numbers": "true", "view": "4 Weights"},
+    {"query": "all tokens", "show_heads": "2", "view": "5 Head view"},
 ]
 
 
@@ -115,7 +115,7 @@ def test_every_option_runs_without_exceptions_or_errors(params: dict[str, str]) 
 
 
 def test_numbers_toggle_shows_rounded_tables_of_every_matrix() -> None:
-    at = run_page(text=SENTENCE, numbers="true", step="4 Weights")
+    at = run_page(text=SENTENCE, numbers="true", view="4 Weights")
     tables = at.dataframe
     assert len(tables) == 4  # scores, scaled, masked, weights of the chosen head
     weights = tables[3].value
@@ -127,7 +127,7 @@ def test_numbers_toggle_shows_rounded_tables_of_every_matrix() -> None:
 
 def test_presentation_mode_draws_larger_text_with_fewer_decimals() -> None:
     at = AppTest.from_file(PAGE, default_timeout=60)
-    at.query_params["step"] = "4 Weights"
+    at.query_params["view"] = "4 Weights"
     at.session_state["present"] = True
     at.run()
     assert_no_exception(at)
@@ -155,7 +155,7 @@ def test_presentation_mode_draws_larger_text_with_fewer_decimals() -> None:
     ids=["default", "causal-4-heads", "sliding", "hardmax-rotary", "temperature-onehot"],
 )
 def test_plotted_weights_equal_the_core_weights(params: dict, config: ac.AttentionConfig) -> None:
-    at = run_page(text=SENTENCE, step="4 Weights", **params)
+    at = run_page(text=SENTENCE, view="4 Weights", **params)
     assert_no_exception(at)
     head = int(params.get("head", "1")) - 1
     expected, _ = expected_weights(config)
@@ -169,7 +169,7 @@ def test_plotted_weights_equal_the_core_weights(params: dict, config: ac.Attenti
 
 
 def test_masked_cells_are_nan_in_the_plot_and_weights_grid_shows_every_head() -> None:
-    at = run_page(text=SENTENCE, step="4 Weights", mask="causal", heads="4")
+    at = run_page(text=SENTENCE, view="4 Weights", mask="causal", heads="4")
     expected, run = expected_weights(ac.AttentionConfig(n_heads=4, mask="causal"))
     grid = charts(at)["Attention weights · all heads"]
     panels = [decode_array(trace["z"]) for trace in grid["data"]]
@@ -182,14 +182,14 @@ def test_masked_cells_are_nan_in_the_plot_and_weights_grid_shows_every_head() ->
 
 
 def test_small_masked_matrix_labels_only_the_masked_cells_minus_infinity() -> None:
-    at = run_page(text="one two three", mask="causal", step="4 Weights")
+    at = run_page(text="one two three", mask="causal", view="4 Weights")
     overlay = charts(at)["Masked scores · head 1"]["data"][1]
     assert overlay["name"] == "masked"
     assert overlay["text"] == [["", "−∞", "−∞"], ["", "", "−∞"], ["", "", ""]]
 
 
 def test_cross_attention_plots_first_sentence_queries_against_second_sentence_keys() -> None:
-    at = run_page(text=SENTENCE, cross="true", text2="le chat noir", step="4 Weights")
+    at = run_page(text=SENTENCE, cross="true", text2="le chat noir", view="4 Weights")
     expected, _ = expected_weights(ac.AttentionConfig(), text2="le chat noir")
     spec = charts(at)["Attention weights · head 1"]
     np.testing.assert_array_equal(decode_array(spec["data"][0]["z"]), expected[0])
@@ -199,7 +199,7 @@ def test_cross_attention_plots_first_sentence_queries_against_second_sentence_ke
 
 def test_custom_mask_from_the_link_is_used_and_written_back() -> None:
     custom = np.array([[True, False, True], [False, True, False], [True, True, True]])
-    at = run_page(text="one two three", mask="custom", cmask=encode(custom), step="4 Weights")
+    at = run_page(text="one two three", mask="custom", cmask=encode(custom), view="4 Weights")
     assert_no_exception(at)
     expected, _ = expected_weights(ac.AttentionConfig(mask="custom"), "one two three",
                                    custom=custom)
@@ -215,7 +215,7 @@ def test_custom_mask_starts_causal_and_is_put_in_the_link() -> None:
 
 @pytest.mark.parametrize("code", ["garbage", "3x3.!!", "3x3.AAAAAAAA", "0x0.", "9999x9999.A"])
 def test_damaged_custom_mask_in_the_link_warns_and_falls_back_to_causal(code: str) -> None:
-    at = run_page(text="one two three", mask="custom", cmask=code, step="4 Weights")
+    at = run_page(text="one two three", mask="custom", cmask=code, view="4 Weights")
     assert_no_exception(at)
     assert at.warning
     expected, _ = expected_weights(ac.AttentionConfig(mask="causal"), "one two three")
@@ -224,7 +224,7 @@ def test_damaged_custom_mask_in_the_link_warns_and_falls_back_to_causal(code: st
 
 
 def test_padding_hint_button_appends_pad_tokens_which_get_masked() -> None:
-    at = run_page(text="one two three", mask="padding", step="4 Weights")
+    at = run_page(text="one two three", mask="padding", view="4 Weights")
     assert any("add <pad> or [PAD]" in shown(info) for info in at.info)
     at.button[0].click().run()
     assert_no_exception(at)
@@ -240,7 +240,7 @@ def test_padding_hint_button_appends_pad_tokens_which_get_masked() -> None:
 
 def test_query_params_set_before_the_run_reproduce_the_view() -> None:
     at = run_page(text=SENTENCE, heads="4", head="2", mask="causal", seed="11", d_model="32",
-                  pe="learned", step="4 Weights")
+                  pe="learned", view="4 Weights")
     assert_no_exception(at)
     assert at.selectbox(key="heads").value == 4
     assert at.selectbox(key="head").value == 2
@@ -255,7 +255,7 @@ def test_query_params_set_before_the_run_reproduce_the_view() -> None:
 
 
 def test_a_view_changed_by_clicking_equals_the_view_opened_from_its_link() -> None:
-    at = run_page(step="4 Weights")
+    at = run_page(view="4 Weights")
     at.text_area(key="text").set_value(SENTENCE).run()
     at.selectbox(key="heads").set_value(4).run()
     at.selectbox(key="mask").set_value("sliding").run()
@@ -264,7 +264,7 @@ def test_a_view_changed_by_clicking_equals_the_view_opened_from_its_link() -> No
     assert_no_exception(at)
 
     shared = run_page(text=SENTENCE, heads="4", mask="sliding", window="2", head="3",
-                      step="4 Weights")
+                      view="4 Weights")
     assert_no_exception(shared)
     assert charts(shared) == charts(at)
     assert "Attention weights · head 3" in charts(shared)
@@ -296,7 +296,7 @@ def test_empty_text_shows_an_error_and_no_views(text: str) -> None:
     ids=["punctuation", "emoji", "cjk", "hebrew", "arabic", "control-chars", "one-long-word"],
 )
 def test_unusual_text_still_draws_every_view(text: str) -> None:
-    at = run_page(step="4 Weights")
+    at = run_page(view="4 Weights")
     at.text_area(key="text").set_value(text).run()
     assert_no_exception(at)
     assert not at.error
@@ -307,7 +307,7 @@ def test_unusual_text_still_draws_every_view(text: str) -> None:
 
 def test_html_and_script_text_is_shown_only_as_text() -> None:
     payload = "<img src=x onerror=alert(1)> <script>alert(1)</script>"
-    at = run_page(text=payload, step="1 Tokens")
+    at = run_page(text=payload, view="1 Tokens")
     assert_no_exception(at)
     tokens = at.dataframe[0].value
     assert "<" in list(tokens["token"]) and "img" in list(tokens["token"])
@@ -316,7 +316,7 @@ def test_html_and_script_text_is_shown_only_as_text() -> None:
 
 
 def test_ten_thousand_words_are_cut_to_the_token_limit_with_a_warning() -> None:
-    at = run_page(step="4 Weights")
+    at = run_page(view="4 Weights")
     at.text_area(key="text").set_value(" ".join(f"w{i}" for i in range(10_000))).run()
     assert_no_exception(at)
     limit = ac.limits.MAX_TOKENS
@@ -327,7 +327,7 @@ def test_ten_thousand_words_are_cut_to_the_token_limit_with_a_warning() -> None:
 
 
 def test_hundred_thousand_characters_in_a_link_are_cut_with_a_warning() -> None:
-    at = run_page(text="word " * 20_000, step="4 Weights")
+    at = run_page(text="word " * 20_000, view="4 Weights")
     assert_no_exception(at)
     assert any("link (text) is longer than 20,000 characters" in shown(w) for w in at.warning)
     assert any("only the first 128 tokens are used" in shown(w) for w in at.warning)

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 import attention_core as ac
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE = str(ROOT / "pages" / "time_series.py")
+PAGE = str(ROOT / "views" / "time_series.py")
 GOOD_CSV = (
     b"date;price;note;volume\n"
     + b"".join(f"2024-01-{day:02d};{100 + day % 5},5;n{day};{1000 + day}\n".encode()

@@ -17,7 +17,7 @@ from attention_core import gradcheck, lessons, lookup
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
-PAGE = "pages/walkthrough.py"
+PAGE = "views/walkthrough.py"
 TITLES = (
     "Attention as a soft dictionary lookup",
     "The course notes' worked examples, recomputed",
@@ -134,7 +134,7 @@ def test_bad_step_settings_in_the_url_are_ignored(params: dict[str, str]) -> Non
 
 @pytest.mark.parametrize("stale", ["1 Tokens", None, 99, True])
 def test_a_stale_value_under_the_shared_step_key_starts_at_step_one(stale: object) -> None:
-    # The text page keeps its tab label under the same session key, "step".
+    # A non-number left under "step" (an old link, another page) must not break the page.
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.session_state["step"] = stale
     at.switch_page(PAGE).run()
@@ -146,7 +146,7 @@ def test_a_stale_value_under_the_shared_step_key_starts_at_step_one(stale: objec
 
 def test_going_to_the_text_page_and_back_keeps_working() -> None:
     at = open_page(step="3")
-    at.switch_page("pages/text.py").run()
+    at.switch_page("views/text.py").run()
     at.switch_page(PAGE).run()
     assert not at.exception
     at.button(key="step_next").click().run()

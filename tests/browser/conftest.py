@@ -7,6 +7,7 @@ set, so CI can never pass without having run them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -59,31 +60,44 @@ def _wait_healthy(url: str, process: subprocess.Popen, timeout: float = 60) -> N
     raise RuntimeError("streamlit did not become healthy in time")
 
 
-@pytest.fixture(scope="session")
-def app_url() -> Iterator[str]:
-    """Base URL of a real `streamlit run app.py` server for this test session."""
+@contextlib.contextmanager
+def serve_app(log_name: str = "streamlit-server.log") -> Iterator[str]:
+    """Start `streamlit run app.py` on a free port; yield its base URL; stop it."""
     port = _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "streamlit-server.log", "w")  # noqa: SIM115
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-            "--server.port", str(port), "--server.address", "127.0.0.1",
-            "--server.headless", "true", "--browser.gatherUsageStats", "false",
-        ],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, process)
-        yield url
-    finally:
-        process.terminate()
+    with open(ARTIFACTS / log_name, "w") as log:
+        process = subprocess.Popen(
+            [
+                sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+                "--server.port", str(port), "--server.address", "127.0.0.1",
+                "--server.headless", "true", "--browser.gatherUsageStats", "false",
+            ],
+            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
         try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+            _wait_healthy(url, process)
+            yield url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    """Base URL of a real `streamlit run app.py` server shared by the test session."""
+    with serve_app() as url:
+        yield url
+
+
+@pytest.fixture()
+def fresh_app_url() -> Iterator[str]:
+    """A new server that no browser has visited yet (for first-request behaviour)."""
+    with serve_app("streamlit-fresh-server.log") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

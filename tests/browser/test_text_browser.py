@@ -3,8 +3,7 @@ reproduce the view, and typed HTML stays text."""
 
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from .helpers import EXCEPTION, screenshot, wait_ready
 
@@ -15,16 +14,6 @@ PLOTS_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map
     panels: (plot.layout.annotations || []).map(a => a.text).filter(t => t.startsWith('head')),
     z: JSON.stringify(plot._fullData.map(t => Array.from(t.z || [], row => Array.from(row)))),
 }))"""
-
-
-@pytest.fixture(scope="module", autouse=True)
-def entry_page_opened(browser: Browser, app_url: str) -> None:
-    """Open the entry page once: until app.py has run on a fresh server, a deep link to
-    /text runs the page as a plain `pages/` script, without app.py's navigation."""
-    page = browser.new_page()
-    page.goto(app_url)
-    wait_ready(page)
-    page.close()
 
 
 def open_text_page(page: Page, base_url: str, query: str = "") -> None:
@@ -76,7 +65,7 @@ def test_heads_and_mask_update_the_heatmaps_and_the_link_reproduces_the_view(
     screenshot(page, "text")
 
     link = page.url
-    assert "heads=4" in link and "mask=causal" in link and "step=4" in link
+    assert "heads=4" in link and "mask=causal" in link and "view=4" in link
     shared = page.context.new_page()
     shared.set_viewport_size({"width": 1400, "height": 1800})
     shared.goto(link)
@@ -89,7 +78,7 @@ def test_heads_and_mask_update_the_heatmaps_and_the_link_reproduces_the_view(
 def test_typed_html_and_script_are_shown_as_text_and_never_run(page: Page, app_url: str) -> None:
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    open_text_page(page, app_url, "?step=4+Weights")
+    open_text_page(page, app_url, "?view=4+Weights")
     text_area = page.get_by_test_id("stTextArea").locator("textarea")
     for payload in ("<img src=x onerror=alert(1)>", "<script>alert(1)</script>"):
         text_area.fill(payload)

@@ -3,17 +3,10 @@
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator
 
-import pytest
 from playwright.sync_api import Page, expect
 
-from .helpers import EXCEPTION, ROOT, screenshot, wait_ready
+from .helpers import EXCEPTION, screenshot, wait_ready
 
 CHART = "[data-testid='stPlotlyChart']"
 TITLES = (
@@ -38,14 +31,7 @@ def page_screenshot(page: Page, name: str, height: int = 2600) -> None:
 
 
 def open_app_page(page: Page, app_url: str, path: str) -> None:
-    """Open ``path`` and wait until the app shell (navigation, toggle) and page are drawn.
-
-    Home is visited first: while a ``pages/`` folder sits next to app.py, a server
-    that has not yet run app.py's ``st.navigation`` serves a deep link the old
-    (v1) multipage way, without app.py (see the xfail test at the end).
-    """
-    page.goto(app_url)
-    wait_ready(page)
+    """Open ``path`` and wait until the app shell (navigation, toggle) and page are drawn."""
     page.goto(f"{app_url}{path}")
     wait_ready(page)
     expect(page.get_by_text("Presentation mode")).to_be_visible()
@@ -94,41 +80,16 @@ def test_positional_encoding_page_renders_its_views(page: Page, app_url: str) ->
 # --- A deep link as the first request of a fresh server ------------------------
 
 
-@pytest.fixture()
-def fresh_app_url() -> Iterator[str]:
-    """A new `streamlit run app.py` that no browser has visited yet."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port",
-         str(port), "--server.address", "127.0.0.1", "--server.headless", "true"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
-                    break
-            except OSError:
-                time.sleep(0.3)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "Streamlit runs pages/*.py the v1 multipage way (without app.py, so without the "
-    "presentation toggle or present=1) until app.py's st.navigation has run once in the "
-    "server process. Renaming the pages/ folder fixes it; then remove this marker."
-))
 def test_a_shared_link_works_as_the_first_request_after_a_restart(
     page: Page, fresh_app_url: str
 ) -> None:
+    """A deep link opened before anyone visited Home runs through app.py's navigation.
+
+    (With a ``pages/`` folder beside app.py, Streamlit would serve it the old v1
+    multipage way, without app.py: no presentation toggle, ``present=1`` ignored.)
+    """
     page.goto(f"{fresh_app_url}/walkthrough?step=3&present=1")
     wait_ready(page)
     expect_step(page, 3)
     expect(page.get_by_text("Presentation mode")).to_have_count(1, timeout=5_000)
+    expect(page.get_by_role("switch", name="Presentation mode")).to_be_checked()

@@ -355,7 +355,7 @@ def main() -> None:
 
     view = View(run_key, run, steps_for(config, keys is not None), head - 1, numbers,
                 current_style())
-    for tab, draw in zip(st.tabs(TABS, key="step", bind=BIND), TAB_VIEWS, strict=True):
+    for tab, draw in zip(st.tabs(TABS, key="view", bind=BIND), TAB_VIEWS, strict=True):
         if tab.open:
             with tab:
                 draw(view)
