@@ -127,9 +127,9 @@ def _layout(figure: go.Figure, title: str, row_title: str, col_title: str,
     # Column labels go below the matrix: on top they run into the title in a
     # narrow column or with presentation fonts.
     figure.update_xaxes(title=col_title, side="bottom", tickfont={"size": style.tick_size},
-                        type="category", automargin=True)
+                        type="category", automargin=True, showgrid=False)
     figure.update_yaxes(title=row_title, autorange="reversed", tickfont={"size": style.tick_size},
-                        type="category", automargin=True)
+                        type="category", automargin=True, showgrid=False)
 
 
 def heatmap_grid(
@@ -186,9 +186,9 @@ def heatmap_grid(
     )
     if mask is not None and not np.all(mask):
         figure.update_layout(plot_bgcolor=style.masked_colour)
-    figure.update_xaxes(type="category", showticklabels=stack.shape[2] <= 16,
+    figure.update_xaxes(type="category", showticklabels=stack.shape[2] <= 16, showgrid=False,
                         tickfont={"size": style.tick_size})
-    figure.update_yaxes(type="category", autorange="reversed",
+    figure.update_yaxes(type="category", autorange="reversed", showgrid=False,
                         showticklabels=stack.shape[1] <= 16, tickfont={"size": style.tick_size})
     # Panels share their rows: label them once, on the left, so labels of one
     # panel do not run into its neighbour.

@@ -41,8 +41,16 @@ def _shorten(raw: str) -> str:
 def warn_rejected(before: dict[str, str], keys: Iterable[str]) -> list[str]:
     """Warn about URL values for ``keys`` that the widgets did not accept.
 
-    Call after the widgets have run. Returns the rejected keys.
+    Call after the widgets have run. Only a page's first run in a session is
+    checked: that is when a link's values arrive; later, a widget that resets
+    because another control changed (heads after d_model) is no bad link.
+    Returns the rejected keys.
     """
+    keys = list(keys)
+    first_run_flag = "_url_checked:" + ",".join(sorted(keys))
+    if st.session_state.get(first_run_flag):
+        return []
+    st.session_state[first_run_flag] = True
     rejected = []
     for key in keys:
         if key not in before:
