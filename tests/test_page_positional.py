@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import json
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +10,8 @@ from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
 from attention_core import order
+
+from .plotly_specs import decode, figure_titled, figures
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAGE = "views/positional_encoding.py"
@@ -25,27 +25,6 @@ def open_page(**query_params: str | list[str]) -> AppTest:
         at.query_params[name] = value
     at.run()
     return at.switch_page(PAGE).run()
-
-
-def figures(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-
-
-def figure_titled(at: AppTest, start: str) -> dict:
-    matches = [f for f in figures(at) if f["layout"]["title"]["text"].startswith(start)]
-    assert len(matches) == 1, [f["layout"]["title"]["text"] for f in figures(at)]
-    return matches[0]
-
-
-def decode(data: dict | list) -> np.ndarray:
-    """A Plotly array: a list, or base64 ``{"dtype", "bdata", "shape"}`` for NumPy input."""
-    if isinstance(data, list):
-        return np.asarray(data)
-    values = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
-    shape = data.get("shape")
-    if isinstance(shape, str):
-        shape = tuple(int(part) for part in shape.split(","))
-    return values.reshape(shape) if shape else values
 
 
 def metric_values(at: AppTest) -> dict[str, list[str]]:

@@ -6,8 +6,6 @@ compared with the core's own numbers for the same config.
 
 from __future__ import annotations
 
-import base64
-import json
 import re
 from pathlib import Path
 
@@ -19,6 +17,9 @@ import attention_core as ac
 from ui.head_view import MAX_LINES, N_LEVELS, head_view, select_lines, strength_level
 from ui.mask_inputs import decode, encode
 from ui.steps import steps_for
+
+from .plotly_specs import decode as decode_array
+from .plotly_specs import figures
 
 PAGE = str(Path(__file__).resolve().parents[1] / "views" / "text.py")
 SENTENCE = "the cat sat on the mat"  # 6 tokens; "the" repeats, labelled "the₂"
@@ -35,19 +36,7 @@ def run_page(**params: str) -> AppTest:
 
 def charts(at: AppTest) -> dict[str, dict]:
     """Every plotly chart of the run, as its JSON spec, by figure title."""
-    specs = [json.loads(element.proto.spec) for element in at.get("plotly_chart")]
-    return {spec["layout"]["title"]["text"]: spec for spec in specs}
-
-
-def decode_array(value: dict | list) -> np.ndarray:
-    """A plotly typed array ({"dtype", "bdata", "shape"}, base64) or a plain list, as NumPy."""
-    if isinstance(value, list):
-        return np.array(value, dtype=float)
-    array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-    shape = value.get("shape")
-    if shape:
-        array = array.reshape(tuple(int(n) for n in str(shape).split(",")))
-    return array
+    return {spec["layout"]["title"]["text"]: spec for spec in figures(at)}
 
 
 def expected_weights(config: ac.AttentionConfig, text: str = SENTENCE, text2: str | None = None,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
+
+from .plotly_specs import decode, figure_titled, figures
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "views" / "time_series.py")
@@ -28,27 +28,6 @@ def open_page(**query_params: str) -> AppTest:
     for name, value in query_params.items():
         at.query_params[name] = value
     return at.run()
-
-
-def figures(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-
-
-def figure_titled(at: AppTest, start: str) -> dict:
-    matches = [f for f in figures(at) if f["layout"]["title"]["text"].startswith(start)]
-    assert len(matches) == 1, [f["layout"]["title"]["text"] for f in figures(at)]
-    return matches[0]
-
-
-def decode(data: dict | list) -> np.ndarray:
-    """A Plotly array: a list, or base64 ``{"dtype", "bdata", "shape"}`` for NumPy input."""
-    if isinstance(data, list):
-        return np.asarray(data, dtype=float)
-    values = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
-    shape = data.get("shape")
-    if isinstance(shape, str):
-        shape = tuple(int(part) for part in shape.split(","))
-    return values.reshape(shape) if shape else values
 
 
 def plotted_weights(at: AppTest) -> np.ndarray:

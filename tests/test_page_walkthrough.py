@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +12,8 @@ from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
 from attention_core import gradcheck, lessons, lookup
+
+from .plotly_specs import decode, figures
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -48,21 +48,6 @@ def shown_step(at: AppTest) -> int:
 
 def code_text(at: AppTest) -> str:
     return "\n".join(block.value for block in at.code)
-
-
-def decode(data: dict | list) -> np.ndarray:
-    """A Plotly array: a list, or base64 ``{"dtype", "bdata", "shape"}`` for NumPy input."""
-    if isinstance(data, list):
-        return np.asarray(data)
-    values = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
-    shape = data.get("shape")
-    if isinstance(shape, str):
-        shape = tuple(int(part) for part in shape.split(","))
-    return values.reshape(shape) if shape else values
-
-
-def figures(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
 # --- Navigation --------------------------------------------------------------
