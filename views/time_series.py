@@ -17,7 +17,7 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as ac
-from attention_core import examples, limits
+from attention_core import limits
 from attention_core.series import DELIMITER_NAMES
 from ui import series_figures as figures
 from ui.controls import ControlOptions, attention_controls, control_keys
@@ -26,6 +26,7 @@ from ui.heatmap import heatmap, heatmap_grid
 from ui.safe import escape_markdown, show_error, show_info
 from ui.style import FigureStyle, current_style
 from ui.url import BIND, snapshot, warn_rejected
+from ui.worked_examples import five_days
 
 PREFIX = "ts_"
 OPTIONS = ControlOptions(
@@ -85,44 +86,9 @@ def training_slot(key: str) -> TrainingSlot:
 
 def five_day_example(style: FigureStyle) -> None:
     """The notes' five days × two variables (seed 42), with the numbers they print."""
-    if not st.toggle("Show the notes' worked example: five days, two variables, seed 42",
-                     key=f"{PREFIX}five_day", bind=BIND):
-        return
-    st.markdown("`np.random.seed(42)`, `X = randn(5, 2)`, then `W_Q, W_K, W_V = randn(2, 2)` "
-                "three times; one head, scores divided by √2.")
-    days = [f"day {day}" for day in range(1, 6)]
-    for column, masked in zip(st.columns(2), (False, True), strict=True):
-        trace = examples.five_day_attention(masked)
-        printed = (examples.FIVE_DAY_PRINTED_MASKED_WEIGHTS if masked
-                   else examples.FIVE_DAY_PRINTED_WEIGHTS)
-        name = "with the causal mask" if masked else "without a mask"
-        with column:
-            st.plotly_chart(heatmap(trace.weights, days, days, title=f"Our weights, {name}",
-                                    mask=trace.mask, style=style), key=f"five_day_{masked}")
-            st.caption(f"The notes print ({name}):")
-            st.dataframe(matrix_frame(printed, days, days), key=f"five_day_printed_{masked}")
-            row = 1 if masked else 0  # the first row with more than one key
-            notes_row = ", ".join(f"{value:.3f}" for value in printed[row])
-            ours_row = ", ".join(f"{value:.3f}" for value in trace.weights[row])
-            difference = np.abs(np.round(trace.weights, 3) - printed).max()
-            st.markdown(f"Day {row + 1}: the notes print **{notes_row}**, we compute "
-                        f"**{ours_row}**; largest difference after rounding: {difference:.3f}.")
-    with st.expander("Values V and outputs: the notes' numbers next to ours"):
-        inputs = examples.five_day_inputs()
-        pairs = [("V (values)", examples.FIVE_DAY_PRINTED_VALUES, inputs.x @ inputs.w_v)]
-        for masked, printed in ((False, examples.FIVE_DAY_PRINTED_OUTPUT),
-                                (True, examples.FIVE_DAY_PRINTED_MASKED_OUTPUT)):
-            name = "output with mask" if masked else "output without mask"
-            pairs.append((name, printed, examples.five_day_attention(masked).context))
-        for name, printed, ours in pairs:
-            left, right = st.columns(2)
-            left.caption(f"{name}, as the notes print it")
-            left.dataframe(matrix_frame(printed, days), key=f"five_day_notes_{name}")
-            right.caption(f"{name}, as we compute it")
-            right.dataframe(matrix_frame(ours, days), key=f"five_day_ours_{name}")
-        st.caption("The notes' outputs multiply the weights *after* rounding them to 3 "
-                   "decimals, so they differ from the exact context vectors in the third "
-                   "decimal.")
+    if st.toggle("Show the notes' worked example: five days, two variables, seed 42",
+                 key=f"{PREFIX}five_day", bind=BIND):
+        five_days(style, key_prefix=PREFIX)
 
 
 def data_source() -> tuple[pd.DataFrame | None, str]:

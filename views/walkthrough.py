@@ -14,6 +14,7 @@ from ui import walkthrough_figures as wf
 from ui.heatmap import heatmap, heatmap_grid
 from ui.safe import show_error
 from ui.style import FigureStyle, current_style
+from ui.worked_examples import DAYS, five_days, notes_versus_ours
 
 STEP_KEY = "step"
 STEP_TITLES = (
@@ -25,7 +26,6 @@ STEP_TITLES = (
     "Learning: the backward pass by hand",
 )
 N_STEPS = len(STEP_TITLES)
-DAYS = [f"day {index}" for index in range(1, 6)]
 
 
 # --- Navigation --------------------------------------------------------------
@@ -111,15 +111,6 @@ def step_lookup(style: FigureStyle) -> None:
 # --- Step 2 --------------------------------------------------------------------
 
 
-def notes_versus_ours(printed: str, ours: str, label_printed: str = "The notes print",
-                      label_ours: str = "We compute") -> None:
-    left, right = st.columns(2)
-    left.markdown(label_printed)
-    left.code(printed, language=None)
-    right.markdown(label_ours)
-    right.code(ours, language=None)
-
-
 def four_words(style: FigureStyle) -> None:
     st.markdown(
         "The NLP notes stack four word vectors and draw integer weight matrices with "
@@ -142,47 +133,6 @@ def four_words(style: FigureStyle) -> None:
     difference = lessons.printed_difference(trace.context, ac.examples.FOUR_WORDS_PRINTED_OUTPUT)
     st.success(f"All twelve numbers agree: max |ours − printed| = {difference:.1e} "
                "(the notes print 8 decimals).")
-
-
-def five_days_one(masked: bool, style: FigureStyle) -> None:
-    result = lessons.five_day_reproduction(masked)
-    title = "with the causal mask" if masked else "without a mask"
-    st.subheader(f"Five days, {title}")
-    left, right = st.columns(2)
-    left.plotly_chart(heatmap(
-        result.trace.weights, DAYS, DAYS, mask=result.trace.mask, title="Our weights (exact)",
-        style=style,
-    ), key=f"wt_five_day_weights_{masked}")
-    right.markdown("The notes print the weights rounded to 3 decimals:")
-    right.code(wf.format_matrix(result.printed_weights, 3), language=None)
-    right.markdown(f"Ours rounded the same way: max difference "
-                   f"**{wf.format_difference(result.weights_difference)}**.")
-    notes_versus_ours(wf.format_matrix(result.printed_output),
-                      wf.format_matrix(result.rounded_context),
-                      label_ours="We compute round(W, 3) · V")
-    st.info(
-        f"The notes' outputs use weights rounded to 3 decimals *before* multiplying by V. "
-        f"With the exact weights the outputs differ from the printed ones by up to "
-        f"{result.exact_output_difference:.4f}; with rounded weights by only "
-        f"{result.rounded_output_difference:.1e} (the notes print 8 decimals)."
-    )
-
-
-def five_days(style: FigureStyle) -> None:
-    st.markdown(
-        "The time-series notes draw five days of two variables and three 2×2 weight "
-        "matrices after `np.random.seed(42)`, then compute the weights with and without "
-        "a causal mask."
-    )
-    st.latex(r"W = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{2}}\right), \quad C = W V")
-    inputs = ac.examples.five_day_inputs()
-    columns = st.columns(4)
-    for column, name, matrix in zip(columns, ("X (5, 2)", "W_Q (2, 2)", "W_K (2, 2)", "W_V (2, 2)"),
-                                    (inputs.x, inputs.w_q, inputs.w_k, inputs.w_v), strict=True):
-        column.markdown(name)
-        column.code(wf.format_matrix(matrix, 4), language=None)
-    five_days_one(False, style)
-    five_days_one(True, style)
 
 
 def attention_is_cool(style: FigureStyle) -> None:
@@ -229,7 +179,7 @@ def step_examples(style: FigureStyle) -> None:
     with tabs[0]:
         four_words(style)
     with tabs[1]:
-        five_days(style)
+        five_days(style, key_prefix="wt_")
     with tabs[2]:
         attention_is_cool(style)
 
