@@ -10,13 +10,16 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui import url
 from ui.style import PRESENT_KEY
 
 HERE = Path(__file__).parent
+PRESENT_ON = ("1", "true", "on", "yes")
+PRESENT_OFF = ("", "0", "false", "off", "no")
 
 
 def _presenting_from_url() -> bool:
-    return st.query_params.get(PRESENT_KEY, "") in ("1", "true", "on", "yes")
+    return st.query_params.get(PRESENT_KEY, "") in PRESENT_ON
 
 
 def presentation_toggle() -> bool:
@@ -26,6 +29,9 @@ def presentation_toggle() -> bool:
     """
     if PRESENT_KEY not in st.session_state:
         st.session_state[PRESENT_KEY] = _presenting_from_url()
+        raw = st.query_params.get(PRESENT_KEY, "")
+        if raw not in PRESENT_ON + PRESENT_OFF:
+            url.warn_refused({PRESENT_KEY: raw})
     presenting = st.sidebar.toggle(
         "Presentation mode",
         key=PRESENT_KEY,
@@ -106,6 +112,7 @@ def main() -> None:
     )
     home = st.Page(landing, title="Home", icon=":material/home:", default=True)
     page = st.navigation([home, *PAGES.values()])
+    url.reload_without_overflowing_numbers(page)
     if presentation_toggle():
         st.html(PRESENTATION_CSS)
     page.run()

@@ -393,3 +393,17 @@ def test_every_configuration_has_a_formula_and_two_sentences_for_every_step() ->
             config = ac.AttentionConfig(mask=mask, positional=positional)
             for step in steps_for(config, cross=True).values():
                 assert step.formula and step.explanation.count(". ") >= 1, step.key
+
+
+@pytest.mark.parametrize(("params", "named"), [
+    ({"head": "99"}, "head=99"),
+    ({"view": "9 Nowhere"}, "view=9 Nowhere"),
+    ({"numbers": "perhaps"}, "numbers=perhaps"),
+])
+def test_a_bad_view_setting_in_the_link_is_named_in_a_warning(
+    params: dict[str, str], named: str
+) -> None:
+    at = run_page(**params)
+    assert_no_exception(at)
+    assert any(named in shown(warning) for warning in at.warning)
+    assert at.get("plotly_chart")

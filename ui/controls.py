@@ -63,7 +63,8 @@ def _key(prefix: str, name: str) -> str:
 
 def control_keys(prefix: str = "") -> list[str]:
     """Every URL-bound key :func:`attention_controls` may create."""
-    names = ["embedding", "d_model", "heads", "dk", "dv", "pe", "mask", "window", "scale",
+    names = ["embedding", "d_model", "heads", "custom_widths", "dk", "dv", "pe", "mask", "window",
+             "scale",
              "temperature", "activation", "combine", "seed"]
     return [_key(prefix, name) for name in names]
 
@@ -77,7 +78,8 @@ def _select(label: str, options: Sequence[str], default: str, key: str, help_key
 def _head_widths(prefix: str, d_model: int, n_heads: int) -> tuple[int | None, int | None]:
     """Advanced per-head widths; None means d_model / heads."""
     with st.expander("Advanced: per-head widths dₖ and d_v"):
-        custom = st.toggle("Choose dₖ and d_v myself", key=_key(prefix, "custom_widths"))
+        custom = st.toggle("Choose dₖ and d_v myself", key=_key(prefix, "custom_widths"),
+                           bind=BIND)
         if not custom:
             st.caption(f"dₖ = d_v = d_model / heads = {d_model // n_heads}")
             return None, None

@@ -8,6 +8,7 @@ arrived with what the widgets made of it and tells the user what was ignored.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 import streamlit as st
@@ -59,10 +60,47 @@ def warn_rejected(before: dict[str, str], keys: Iterable[str]) -> list[str]:
         if st.query_params.get(key) == raw or _same(raw, st.session_state.get(key)):
             continue
         rejected.append(key)
-    if rejected:
-        details = "; ".join(f"{key}={_shorten(before[key])}" for key in rejected)
+    warn_refused({key: before[key] for key in rejected})
+    return rejected
+
+
+def warn_refused(refused: dict[str, str]) -> None:
+    """One warning naming each refused ``key=value`` of the link (values shortened)."""
+    if refused:
+        details = "; ".join(f"{key}={_shorten(raw)}" for key, raw in refused.items())
         show_warning(
             f"This link has values that are not valid here, so the defaults are used instead: "
             f"{details}."
         )
-    return rejected
+
+
+# Free-text parameters: any value, "inf" included, is a valid sentence.
+FREE_TEXT_KEYS = frozenset({"text", "text2", "pe_sentence"})
+_REFUSED_NUMBERS = "_refused_link_numbers"
+
+
+def _beyond_float_range(raw: str) -> bool:
+    try:
+        return math.isinf(float(raw))
+    except ValueError:
+        return False
+
+
+def reload_without_overflowing_numbers(page: st.Page) -> None:
+    """Reopen ``page`` without link values like ``seed=inf`` or ``seed=1e400``, and say so.
+
+    Streamlit fills an integer number input from the link with ``int(float(v))``
+    and does not catch the OverflowError this raises for an infinite value, so
+    such a link would crash the page before it can check anything. Call in the
+    navigation script, before the page runs.
+    """
+    params = st.query_params.to_dict()
+    refused = {
+        key: raw for key, raw in params.items()
+        if key not in FREE_TEXT_KEYS and _beyond_float_range(raw)
+    }
+    if refused:
+        st.session_state[_REFUSED_NUMBERS] = refused
+        kept = {key: raw for key, raw in params.items() if key not in refused}
+        st.switch_page(page, query_params=kept)
+    warn_refused(st.session_state.pop(_REFUSED_NUMBERS, {}))

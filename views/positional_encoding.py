@@ -11,6 +11,7 @@ import streamlit as st
 import attention_core as ac
 from attention_core import order
 from ui import positional_figures as figures
+from ui import url
 from ui.export import csv_bytes, matrix_frame, npz_bytes
 from ui.safe import show_error, show_warning
 from ui.style import FigureStyle, current_style
@@ -20,6 +21,8 @@ KINDS = ("sinusoidal", "learned", "rotary", "none")
 DEFAULT_SENTENCE = "the dog bit the man"
 #: The swap demonstration runs a small fixed model, so its numbers are easy to quote.
 SWAP_D_MODEL = 16
+#: URL-bound widgets with one value each; a refused link value for them is named in a warning.
+LINK_KEYS = ("pe_length", "pe_d_model", "pe_kind", "pe_base", "pe_swap_first", "pe_swap_second")
 
 KIND_TEXT = {
     "sinusoidal": (
@@ -249,11 +252,13 @@ def swap_view(kind: str, style: FigureStyle) -> None:
 
 
 def main() -> None:
+    before = url.snapshot()
     st.title("Positional encodings")
     st.markdown(
         "Attention compares every word with every other word, but nothing in that "
         "comparison says *where* a word is. A positional encoding adds that information."
     )
+    link_notice = st.container()  # filled at the end, once every widget has read the URL
     style = current_style()
     length, d_model, kind, base = controls()
     try:
@@ -266,6 +271,8 @@ def main() -> None:
     except ac.InputError as error:
         show_error(str(error))
     swap_view(kind, style)
+    with link_notice:
+        url.warn_rejected(before, LINK_KEYS)
 
 
 main()

@@ -48,6 +48,9 @@ DEFAULT_TEXT = "The animal didn't cross the street because it was too tired."
 DEFAULT_TEXT2 = "Das Tier überquerte die Straße nicht, weil es zu müde war."
 TABS = ("1 Tokens", "2 Positions", "3 Q K V", "4 Weights", "5 Head view", "6 Output")
 TEXT_KEYS = ("text", "text2")
+# Always-drawn view settings in the URL, checked after the tabs (the model controls are
+# checked before, as a bad one can stop the page early).
+VIEW_KEYS = ("view", "head", "numbers")
 
 # Reruns of one session hit these caches; a classroom of different sentences
 # evicts. The biggest run (128 tokens, d_model 512, 16 heads) is ~20 MB.
@@ -316,6 +319,7 @@ def sizes_caption(config: ac.AttentionConfig, queries: ac.Tokens, keys: ac.Token
 def main() -> None:
     before = url.snapshot()
     st.title("Text attention")
+    link_notice = st.container()  # view settings are checked once every widget has run
     st.markdown("Type a sentence and follow it from words to context vectors, one step per "
                 "tab. Every setting is in the link, so you can share exactly this view.")
     try:
@@ -359,6 +363,8 @@ def main() -> None:
         if tab.open:
             with tab:
                 draw(view)
+    with link_notice:
+        url.warn_rejected(before, VIEW_KEYS)
 
 
 main()

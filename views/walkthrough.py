@@ -10,6 +10,7 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core import lessons, lookup
+from ui import url
 from ui import walkthrough_figures as wf
 from ui.heatmap import heatmap, heatmap_grid
 from ui.safe import show_error
@@ -26,6 +27,11 @@ STEP_TITLES = (
     "Learning: the backward pass by hand",
 )
 N_STEPS = len(STEP_TITLES)
+DEFAULT_HEAD_WIDTH = 4
+DEFAULT_COMBINE = "concat"
+#: URL-bound widgets; a refused link value for them is named in a warning.
+LINK_KEYS = (STEP_KEY, "wt_query_0", "wt_query_1", "wt_n_keys", "wt_head_width", "wt_combine",
+             "wt_grad_seed", "wt_grad_causal")
 
 
 # --- Navigation --------------------------------------------------------------
@@ -283,14 +289,15 @@ def step_heads(style: FigureStyle) -> None:
         "context (H, 5, h)",
     )
     controls = st.columns(2)
+    # An empty link value (?wt_combine=) leaves even a required control empty: use the default.
     head_width = controls[0].segmented_control(
-        "Head width h", ac.valid_head_counts(12), default=4, required=True,
+        "Head width h", ac.valid_head_counts(12), default=DEFAULT_HEAD_WIDTH, required=True,
         key="wt_head_width", bind="query-params",
-    )
+    ) or DEFAULT_HEAD_WIDTH
     strategy = controls[1].segmented_control(
-        "Combine the heads by", ac.COMBINE_STRATEGIES, default="concat", required=True,
+        "Combine the heads by", ac.COMBINE_STRATEGIES, default=DEFAULT_COMBINE, required=True,
         key="wt_combine", bind="query-params",
-    )
+    ) or DEFAULT_COMBINE
     example = lessons.multi_head_example(head_width=head_width)
     n_heads = example.trace.weights.shape[0]
     st.markdown(f"e = 12, h = {head_width} gives **{n_heads} head{'s' * (n_heads > 1)}**.")
@@ -359,12 +366,16 @@ STEPS = (step_lookup, step_examples, step_scaling, step_masking, step_heads, ste
 
 
 def main() -> None:
+    before = url.snapshot()
     st.title("Classroom walkthrough")
+    link_notice = st.container()  # filled at the end, once every widget has read the URL
     step = navigation()
     try:
         STEPS[step - 1](current_style())
     except ac.InputError as error:
         show_error(str(error))
+    with link_notice:
+        url.warn_rejected(before, LINK_KEYS)
 
 
 main()
