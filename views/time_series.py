@@ -135,11 +135,14 @@ def show_report(report: ac.SeriesReport) -> None:
 
 
 def forget(*names: str) -> None:
-    """Drop widgets' values from the session and the URL, so they start from their defaults."""
+    """Drop widgets' values from the session, so they start from their defaults.
+
+    Only session state: these widgets are bound to the URL, and Streamlit keeps a
+    bound parameter in step with its widget by itself (deleting it through
+    ``st.query_params`` upset the other bound parameters of the page).
+    """
     for name in names:
         st.session_state.pop(f"{PREFIX}{name}", None)
-        if f"{PREFIX}{name}" in st.query_params:
-            del st.query_params[f"{PREFIX}{name}"]
 
 
 def column_controls(frame: pd.DataFrame, fingerprint: str) -> tuple[list[str], str, int, str, str]:
