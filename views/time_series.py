@@ -134,15 +134,15 @@ def show_report(report: ac.SeriesReport) -> None:
         show_info(note)
 
 
-def forget(*names: str) -> None:
-    """Drop widgets' values from the session, so they start from their defaults.
+def reset(**values: object) -> None:
+    """Set URL-bound widgets to new values before they are drawn (new data, new defaults).
 
-    Only session state: these widgets are bound to the URL, and Streamlit keeps a
-    bound parameter in step with its widget by itself (deleting it through
-    ``st.query_params`` upset the other bound parameters of the page).
+    Bound widgets are changed through session state, the one way Streamlit
+    supports; removing them from the session or the URL instead also dropped the
+    page's other bound settings from the URL.
     """
-    for name in names:
-        st.session_state.pop(f"{PREFIX}{name}", None)
+    for name, value in values.items():
+        st.session_state[f"{PREFIX}{name}"] = value
 
 
 def column_controls(frame: pd.DataFrame, fingerprint: str) -> tuple[list[str], str, int, str, str]:
@@ -151,7 +151,7 @@ def column_controls(frame: pd.DataFrame, fingerprint: str) -> tuple[list[str], s
     target_default = next((name for name in ("close", "sales") if name in columns), columns[0])
     # New data: its columns start from their defaults (a link's apply on the first run).
     if st.session_state.get(f"{PREFIX}data") not in (None, fingerprint):
-        forget("features", "target", "end")
+        reset(features=columns[:DEFAULT_FEATURES], target=target_default, end=len(frame) - 1)
     st.session_state[f"{PREFIX}data"] = fingerprint
     left, right = st.columns(2)
     features = left.multiselect("Feature columns (p of them feed the model)", columns,
@@ -176,7 +176,7 @@ def attention_section(frame, features, target, window, scaling, activation, conf
     values = frame[features].to_numpy(dtype=float)
     scaled = ac.fit_scaler(values, scaling).transform(values)
     if not window - 1 <= st.session_state.get(f"{PREFIX}end", window - 1) < len(frame):
-        forget("end")  # the window length changed under it
+        reset(end=len(frame) - 1)  # the window length changed under it
     end = int(st.slider("Window ends at row", window - 1, len(frame) - 1, len(frame) - 1,
                         key=f"{PREFIX}end", bind=BIND,
                         help="Move the window through time; row numbers count from 0."))
