@@ -12,20 +12,13 @@ from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
 from attention_core import gradcheck, lessons, lookup
+from ui.walkthrough_figures import STEP_TITLES
 
 from .plotly_specs import decode, figures
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 PAGE = "views/walkthrough.py"
-TITLES = (
-    "Attention as a soft dictionary lookup",
-    "The course notes' worked examples, recomputed",
-    "Why the scores are divided by √d",
-    "Masking: keeping the future out",
-    "Several heads in parallel",
-    "Learning: the backward pass by hand",
-)
 
 
 def open_page(**query_params: str) -> AppTest:
@@ -60,7 +53,7 @@ def test_every_step_renders_with_counter_title_and_formula(step: int) -> None:
     assert not at.error
     assert shown_step(at) == step
     assert at.markdown[[m.value for m in at.markdown].index(f"**Step {step} of 6**")]
-    assert at.header[0].value == TITLES[step - 1]
+    assert at.header[0].value == STEP_TITLES[step - 1]
     assert at.latex, "every step shows its formula"
     assert at.get("plotly_chart"), "every step shows live numbers in a figure"
 
@@ -85,7 +78,7 @@ def test_next_and_previous_move_the_step_and_the_url() -> None:
 def test_step_in_the_url_opens_that_step_with_both_buttons_usable() -> None:
     at = open_page(step="4")
     assert shown_step(at) == 4
-    assert at.header[0].value == TITLES[3]
+    assert at.header[0].value == STEP_TITLES[3]
     assert not at.button(key="step_previous").disabled
     at.button(key="step_previous").click().run()
     assert shown_step(at) == 3

@@ -17,6 +17,16 @@ from plotly.subplots import make_subplots
 from .heatmap import heatmap_grid
 from .style import NORMAL, FigureStyle
 
+#: The lecture steps, in order: the page's headings and step picker.
+STEP_TITLES = (
+    "Attention as a soft dictionary lookup",
+    "The course notes' worked examples, recomputed",
+    "Why the scores are divided by √d",
+    "Masking: keeping the future out",
+    "Several heads in parallel",
+    "Learning: the backward pass by hand",
+)
+
 _SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 

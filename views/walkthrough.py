@@ -15,17 +15,10 @@ from ui import walkthrough_figures as wf
 from ui.heatmap import heatmap, heatmap_grid
 from ui.safe import show_error
 from ui.style import FigureStyle, current_style
+from ui.walkthrough_figures import STEP_TITLES
 from ui.worked_examples import DAYS, five_days, notes_versus_ours
 
 STEP_KEY = "step"
-STEP_TITLES = (
-    "Attention as a soft dictionary lookup",
-    "The course notes' worked examples, recomputed",
-    "Why the scores are divided by √d",
-    "Masking: keeping the future out",
-    "Several heads in parallel",
-    "Learning: the backward pass by hand",
-)
 N_STEPS = len(STEP_TITLES)
 DEFAULT_HEAD_WIDTH = 4
 DEFAULT_COMBINE = "concat"

@@ -6,17 +6,11 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from ui.walkthrough_figures import STEP_TITLES
+
 from .helpers import EXCEPTION, screenshot, wait_ready
 
 CHART = "[data-testid='stPlotlyChart']"
-TITLES = (
-    "Attention as a soft dictionary lookup",
-    "The course notes' worked examples, recomputed",
-    "Why the scores are divided by √d",
-    "Masking: keeping the future out",
-    "Several heads in parallel",
-    "Learning: the backward pass by hand",
-)
 
 
 def page_screenshot(page: Page, name: str, height: int = 2600) -> None:
@@ -40,7 +34,7 @@ def open_app_page(page: Page, app_url: str, path: str) -> None:
 def expect_step(page: Page, step: int) -> None:
     """Step ``step`` is shown: counter, title, a drawn figure and no exception."""
     expect(page.get_by_text(f"Step {step} of 6", exact=True)).to_be_visible()
-    expect(page.get_by_role("heading", name=TITLES[step - 1])).to_be_visible()
+    expect(page.get_by_role("heading", name=STEP_TITLES[step - 1])).to_be_visible()
     expect(page.locator(CHART).first).to_be_visible()
     expect(page.locator(EXCEPTION)).to_have_count(0)
 
