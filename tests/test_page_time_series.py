@@ -120,6 +120,33 @@ def test_uploaded_semicolon_file_is_read_and_its_text_column_reported() -> None:
     assert plotted_weights(at).shape == (10, 10)
 
 
+SETTINGS_FOR_ANY_DATA = {"ts_length": "14", "ts_scaling": "min-max", "ts_act": "tanh",
+                         "ts_head": "2", "ts_train": "true", "ts_steps": "100", "ts_layers": "2",
+                         "ts_hidden": "64", "ts_lr": "0.01"}
+
+
+@pytest.mark.parametrize("replacement", [None, b"name\nx\ny\n"],
+                         ids=["file removed", "unusable file"])
+def test_settings_that_fit_any_data_stay_in_the_link_while_there_is_no_data(
+    replacement: bytes | None,
+) -> None:
+    # Replacing a file passes through a run without one; a bound widget missing
+    # from a finished run loses its value in the URL.
+    at = upload(open_page(**SETTINGS_FOR_ANY_DATA), "prices.csv", GOOD_CSV)
+    assert_clean(at)
+    at.file_uploader(key="ts_upload").set_value(
+        None if replacement is None else ("bad.csv", replacement, "text/csv"))
+    at.run()
+    assert not at.exception
+    assert {key: at.query_params.get(key) for key in SETTINGS_FOR_ANY_DATA} == \
+        SETTINGS_FOR_ANY_DATA
+    assert {key: at.session_state[key] for key in SETTINGS_FOR_ANY_DATA} == {
+        "ts_length": 14, "ts_scaling": "min-max", "ts_act": "tanh", "ts_head": 2,
+        "ts_train": True, "ts_steps": 100, "ts_layers": 2, "ts_hidden": 64, "ts_lr": 0.01}
+    assert not at.get("plotly_chart")
+    assert sum("This step needs data" in caption.value for caption in at.caption) == 2
+
+
 @pytest.mark.parametrize(("data", "words"), [
     (b"", "empty"),
     (b"\x89PNG\r\n\x1a\n" + bytes(64), "PNG"),

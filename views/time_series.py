@@ -43,6 +43,7 @@ DEFAULT_WINDOW = 28
 DEFAULT_FEATURES = 8
 LEARNING_RATES = (0.001, 0.003, 0.01)
 BATCH_SIZE = 64
+NEEDS_DATA = "This step needs data: choose a sample, or upload a file that fits a window."
 PAGE_KEYS = [f"{PREFIX}{name}" for name in (
     "source", "sample", "target", "length", "scaling", "act", "end", "head", "five_day",
     "train", "steps", "layers", "hidden", "lr", "layer",
@@ -145,8 +146,8 @@ def reset(**values: object) -> None:
         st.session_state[f"{PREFIX}{name}"] = value
 
 
-def column_controls(frame: pd.DataFrame, fingerprint: str) -> tuple[list[str], str, int, str, str]:
-    """Feature columns, target, window length T, scaling and embedding activation."""
+def column_controls(frame: pd.DataFrame, fingerprint: str) -> tuple[list[str], str]:
+    """Feature columns and target: they start from their defaults whenever the data changes."""
     columns = list(frame.columns)
     target_default = next((name for name in ("close", "sales") if name in columns), columns[0])
     # New data: its columns start from their defaults (a link's apply on the first run).
@@ -160,6 +161,16 @@ def column_controls(frame: pd.DataFrame, fingerprint: str) -> tuple[list[str], s
     target = right.selectbox("Target (the column to forecast)", columns,
                              index=columns.index(target_default), key=f"{PREFIX}target",
                              bind=BIND)
+    return features, target
+
+
+def window_controls() -> tuple[int, str, str]:
+    """Window length T, scaling and embedding activation: settings that fit any data.
+
+    Drawn whether or not there is data yet. Replacing an uploaded file passes
+    through a run without one; a bound widget missing from a finished run loses
+    its URL value, and Streamlit does not always put it back.
+    """
     first, second, third = st.columns(3)
     window = first.slider("Window length T (time steps)", 2, limits.MAX_WINDOW, DEFAULT_WINDOW,
                           key=f"{PREFIX}length", bind=BIND)
@@ -167,11 +178,19 @@ def column_controls(frame: pd.DataFrame, fingerprint: str) -> tuple[list[str], s
                                  key=f"{PREFIX}scaling", bind=BIND)
     activation = third.selectbox("Embedding activation g in g(XW)", ac.FEATURE_ACTIVATIONS,
                                  key=f"{PREFIX}act", bind=BIND)
-    return features, target, int(window), SCALINGS[scaling_label], activation
+    return int(window), SCALINGS[scaling_label], activation
 
 
-def attention_section(frame, features, target, window, scaling, activation, config, style,
-                      period) -> None:
+def head_choice(config: ac.AttentionConfig) -> int:
+    """Which head (0-based) the single-head charts show; a choice only with several heads."""
+    if config.n_heads == 1:
+        return 0
+    return st.radio("Head", range(1, config.n_heads + 1), horizontal=True,
+                    key=f"{PREFIX}head", bind=BIND) - 1
+
+
+def attention_section(frame, features, target, window, scaling, activation, config, head,
+                      style, period) -> None:
     """Embed one window of the scaled series and show its attention (untrained weights)."""
     values = frame[features].to_numpy(dtype=float)
     scaled = ac.fit_scaler(values, scaling).transform(values)
@@ -194,10 +213,6 @@ def attention_section(frame, features, target, window, scaling, activation, conf
     except ac.InputError as error:
         show_error(str(error))
         return
-    head = 0
-    if config.n_heads > 1:
-        head = st.radio("Head", range(1, config.n_heads + 1), horizontal=True,
-                        key=f"{PREFIX}head", bind=BIND) - 1
     st.plotly_chart(figures.attention_over_time(
         trace.weights[head], window_labels, target_values[first:end + 1], target,
         mask=trace.mask, title=f"Attention weights of head {head + 1} (untrained)", style=style,
@@ -222,26 +237,43 @@ def attention_section(frame, features, target, window, scaling, activation, conf
                            "text/csv", key="ts_weights_csv")
 
 
-def training_controls(config: ac.AttentionConfig, activation: str, n_features: int, window: int):
-    """The model and budget settings of a training run, as the core's two configs."""
-    from attention_core import model as forecaster  # imports torch: only here
+@dataclass(frozen=True)
+class TrainingSettings:
+    """What the training widgets say: steps, layers N, feed-forward width, learning rate."""
+
+    steps: int
+    layers: int
+    hidden: int
+    rate: float
+
+
+def training_settings() -> TrainingSettings:
+    """The training widgets (drawn with or without data, like :func:`window_controls`)."""
+    from attention_core.model import MAX_LAYERS  # imports torch: only once training is on
 
     first, second, third, fourth = st.columns(4)
     steps = first.slider("Training steps", 50, limits.MAX_TRAIN_STEPS, 300, 50,
                          key=f"{PREFIX}steps", bind=BIND)
-    layers = second.slider("Layers N", 1, forecaster.MAX_LAYERS, 1, key=f"{PREFIX}layers",
-                           bind=BIND)
+    layers = second.slider("Layers N", 1, MAX_LAYERS, 1, key=f"{PREFIX}layers", bind=BIND)
     hidden = third.select_slider("Hidden width of the feed-forward block",
                                  [8, 16, 32, 64, 128, 256], 32, key=f"{PREFIX}hidden", bind=BIND)
     rate = fourth.select_slider("Learning rate", LEARNING_RATES, 0.003, key=f"{PREFIX}lr",
                                 bind=BIND)
+    return TrainingSettings(int(steps), int(layers), int(hidden), float(rate))
+
+
+def training_configs(settings: TrainingSettings, config: ac.AttentionConfig, activation: str,
+                     n_features: int, window: int):
+    """The core's model and training configs for these settings, checked against the budget."""
+    from attention_core import model as forecaster  # imports torch: only here
+
     model_config = forecaster.ModelConfig(
         n_features=n_features, window=window, d_model=config.d_model, n_heads=config.n_heads,
-        n_layers=int(layers), d_hidden=int(hidden), activation=activation,
+        n_layers=settings.layers, d_hidden=settings.hidden, activation=activation,
         positional=config.positional, mask=config.mask, sliding_window=config.window,
     )
-    train_config = forecaster.TrainConfig(steps=int(steps), batch_size=BATCH_SIZE,
-                                          learning_rate=float(rate), seed=config.seed)
+    train_config = forecaster.TrainConfig(steps=settings.steps, batch_size=BATCH_SIZE,
+                                          learning_rate=settings.rate, seed=config.seed)
     forecaster.check_budget(model_config, train_config)
     return forecaster, model_config, train_config
 
@@ -270,17 +302,21 @@ def train_with_progress(forecaster, dataset, model_config, train_config, style):
         chart.empty()
 
 
+TRAINING_INTRO = (
+    "FeatureEmbeddings g(XW) → + positions P (trainable when *learned*) → masked multi-head "
+    "attention → W_O → feed-forward block, N times → a linear head on the last day, trained to "
+    "forecast the next target value. The sidebar's d_model, heads, mask, positional encoding "
+    "and seed apply; attention always uses softmax with 1/√dₖ here. The last 20% of the "
+    "windows validate."
+)
+
+
 def training_section(frame, fingerprint, features, target, window, scaling, activation, config,
-                     style, period) -> None:
+                     settings: TrainingSettings, style, period) -> None:
     """Train the notes' model on the chosen columns (cached per data, settings and seed)."""
-    st.markdown("FeatureEmbeddings g(XW) → + positions P (trainable when *learned*) → masked "
-                "multi-head attention → W_O → feed-forward block, N times → a linear head on "
-                "the last day, trained to forecast the next target value. The sidebar's "
-                "d_model, heads, mask, positional encoding and seed apply; attention always "
-                "uses softmax with 1/√dₖ here. The last 20% of the windows validate.")
     try:
-        forecaster, model_config, train_config = training_controls(
-            config, activation, len(features), window)
+        forecaster, model_config, train_config = training_configs(
+            settings, config, activation, len(features), window)
         dataset = ac.prepare_dataset(frame, features, target, window, scaling)
     except ac.InputError as error:
         show_error(str(error))
@@ -353,29 +389,54 @@ def show_training(result, model_config, style: FigureStyle, period: int | None) 
     ), key="ts_lag_before_after")
 
 
-def page(config: ac.AttentionConfig, style: FigureStyle) -> None:
-    """Data, attention over one window, training: each step only when the one before works."""
-    five_day_example(style)
-    st.header("1 · Data")
-    frame, fingerprint = data_source()
+def usable_columns(frame: pd.DataFrame | None, fingerprint: str,
+                   window: int) -> tuple[list[str], str] | None:
+    """Feature columns and target when the data can fill a window; else None (said why)."""
     if frame is None:
-        return
-    features, target, window, scaling, activation = column_controls(frame, fingerprint)
-    period = ac.SEASONAL_PERIOD if fingerprint == "sample:seasonal" else None
+        return None
+    features, target = column_controls(frame, fingerprint)
     try:
         if not features:
             raise ac.InputError("Choose at least one feature column.")
         ac.check_window(len(frame), window)
     except ac.InputError as error:
         show_error(str(error))
-        return
+        return None
+    return features, target
+
+
+def page(config: ac.AttentionConfig, style: FigureStyle) -> None:
+    """Data, attention over one window, training: each step only when the data works.
+
+    Every setting that fits any data is drawn even while there is none: replacing
+    an uploaded file passes through a run without one, and a URL-bound widget
+    missing from a finished run loses its URL value (Streamlit does not always
+    put it back when the widget returns).
+    """
+    five_day_example(style)
+    st.header("1 · Data")
+    frame, fingerprint = data_source()
+    window, scaling, activation = window_controls()
+    columns = usable_columns(frame, fingerprint, window)
+    period = ac.SEASONAL_PERIOD if fingerprint == "sample:seasonal" else None
     st.header("2 · Attention over time, before any training")
-    attention_section(frame, features, target, window, scaling, activation, config, style, period)
+    head = head_choice(config)
+    if columns is None:
+        st.caption(NEEDS_DATA)
+    else:
+        attention_section(frame, *columns, window, scaling, activation, config, head, style,
+                          period)
     st.header("3 · Train a model")
-    if st.toggle("Train the notes' model on this series (loads PyTorch)", key=f"{PREFIX}train",
-                 bind=BIND):
-        training_section(frame, fingerprint, features, target, window, scaling, activation,
-                         config, style, period)
+    if not st.toggle("Train the notes' model on this series (loads PyTorch)",
+                     key=f"{PREFIX}train", bind=BIND):
+        return
+    st.markdown(TRAINING_INTRO)
+    settings = training_settings()
+    if columns is None:
+        st.caption(NEEDS_DATA)
+        return
+    training_section(frame, fingerprint, *columns, window, scaling, activation, config, settings,
+                     style, period)
 
 
 def main() -> None:
