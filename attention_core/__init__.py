@@ -1,7 +1,8 @@
 """attention_core: every computation of the Attention Visualizer, in plain NumPy.
 
 Pure functions and small frozen trace objects; no Streamlit, no Plotly. The
-PyTorch model lives in ``attention_core.model`` and is imported only on demand,
+PyTorch model and its training loop live in ``attention_core.model`` and
+``attention_core.training``, imported only on demand,
 so ``import attention_core`` stays fast.
 """
 
@@ -40,14 +41,8 @@ from .positional import (
     rotary_embedding,
     sinusoidal_encoding,
 )
-from .series import (
-    SEASONAL_PERIOD,
-    SeriesReport,
-    read_series,
-    seasonal_series,
-    series_report,
-    synthetic_ohlcv,
-)
+from .samples import SEASONAL_PERIOD, seasonal_series, synthetic_ohlcv
+from .series import SeriesReport, read_series, series_report
 from .series_windows import (
     FEATURE_ACTIVATIONS,
     SERIES_SCALINGS,
