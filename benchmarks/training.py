@@ -12,6 +12,7 @@ import time
 
 import attention_core as ac
 from attention_core import model as forecaster
+from attention_core import training as trainer
 from benchmarks.common import Result, emit
 
 WALL_TARGET_S = 15.0
@@ -23,7 +24,7 @@ def main() -> None:
     config = forecaster.ModelConfig(n_features=1, window=28)
     dataset = ac.prepare_dataset(frame, [column], column, config.window)
     start = time.perf_counter()
-    result = forecaster.train_model(dataset, config, forecaster.TrainConfig())
+    result = trainer.train_model(dataset, config, forecaster.TrainConfig())
     wall = time.perf_counter() - start
     emit([
         Result(name="training: default run, one thread", figure=round(wall, 2),

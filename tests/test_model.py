@@ -12,6 +12,7 @@ import torch
 
 import attention_core as ac
 from attention_core import model as forecaster
+from attention_core import training as trainer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,14 +88,14 @@ def seasonal_dataset(window: int = 28) -> ac.SeriesDataset:
     return ac.prepare_dataset(ac.seasonal_series(), ["sales"], "sales", window, "zscore")
 
 
-PROGRESS: list[forecaster.TrainingProgress] = []
+PROGRESS: list[trainer.TrainingProgress] = []
 
 
 @pytest.fixture(scope="module")
-def seasonal_run() -> forecaster.TrainingResult:
+def seasonal_run() -> trainer.TrainingResult:
     """150 seeded steps on the seasonal sample (a few seconds on one thread)."""
     PROGRESS.clear()
-    return forecaster.train_model(seasonal_dataset(), forecaster.ModelConfig(1, 28),
+    return trainer.train_model(seasonal_dataset(), forecaster.ModelConfig(1, 28),
                                   forecaster.TrainConfig(steps=150, seed=0), PROGRESS.append)
 
 
@@ -126,8 +127,8 @@ def test_training_reports_progress_and_read_only_results(seasonal_run) -> None:
 def test_same_seed_gives_the_same_numbers() -> None:
     dataset = seasonal_dataset(window=7)
     config = forecaster.ModelConfig(n_features=1, window=7, d_model=8)
-    first = forecaster.train_model(dataset, config, forecaster.TrainConfig(steps=20, seed=5))
-    second = forecaster.train_model(dataset, config, forecaster.TrainConfig(steps=20, seed=5))
+    first = trainer.train_model(dataset, config, forecaster.TrainConfig(steps=20, seed=5))
+    second = trainer.train_model(dataset, config, forecaster.TrainConfig(steps=20, seed=5))
     np.testing.assert_array_equal(first.predicted, second.predicted)
     np.testing.assert_array_equal(first.weights_after, second.weights_after)
 
@@ -135,7 +136,7 @@ def test_same_seed_gives_the_same_numbers() -> None:
 def test_early_stopping_keeps_the_best_weights() -> None:
     dataset = seasonal_dataset(window=7)
     config = forecaster.ModelConfig(n_features=1, window=7, d_model=8)
-    result = forecaster.train_model(dataset, config, forecaster.TrainConfig(
+    result = trainer.train_model(dataset, config, forecaster.TrainConfig(
         steps=400, learning_rate=0.1, eval_every=5, patience=2, seed=1))
     assert "stopped early" in result.stop_reason or result.eval_steps[-1] == 400
     assert result.best_step == int(result.eval_steps[np.argmin(result.val_loss)])

@@ -86,11 +86,13 @@ def training_configs(settings: TrainingSettings, config: ac.AttentionConfig, act
     train_config = forecaster.TrainConfig(steps=settings.steps, batch_size=BATCH_SIZE,
                                           learning_rate=settings.rate, seed=config.seed)
     forecaster.check_budget(model_config, train_config)
-    return forecaster, model_config, train_config
+    return model_config, train_config
 
 
-def train_with_progress(forecaster, dataset, model_config, train_config, style):
+def train_with_progress(dataset, model_config, train_config, style):
     """Train once, drawing a progress bar and the live loss curves."""
+    from attention_core import training as trainer  # imports torch: only here
+
     bar = st.progress(0.0, text="Training…")
     chart = st.empty()
     history: list[tuple[int, float, float]] = []
@@ -107,7 +109,7 @@ def train_with_progress(forecaster, dataset, model_config, train_config, style):
             drawn[0] = time.monotonic()
 
     try:
-        return forecaster.train_model(dataset, model_config, train_config, on_progress)
+        return trainer.train_model(dataset, model_config, train_config, on_progress)
     finally:
         bar.empty()
         chart.empty()
@@ -126,7 +128,7 @@ def training_section(frame, fingerprint, features, target, window, scaling, acti
                      settings: TrainingSettings, style, period) -> None:
     """Train the notes' model on the chosen columns (cached per data, settings and seed)."""
     try:
-        forecaster, model_config, train_config = training_configs(
+        model_config, train_config = training_configs(
             settings, config, activation, len(features), window)
         dataset = ac.prepare_dataset(frame, features, target, window, scaling)
     except ac.InputError as error:
@@ -144,7 +146,7 @@ def training_section(frame, fingerprint, features, target, window, scaling, acti
         with slot.lock:
             if slot.result is None:
                 try:
-                    slot.result = train_with_progress(forecaster, dataset, model_config,
+                    slot.result = train_with_progress(dataset, model_config,
                                                       train_config, style)
                 except ac.InputError as error:
                     show_error(str(error))

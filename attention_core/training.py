@@ -1,0 +1,216 @@
+r"""Training the forecaster of :mod:`attention_core.model`: bounded, seeded, one thread.
+
+Adam on the mean squared error of next-step forecasts, on random batches of
+training windows ``X (B, T, p)``, validated on the dataset's last windows. A run
+stops at its step count, when validation loss stops improving (patience), or at
+its time budget, and keeps the best weights. The result is read-only NumPy
+arrays, so one run can be shared by every session that asks for it. Needs
+PyTorch; imported only on demand (``from attention_core import training``).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch import nn
+
+from .errors import InputError
+from .model import ModelConfig, SeriesForecaster, TrainConfig, check_budget
+from .series_windows import ForecastErrors, SeriesDataset, forecast_errors
+
+# One training at a time per process: it keeps to one core, and the global
+# torch RNG and thread settings are not shared between concurrent runs.
+_TRAINING_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class TrainingProgress:
+    """Handed to the progress callback after every evaluation."""
+
+    step: int
+    steps: int
+    train_loss: float
+    val_loss: float
+    seconds: float
+
+
+@dataclass(frozen=True)
+class TrainingResult:
+    """Everything a page shows after training, as read-only NumPy arrays (safe to share).
+
+    ``E`` evaluations, ``M`` validation windows, ``L`` layers, ``H`` heads.
+    Forecasts are in the target's own units.
+    """
+
+    eval_steps: np.ndarray  #: (E,)
+    train_loss: np.ndarray  #: (E,) mean MSE (scaled units) since the previous evaluation
+    val_loss: np.ndarray  #: (E,)
+    best_step: int
+    stop_reason: str
+    seconds: float
+    val_labels: tuple[str, ...]  #: (M,) the date of each forecast value
+    actual: np.ndarray  #: (M,)
+    predicted: np.ndarray  #: (M,)
+    naive: np.ndarray  #: (M,) "tomorrow equals today"
+    model_errors: ForecastErrors
+    naive_errors: ForecastErrors
+    example_labels: tuple[str, ...]  #: (T,) rows of the window shown before/after
+    mask: np.ndarray  #: (T, T) bool, True = may attend
+    weights_before: np.ndarray  #: (L, H, T, T) on the most recent window, at initialisation
+    weights_after: np.ndarray  #: (L, H, T, T) same window, best weights
+    last_row_before: np.ndarray  #: (L, T) last step's weights, mean over heads and windows
+    last_row_after: np.ndarray  #: (L, T)
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array = np.array(array)
+    array.setflags(write=False)
+    return array
+
+
+class _Windows:
+    """Tensors of a :class:`SeriesDataset`; cuts batches of windows on demand (no copies)."""
+
+    def __init__(self, dataset: SeriesDataset) -> None:
+        self.features = torch.from_numpy(np.ascontiguousarray(dataset.features))  # (N, p)
+        self.target = torch.from_numpy(np.ascontiguousarray(dataset.target))  # (N,)
+        self.offsets = torch.arange(1 - dataset.window, 1)  # (T,)
+
+    def batch(self, ends: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Windows ``(B, T, p)`` ending at rows ``ends (B,)`` and their next targets ``(B,)``."""
+        return self.features[ends[:, None] + self.offsets], self.target[ends + 1]
+
+
+@torch.no_grad()
+def _evaluate(model: SeriesForecaster, windows: _Windows, ends: torch.Tensor, chunk: int = 256):
+    """Forecasts ``(M,)`` and weights ``L x (M, H, T, T)`` of the windows ending at ``ends``."""
+    model.eval()
+    forecasts, weights = [], []
+    for start in range(0, len(ends), chunk):
+        x, _ = windows.batch(ends[start:start + chunk])
+        forecast, layer_weights = model(x)
+        forecasts.append(forecast)
+        weights.append(layer_weights)
+    model.train()
+    by_layer = [torch.cat([w[layer] for w in weights]) for layer in range(len(weights[0]))]
+    return torch.cat(forecasts), by_layer
+
+
+def _attention_summary(weights: list[torch.Tensor]) -> tuple[np.ndarray, np.ndarray]:
+    """``(L, H, T, T)`` on the most recent window and ``(L, T)`` mean last-step row."""
+    example = torch.stack([w[-1] for w in weights]).numpy()
+    last_rows = torch.stack([w[:, :, -1, :].mean(dim=(0, 1)) for w in weights]).numpy()
+    return example, last_rows
+
+
+def train_model(
+    dataset: SeriesDataset,
+    config: ModelConfig,
+    train: TrainConfig,
+    progress: Callable[[TrainingProgress], None] | None = None,
+) -> TrainingResult:
+    """Train a :class:`SeriesForecaster` on ``dataset`` with Adam on the MSE; bounded and seeded.
+
+    One thread, one run at a time per process; the same data, configs and seed
+    give the same numbers. ``progress`` is called after every evaluation.
+    """
+    if config.window != dataset.window or config.n_features != dataset.features.shape[1]:
+        raise ValueError("The model's window and feature count must match the dataset's.")
+    check_budget(config, train)
+    with _TRAINING_LOCK, torch.random.fork_rng(devices=[]):
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            torch.manual_seed(train.seed)
+            return _train(dataset, config, train, progress)
+        finally:
+            torch.set_num_threads(threads)
+
+
+def _train(
+    dataset: SeriesDataset,
+    config: ModelConfig,
+    train: TrainConfig,
+    progress: Callable[[TrainingProgress], None] | None,
+) -> TrainingResult:
+    """The loop: Adam steps on random training windows, evaluation every ``eval_every``."""
+    started = time.perf_counter()
+    model = SeriesForecaster(config)
+    windows = _Windows(dataset)
+    train_ends = torch.from_numpy(dataset.train_ends)
+    val_ends = torch.from_numpy(dataset.val_ends)
+    _, initial_weights = _evaluate(model, windows, val_ends)
+    optimiser = torch.optim.Adam(model.parameters(), lr=train.learning_rate)
+    generator = torch.Generator().manual_seed(train.seed)
+    history: list[tuple[int, float, float]] = []
+    best = (math.inf, 0, {k: v.clone() for k, v in model.state_dict().items()})
+    running, stop_reason = [], f"finished all {train.steps} steps"
+    for step in range(1, train.steps + 1):
+        picks = torch.randint(len(train_ends), (train.batch_size,), generator=generator)
+        x, y = windows.batch(train_ends[picks])
+        loss = nn.functional.mse_loss(model(x)[0], y)
+        if not torch.isfinite(loss):
+            stop_reason = f"stopped at step {step}: the loss became infinite (diverged)"
+            break
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        running.append(loss.item())
+        if step % train.eval_every and step != train.steps:
+            continue
+        forecast, _ = _evaluate(model, windows, val_ends)
+        val_loss = nn.functional.mse_loss(forecast, windows.target[val_ends + 1]).item()
+        history.append((step, float(np.mean(running)), val_loss))
+        running = []
+        if val_loss < best[0]:
+            best = (val_loss, step, {k: v.clone() for k, v in model.state_dict().items()})
+        seconds = time.perf_counter() - started
+        if progress is not None:
+            progress(TrainingProgress(step, train.steps, history[-1][1], val_loss, seconds))
+        if step - best[1] >= train.patience * train.eval_every:
+            stop_reason = f"stopped early at step {step}: validation loss no longer improved"
+            break
+        if seconds > train.max_seconds:
+            stop_reason = f"stopped at step {step}: time budget of {train.max_seconds:g} s used"
+            break
+    if not history:
+        raise InputError(
+            "Training diverged at once. Choose z-score scaling or a smaller learning rate."
+        )
+    model.load_state_dict(best[2])
+    return _result(model, windows, dataset, history, best[1], stop_reason,
+                   initial_weights, time.perf_counter() - started)
+
+
+def _result(model, windows, dataset, history, best_step, stop_reason, initial_weights, seconds):
+    """Forecasts in the target's units and attention summaries, as a :class:`TrainingResult`."""
+    val_ends = torch.from_numpy(dataset.val_ends)
+    forecast, final_weights = _evaluate(model, windows, val_ends)
+
+    def unscale(scaled: torch.Tensor) -> np.ndarray:
+        return _read_only(dataset.target_scaler.inverse(scaled.numpy()[:, None])[:, 0])
+
+    actual, predicted = unscale(windows.target[val_ends + 1]), unscale(forecast)
+    naive = unscale(windows.target[val_ends])  # tomorrow equals today
+    before, last_before = _attention_summary(initial_weights)
+    after, last_after = _attention_summary(final_weights)
+    last_end = int(dataset.val_ends[-1])
+    steps, train_loss, val_loss = (_read_only(column) for column in zip(*history, strict=True))
+    return TrainingResult(
+        eval_steps=steps, train_loss=train_loss, val_loss=val_loss, best_step=best_step,
+        stop_reason=stop_reason, seconds=seconds,
+        val_labels=tuple(dataset.labels[int(end) + 1] for end in dataset.val_ends),
+        actual=actual, predicted=predicted, naive=naive,
+        model_errors=forecast_errors(actual, predicted),
+        naive_errors=forecast_errors(actual, naive),
+        example_labels=dataset.labels[last_end - dataset.window + 1 : last_end + 1],
+        mask=_read_only(model.mask.numpy()),
+        weights_before=_read_only(before), weights_after=_read_only(after),
+        last_row_before=_read_only(last_before), last_row_after=_read_only(last_after),
+    )
