@@ -170,11 +170,15 @@ def test_masked_cells_are_nan_in_the_plot_and_weights_grid_shows_every_head() ->
     assert np.isnan(masked_scores[~run.mask]).all()
 
 
-def test_small_masked_matrix_labels_only_the_masked_cells_minus_infinity() -> None:
+def test_small_masked_matrix_labels_masked_scores_minus_infinity_and_their_weights_zero() -> None:
     at = run_page(text="one two three", mask="causal", view="4 Weights")
-    overlay = charts(at)["Masked scores · head 1"]["data"][1]
-    assert overlay["name"] == "masked"
-    assert overlay["text"] == [["", "−∞", "−∞"], ["", "", "−∞"], ["", "", ""]]
+    scores = charts(at)["Masked scores · head 1"]["data"][1]
+    assert scores["name"] == "masked"
+    assert scores["text"] == [["", "−∞", "−∞"], ["", "", "−∞"], ["", "", ""]]
+    weights = charts(at)["Attention weights · head 1"]["data"][1]
+    assert weights["name"] == "masked"
+    assert weights["text"] == [["", "0", "0"], ["", "", "0"], ["", "", ""]]
+    assert "masked (0)" in weights["hovertemplate"]
 
 
 def test_cross_attention_plots_first_sentence_queries_against_second_sentence_keys() -> None:

@@ -2,7 +2,8 @@
 
 Data is sent as float32 (plotly encodes NumPy arrays as base64 typed arrays:
 about 5.3 bytes per cell on the wire instead of ~19 for JSON numbers). Masked
-cells are NaN in the data and drawn grey, labelled −∞; hover shows the exact
+cells are NaN in the data and drawn grey, labelled −∞ on scores and 0 on
+weights (softmax gives them exactly zero); hover shows the exact
 number with its row and column names.
 """
 
@@ -19,6 +20,8 @@ from .style import NORMAL, FigureStyle
 # Numbers are written inside the cells when the matrix is this small or smaller.
 MAX_CELLS_WITH_TEXT = 144
 MASKED_LABEL = "−∞"
+# What a masked cell holds after softmax: exactly zero weight.
+MASKED_WEIGHT_LABEL = "0"
 
 KINDS = ("weights", "scores", "values")
 
@@ -50,8 +53,12 @@ def _hover(row_title: str, col_title: str, style: FigureStyle) -> str:
 
 
 def _masked_overlay(mask: np.ndarray, rows: Sequence[str], cols: Sequence[str],
-                    row_title: str, col_title: str, style: FigureStyle) -> go.Heatmap:
-    """Grey cells labelled −∞ where the mask forbids attention (small matrices only)."""
+                    row_title: str, col_title: str, style: FigureStyle,
+                    label: str) -> go.Heatmap:
+    """Grey cells labelled ``label`` where the mask forbids attention (small matrices only).
+
+    Scores there are −∞; weights there are exactly 0.
+    """
     overlay = np.where(mask, np.nan, 0.0).astype(np.float32)
     return go.Heatmap(
         z=overlay,
@@ -60,10 +67,10 @@ def _masked_overlay(mask: np.ndarray, rows: Sequence[str], cols: Sequence[str],
         colorscale=[[0, style.masked_colour], [1, style.masked_colour]],
         showscale=False,
         # A constant texttemplate would also print −∞ over the allowed (NaN) cells.
-        text=np.where(mask, "", MASKED_LABEL).tolist(),
+        text=np.where(mask, "", label).tolist(),
         texttemplate="%{text}",
         textfont={"size": style.font_size},
-        hovertemplate=f"{row_title}: %{{y}}<br>{col_title}: %{{x}}<br>masked ({MASKED_LABEL})"
+        hovertemplate=f"{row_title}: %{{y}}<br>{col_title}: %{{x}}<br>masked ({label})"
         "<extra></extra>",
         name="masked",
     )
@@ -86,7 +93,8 @@ def heatmap(
 
     ``kind`` picks the colour scale ('weights' 0..1 sequential; 'scores' and
     'values' diverging around 0). ``mask (R, C)`` bool, True = allowed: the
-    other cells are NaN in the data and shown grey with −∞. Labels must be
+    other cells are NaN in the data and shown grey, labelled −∞ (scores) or 0
+    (weights, which are exactly zero there). Labels must be
     unique (repeated labels would merge on a category axis).
     """
     z = display_matrix(matrix, mask)
@@ -108,7 +116,8 @@ def heatmap(
     )
     figure = go.Figure(trace)
     if mask is not None and small and not np.all(mask):
-        figure.add_trace(_masked_overlay(mask, rows, cols, row_title, col_title, style))
+        label = MASKED_WEIGHT_LABEL if kind == "weights" else MASKED_LABEL
+        figure.add_trace(_masked_overlay(mask, rows, cols, row_title, col_title, style, label))
     _layout(figure, title, row_title, col_title, style, z.shape, height)
     if mask is not None and not np.all(mask):
         figure.update_layout(plot_bgcolor=style.masked_colour)
