@@ -6,6 +6,10 @@ projections in PyTorch with ``torch.nn.functional.scaled_dot_product_attention``
 computing only the output. Same shapes (T in {64, 256, 1024}, d_model 256,
 8 heads, causal mask), float32, one thread each (a Streamlit session is one
 thread). Target: at most 1.25x at every size.
+
+The process reuses freed memory as the app's server does
+(:func:`attention_core.memory.keep_freed_memory`, called by ``ui``); PyTorch
+does the same with its caching allocator.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import numpy as np
 import torch
 
 import attention_core as ac
+from attention_core.memory import keep_freed_memory
 from benchmarks.common import Result, emit, interleaved_ratio
 
 D_MODEL, HEADS, TARGET = 256, 8, 1.25
@@ -61,6 +66,7 @@ def _case(length: int) -> Result:
 
 
 def main() -> None:
+    keep_freed_memory()
     torch.set_num_threads(1)
     emit([_case(length) for length in (64, 256, 1024)])
 

@@ -1,0 +1,48 @@
+"""Let a long-running process reuse the memory of the arrays it frees.
+
+A multi-head trace at T = 256 with 8 heads keeps four ``(8, 256, 256)`` float32
+arrays (scores, scaled, masked, weights: 2 MB each). With glibc's defaults,
+memory that large comes fresh from the kernel on every call (``mmap``, or the
+heap top trimmed back after each free), and touching fresh pages — one page
+fault per 4 kB — took half of the trace's time here (9.4 ms → 4.4 ms at T = 256
+once freed memory is kept). PyTorch sidesteps the same cost with its own caching
+allocator.
+
+:func:`keep_freed_memory` raises glibc's two thresholds so that blocks up to
+``MMAP_THRESHOLD`` come from the heap and up to ``TRIM_THRESHOLD`` of free
+memory stays with the process for the next call. The app calls it once at
+start (``ui/__init__.py``); ``import attention_core`` never does, and on
+systems without glibc it does nothing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+
+#: Blocks up to this size come from the heap instead of a fresh mapping.
+MMAP_THRESHOLD = 32 * 1024 * 1024
+#: Free memory kept at the top of each malloc arena before it is given back.
+TRIM_THRESHOLD = 32 * 1024 * 1024
+_M_TRIM_THRESHOLD = -1  # mallopt parameter numbers, from glibc's malloc.h
+_M_MMAP_THRESHOLD = -3
+
+
+def keep_freed_memory() -> bool:
+    """Ask glibc's malloc to reuse freed blocks up to 32 MB; True when it agreed.
+
+    Process-wide and idempotent. Retained memory is bounded by
+    ``TRIM_THRESHOLD`` per malloc arena (glibc keeps one per active thread, at
+    most eight per core).
+    """
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError, TypeError):
+        return False  # not glibc (macOS, Windows, musl without mallopt)
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    mallopt.restype = ctypes.c_int
+    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(
+        mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
+    )
