@@ -144,16 +144,21 @@ def main(sessions: int = SESSIONS) -> None:
                      "mb_per_extra_session": round(per_session, 2)},
         ),
         Result(
-            name=f"classroom: exception elements seen ({sessions} sessions x {CHANGES} changes)",
-            figure=float(crowd.exceptions + alone.exceptions), target=0.0, unit="errors",
-            details={"sessions_never_drawn": crowd.never_loaded + alone.never_loaded},
+            name=f"classroom: errors seen ({sessions} sessions x {CHANGES} changes)",
+            figure=float(crowd.exceptions + alone.exceptions
+                         + crowd.never_loaded + alone.never_loaded),
+            target=0.0, unit="errors",
+            details={"exception_elements": crowd.exceptions + alone.exceptions,
+                     "pages_never_drawn": crowd.never_loaded + alone.never_loaded},
         ),
         Result(
-            name="classroom: changes whose charts were never redrawn",
-            figure=float(crowd.lost + alone.lost), target=0.0, unit="changes",
-            details={"redrawn_in_time": len(crowd.latencies),
-                     f"redrawn_after_{CHANGE_TIMEOUT_MS // 1000}_s": crowd.late + alone.late,
-                     "waited_s": (CHANGE_TIMEOUT_MS + LATE_TIMEOUT_MS) // 1000},
+            name=f"classroom: changes not redrawn within {CHANGE_TIMEOUT_MS // 1000} s",
+            figure=float(crowd.late + alone.late + crowd.lost + alone.lost),
+            target=0.0, unit="changes",
+            details={"redrawn_in_time": len(crowd.latencies) + len(alone.latencies),
+                     "late": crowd.late + alone.late,
+                     f"lost_after_{(CHANGE_TIMEOUT_MS + LATE_TIMEOUT_MS) // 1000}_s":
+                         crowd.lost + alone.lost},
         ),
         Result(
             name=f"classroom: p50 change-to-redraw, N={sessions} / N=1",
