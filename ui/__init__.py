@@ -1,5 +1,7 @@
-"""Shared Streamlit controls and Plotly figure builders used by several pages.
+"""Streamlit controls, Plotly figure builders and page sections the pages share.
 
+Importing ``ui`` also sets two process-wide defaults for the server: no plotly
+template in the figure JSON, and freed memory kept for the next rerun.
 Figure builders take arrays, labels and a :class:`ui.style.FigureStyle` and
 return a ``plotly.graph_objects.Figure``; they can be tested without a server.
 """
