@@ -12,8 +12,10 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 import attention_core as ac
@@ -24,6 +26,10 @@ from .heatmap import heatmap_grid
 from .safe import show_error, show_info
 from .style import FigureStyle
 from .url import BIND
+
+if TYPE_CHECKING:  # both import torch; at run time they are imported only once training is on
+    from attention_core.model import ModelConfig, TrainConfig
+    from attention_core.training import TrainingResult
 
 PREFIX = "ts_"
 LEARNING_RATES = (0.001, 0.003, 0.01)
@@ -59,7 +65,7 @@ class TrainingSettings:
 
 
 def training_settings() -> TrainingSettings:
-    """The training widgets (drawn with or without data, like :func:`window_controls`)."""
+    """The training widgets, drawn with or without data (like the page's window settings)."""
     from attention_core.model import MAX_LAYERS  # imports torch: only once training is on
 
     first, second, third, fourth = st.columns(4)
@@ -74,7 +80,7 @@ def training_settings() -> TrainingSettings:
 
 
 def training_configs(settings: TrainingSettings, config: ac.AttentionConfig, activation: str,
-                     n_features: int, window: int):
+                     n_features: int, window: int) -> tuple[ModelConfig, TrainConfig]:
     """The core's model and training configs for these settings, checked against the budget."""
     from attention_core import model as forecaster  # imports torch: only here
 
@@ -89,7 +95,8 @@ def training_configs(settings: TrainingSettings, config: ac.AttentionConfig, act
     return model_config, train_config
 
 
-def train_with_progress(dataset, model_config, train_config, style):
+def train_with_progress(dataset: ac.SeriesDataset, model_config: ModelConfig,
+                        train_config: TrainConfig, style: FigureStyle) -> TrainingResult:
     """Train once, drawing a progress bar and the live loss curves."""
     from attention_core import training as trainer  # imports torch: only here
 
@@ -124,8 +131,10 @@ TRAINING_INTRO = (
 )
 
 
-def training_section(frame, fingerprint, features, target, window, scaling, activation, config,
-                     settings: TrainingSettings, style, period) -> None:
+def training_section(frame: pd.DataFrame, fingerprint: str, features: list[str], target: str,
+                     window: int, scaling: str, activation: str, config: ac.AttentionConfig,
+                     settings: TrainingSettings, style: FigureStyle,
+                     period: int | None) -> None:
     """Train the notes' model on the chosen columns (cached per data, settings and seed)."""
     try:
         model_config, train_config = training_configs(
@@ -154,7 +163,8 @@ def training_section(frame, fingerprint, features, target, window, scaling, acti
     show_training(slot.result, model_config, style, period)
 
 
-def show_training(result, model_config, style: FigureStyle, period: int | None) -> None:
+def show_training(result: TrainingResult, model_config: ModelConfig, style: FigureStyle,
+                  period: int | None) -> None:
     """Errors beside the naive forecast, forecasts, losses, attention before and after."""
     model_errors, naive_errors = result.model_errors, result.naive_errors
     columns = st.columns(4)
