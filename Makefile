@@ -36,6 +36,7 @@ browser:
 	fi
 
 lint: $(VENV)/.dev
+	$(PY) -m ruff format --check .
 	$(PY) -m ruff check .
 
 pytest: $(VENV)/.dev browser

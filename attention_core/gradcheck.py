@@ -64,14 +64,22 @@ def gradient_example(
 def hand_gradients(example: GradientExample) -> tuple[float, AttentionGradients]:
     r"""The loss and :func:`attention_backward` with :math:`\partial L/\partial O = O - Y`."""
     forward = scaled_dot_product_attention(
-        example.x @ example.w_q, example.x @ example.w_k, example.x @ example.w_v,
+        example.x @ example.w_q,
+        example.x @ example.w_k,
+        example.x @ example.w_v,
         mask=example.mask,
     )
     d_output = forward.context - example.target  # (T, dv)
     loss = 0.5 * float(np.sum(d_output**2))
     gradients = attention_backward(
-        example.x, example.x, example.x, example.w_q, example.w_k, example.w_v,
-        d_output, mask=example.mask,
+        example.x,
+        example.x,
+        example.x,
+        example.w_q,
+        example.w_k,
+        example.w_v,
+        d_output,
+        mask=example.mask,
     )
     return loss, gradients
 

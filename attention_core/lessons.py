@@ -74,7 +74,11 @@ def five_day_reproduction(masked: bool) -> FiveDayReproduction:
         printed_output = examples.FIVE_DAY_PRINTED_OUTPUT
     rounded = rounded_weights_context(trace.weights, values)
     return FiveDayReproduction(
-        trace, values, printed_weights, printed_output, rounded,
+        trace,
+        values,
+        printed_weights,
+        printed_output,
+        rounded,
         printed_difference(np.round(trace.weights, 3), printed_weights),
         printed_difference(trace.context, printed_output),
         printed_difference(rounded, printed_output),
@@ -168,16 +172,26 @@ def softmax_saturation(
         keys = rng.standard_normal((n_trials, n_keys, width))  # (N, n, d)
         scores = np.einsum("nd,nkd->nk", queries, keys)  # (N, n)
         scaled = scores / np.sqrt(width)
-        rows.append((
-            float(scores.std()), float(scaled.std()),
-            *_softmax_summary(scores), *_softmax_summary(scaled),
-        ))
+        rows.append(
+            (
+                float(scores.std()),
+                float(scaled.std()),
+                *_softmax_summary(scores),
+                *_softmax_summary(scaled),
+            )
+        )
     table = np.array(rows).T  # (8, len(widths))
     return SaturationTable(
-        np.asarray(widths), n_keys,
-        score_std_unscaled=table[0], score_std_scaled=table[1],
-        max_weight_unscaled=table[2], entropy_unscaled=table[3], gradient_unscaled=table[4],
-        max_weight_scaled=table[5], entropy_scaled=table[6], gradient_scaled=table[7],
+        np.asarray(widths),
+        n_keys,
+        score_std_unscaled=table[0],
+        score_std_scaled=table[1],
+        max_weight_unscaled=table[2],
+        entropy_unscaled=table[3],
+        gradient_unscaled=table[4],
+        max_weight_scaled=table[5],
+        entropy_scaled=table[6],
+        gradient_scaled=table[7],
     )
 
 
@@ -219,8 +233,11 @@ def masking_comparison(scaled: np.ndarray, mask: np.ndarray) -> MaskingCompariso
     mask = np.asarray(mask, dtype=bool)
     masked = masked_fill(scaled, mask)
     return MaskingComparison(
-        scaled, mask, softmax(masked, axis=-1),
-        multiplicative_mask_pitfall(scaled, mask), wrong_axis_softmax_pitfall(masked),
+        scaled,
+        mask,
+        softmax(masked, axis=-1),
+        multiplicative_mask_pitfall(scaled, mask),
+        wrong_axis_softmax_pitfall(masked),
     )
 
 

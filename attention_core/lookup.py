@@ -61,9 +61,7 @@ def soft_lookup(
             "they must have the same length."
         )
     if keys.shape[0] != values.shape[0]:
-        raise InputError(
-            f"Need one value per key: {keys.shape[0]} keys, {values.shape[0]} values."
-        )
+        raise InputError(f"Need one value per key: {keys.shape[0]} keys, {values.shape[0]} values.")
     scale = float(scale)
     if not np.isfinite(scale):
         raise InputError(f"The scale must be a finite number, got {scale}.")

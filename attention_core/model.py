@@ -130,8 +130,9 @@ class PositionalEmbeddings(nn.Module):
         if kind == "learned":
             self.table = nn.Parameter(0.1 * torch.randn(window, d_model))
         else:
-            self.register_buffer("table", torch.tensor(sinusoidal_encoding(window, d_model),
-                                                       dtype=torch.float32))
+            self.register_buffer(
+                "table", torch.tensor(sinusoidal_encoding(window, d_model), dtype=torch.float32)
+            )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x + self.table  # (B, T, d) + (T, d)
@@ -231,8 +232,12 @@ def core_weights(layer: AttentionLayer) -> dict[str, np.ndarray]:
     stores ``weight (out, in)``, so each matrix is the transposed weight.
     """
     attention = layer.attention
-    pairs = {"w_q": attention.query, "w_k": attention.key, "w_v": attention.value,
-             "w_o": layer.output}
+    pairs = {
+        "w_q": attention.query,
+        "w_k": attention.key,
+        "w_v": attention.value,
+        "w_o": layer.output,
+    }
     return {name: linear.weight.detach().T.cpu().numpy().copy() for name, linear in pairs.items()}
 
 

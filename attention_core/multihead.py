@@ -36,8 +36,7 @@ def check_heads_divide(width: int, n_heads: int, what: str) -> int:
     if width % n_heads:
         choices = ", ".join(str(h) for h in valid_head_counts(width))
         raise InputError(
-            f"{n_heads} heads do not divide {what} = {width} evenly; "
-            f"choose one of: {choices}."
+            f"{n_heads} heads do not divide {what} = {width} evenly; choose one of: {choices}."
         )
     return width // n_heads
 
@@ -152,8 +151,18 @@ def multi_head_attention(
         w_o = _check_projection(w_o, "w_o", concat.shape[1])
         output = concat @ w_o
     return MultiHeadTrace(
-        q, k, v, head.scores, head.scaled, head.masked, head.weights,
-        head.context, concat, output, mask, head.scale,
+        q,
+        k,
+        v,
+        head.scores,
+        head.scaled,
+        head.masked,
+        head.weights,
+        head.context,
+        concat,
+        output,
+        mask,
+        head.scale,
     )
 
 

@@ -184,6 +184,13 @@ def compare_swapped(
     weight_difference = float(np.max(np.abs(realigned - original.trace.weights)))
     output_difference = float(np.max(np.abs(swapped.output[where] - original.output)))
     return SwapComparison(
-        config, tokens, swapped_tokens, order, original.trace.weights,
-        swapped.trace.weights, realigned, weight_difference, output_difference,
+        config,
+        tokens,
+        swapped_tokens,
+        order,
+        original.trace.weights,
+        swapped.trace.weights,
+        realigned,
+        weight_difference,
+        output_difference,
     )

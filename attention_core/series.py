@@ -227,12 +227,23 @@ def _parse_table(text: str, report: dict) -> pd.DataFrame:
             # A row longer than the header would silently become the index, or be cut.
             warnings.simplefilter("error", pd.errors.ParserWarning)
             return pd.read_csv(
-                io.StringIO(text), sep=delimiter, header=0 if has_header else None, dtype=str,
-                keep_default_na=False, na_filter=False, skip_blank_lines=True, engine="c",
+                io.StringIO(text),
+                sep=delimiter,
+                header=0 if has_header else None,
+                dtype=str,
+                keep_default_na=False,
+                na_filter=False,
+                skip_blank_lines=True,
+                engine="c",
                 index_col=False,
             )
-    except (pd.errors.ParserError, pd.errors.ParserWarning, pd.errors.EmptyDataError, csv.Error,
-            ValueError) as error:
+    except (
+        pd.errors.ParserError,
+        pd.errors.ParserWarning,
+        pd.errors.EmptyDataError,
+        csv.Error,
+        ValueError,
+    ) as error:
         detail = str(error).strip().splitlines()[-1][:200] if str(error).strip() else "unreadable"
         raise InputError(
             f"The file could not be read as a table with {DELIMITER_NAMES[delimiter]} "

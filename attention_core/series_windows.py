@@ -158,8 +158,16 @@ def prepare_dataset(
     scaled_features = feature_scaler.transform(feature_values).astype(np.float32)
     scaled_target = target_scaler.transform(target_values)[:, 0].astype(np.float32)
     return SeriesDataset(
-        scaled_features, scaled_target, tuple(features), target, window, train_ends, val_ends,
-        feature_scaler, target_scaler, tuple(row_labels(frame.index)),
+        scaled_features,
+        scaled_target,
+        tuple(features),
+        target,
+        window,
+        train_ends,
+        val_ends,
+        feature_scaler,
+        target_scaler,
+        tuple(row_labels(frame.index)),
     )
 
 

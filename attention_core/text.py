@@ -46,8 +46,7 @@ _JOINERS = frozenset("\u200c\u200d")
 def _strip_invisible(text: str) -> str:
     """Turn control and format characters (NUL, bidi overrides) into spaces, keeping joiners."""
     return "".join(
-        " " if unicodedata.category(ch)[0] == "C" and ch not in _JOINERS else ch
-        for ch in text
+        " " if unicodedata.category(ch)[0] == "C" and ch not in _JOINERS else ch for ch in text
     )
 
 
@@ -66,9 +65,14 @@ def _split_words(text: str) -> list[str]:
     previous_end = -1
     for match in _TOKEN_PATTERN.finditer(text):
         piece = match.group()
-        joins = pieces and match.start() == previous_end and (
-            _is_mark(piece[0]) or pieces[-1][-1] in _JOINERS
-            or (_is_mark(pieces[-1][-1]) and piece[0].isalnum())
+        joins = (
+            pieces
+            and match.start() == previous_end
+            and (
+                _is_mark(piece[0])
+                or pieces[-1][-1] in _JOINERS
+                or (_is_mark(pieces[-1][-1]) and piece[0].isalnum())
+            )
         )
         if joins:
             pieces[-1] += piece

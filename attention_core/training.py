@@ -93,7 +93,7 @@ def _evaluate(model: SeriesForecaster, windows: _Windows, ends: torch.Tensor, ch
     model.eval()
     forecasts, weights = [], []
     for start in range(0, len(ends), chunk):
-        x, _ = windows.batch(ends[start:start + chunk])
+        x, _ = windows.batch(ends[start : start + chunk])
         forecast, layer_weights = model(x)
         forecasts.append(forecast)
         weights.append(layer_weights)
@@ -184,8 +184,16 @@ def _train(
             "Training diverged at once. Choose z-score scaling or a smaller learning rate."
         )
     model.load_state_dict(best[2])
-    return _result(model, windows, dataset, history, best[1], stop_reason,
-                   initial_weights, time.perf_counter() - started)
+    return _result(
+        model,
+        windows,
+        dataset,
+        history,
+        best[1],
+        stop_reason,
+        initial_weights,
+        time.perf_counter() - started,
+    )
 
 
 def _result(model, windows, dataset, history, best_step, stop_reason, initial_weights, seconds):
@@ -203,14 +211,22 @@ def _result(model, windows, dataset, history, best_step, stop_reason, initial_we
     last_end = int(dataset.val_ends[-1])
     steps, train_loss, val_loss = (_read_only(column) for column in zip(*history, strict=True))
     return TrainingResult(
-        eval_steps=steps, train_loss=train_loss, val_loss=val_loss, best_step=best_step,
-        stop_reason=stop_reason, seconds=seconds,
+        eval_steps=steps,
+        train_loss=train_loss,
+        val_loss=val_loss,
+        best_step=best_step,
+        stop_reason=stop_reason,
+        seconds=seconds,
         val_labels=tuple(dataset.labels[int(end) + 1] for end in dataset.val_ends),
-        actual=actual, predicted=predicted, naive=naive,
+        actual=actual,
+        predicted=predicted,
+        naive=naive,
         model_errors=forecast_errors(actual, predicted),
         naive_errors=forecast_errors(actual, naive),
         example_labels=dataset.labels[last_end - dataset.window + 1 : last_end + 1],
         mask=_read_only(model.mask.numpy()),
-        weights_before=_read_only(before), weights_after=_read_only(after),
-        last_row_before=_read_only(last_before), last_row_after=_read_only(last_after),
+        weights_before=_read_only(before),
+        weights_after=_read_only(after),
+        last_row_before=_read_only(last_before),
+        last_row_after=_read_only(last_after),
     )

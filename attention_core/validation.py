@@ -61,9 +61,7 @@ def as_matrix(value: object, name: str, ndim: int = 2) -> np.ndarray:
         array = np.asarray(value)
     except (TypeError, ValueError) as error:
         raise InputError(f"{name} must be a numeric array: {error}") from None
-    if array.dtype == object or not (
-        np.issubdtype(array.dtype, np.number) or array.dtype == bool
-    ):
+    if array.dtype == object or not (np.issubdtype(array.dtype, np.number) or array.dtype == bool):
         raise InputError(f"{name} must contain numbers, got {array.dtype} values.")
     if np.iscomplexobj(array):
         raise InputError(f"{name} must be real numbers, not complex.")

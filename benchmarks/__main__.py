@@ -17,12 +17,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = (
-    "core_vs_torch",   # 1. core trace vs torch fused attention
+    "core_vs_torch",  # 1. core trace vs torch fused attention
     "bytes_per_cell",  # 2. bytes to the browser per heatmap cell
-    "rerun_cost",      # 3. one rerun of the text page vs a minimal page
-    "cold_start",      # 4. streamlit run -> text page drawn, vs a bare app
-    "classroom",       # 5. 30 browser sessions on one server
-    "training",        # 6. the time-series model's default training run
+    "rerun_cost",  # 3. one rerun of the text page vs a minimal page
+    "cold_start",  # 4. streamlit run -> text page drawn, vs a bare app
+    "classroom",  # 5. 30 browser sessions on one server
+    "training",  # 6. the time-series model's default training run
 )
 
 
@@ -39,15 +39,19 @@ def _row(result: dict) -> str:
     if "error" in result:
         return f"| {result['name']} | failed: {result['error']} | | |"
     target = result["target"]
-    target_text = "report only" if target in (float("inf"), None) else (
-        f"{'≤' if result['lower_is_better'] else '≥'} {target} {result['unit']}"
+    target_text = (
+        "report only"
+        if target in (float("inf"), None)
+        else (f"{'≤' if result['lower_is_better'] else '≥'} {target} {result['unit']}")
     )
     spread = result.get("spread")
     spread_text = f" ({spread[0]}–{spread[1]})" if spread else ""
     verdict = "" if target_text == "report only" else ("met" if result["met"] else "**not met**")
     details = ", ".join(f"{k} {v}" for k, v in result.get("details", {}).items())
-    return (f"| {result['name']} | {result['figure']} {result['unit']}{spread_text} | "
-            f"{target_text} {verdict} | {details} |")
+    return (
+        f"| {result['name']} | {result['figure']} {result['unit']}{spread_text} | "
+        f"{target_text} {verdict} | {details} |"
+    )
 
 
 def main(selected: list[str]) -> None:

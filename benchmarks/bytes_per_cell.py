@@ -21,11 +21,17 @@ def main() -> None:
     specs = chart_specs(at)
     total_bytes = sum(len(spec.encode()) for spec in specs)
     cells = sum(heatmap_cells(spec) for spec in specs)
-    emit([Result(
-        name="bytes per heatmap cell, text page, T=64, 8 heads, weights tab",
-        figure=round(total_bytes / cells, 2), target=TARGET, unit="B/cell",
-        details={"figures": len(specs), "cells": cells, "bytes": total_bytes},
-    )])
+    emit(
+        [
+            Result(
+                name="bytes per heatmap cell, text page, T=64, 8 heads, weights tab",
+                figure=round(total_bytes / cells, 2),
+                target=TARGET,
+                unit="B/cell",
+                details={"figures": len(specs), "cells": cells, "bytes": total_bytes},
+            )
+        ]
+    )
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ RSS_TARGET_MB = 690.0
 CORES = os.cpu_count() or 1
 EXCEPTION = "[data-testid='stException']"
 
+
 @dataclass
 class Tally:
     """What the sessions of one classroom run saw."""
@@ -95,8 +96,12 @@ async def _student(browser, url: str, number: int, tally: Tally) -> None:
         tally.never_loaded += 1
         await context.close()
         return
-    seed = (page.get_by_test_id("stSidebar").get_by_test_id("stNumberInput")
-            .filter(has=page.get_by_text("Seed", exact=True)).locator("input"))
+    seed = (
+        page.get_by_test_id("stSidebar")
+        .get_by_test_id("stNumberInput")
+        .filter(has=page.get_by_text("Seed", exact=True))
+        .locator("input")
+    )
     for change in range(CHANGES):
         before = await _signature(page)
         start = time.perf_counter()
@@ -116,9 +121,7 @@ async def _classroom(n_sessions: int) -> Tally:
     tally = Tally()
     with running_server(ROOT / "app.py") as (process, url):
         async with async_playwright() as playwright:
-            browser = await playwright.chromium.launch(
-                executable_path=CHROMIUM, args=CHROMIUM_ARGS
-            )
+            browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             cpu_before, start = cpu_seconds(process.pid), time.perf_counter()
             await asyncio.gather(*(_student(browser, url, i, tally) for i in range(n_sessions)))
             tally.wall_s = time.perf_counter() - start
@@ -136,50 +139,71 @@ def main(sessions: int = SESSIONS) -> None:
     alone = asyncio.run(_classroom(1))
     crowd = asyncio.run(_classroom(sessions))
     per_session = (crowd.rss_mb - alone.rss_mb) / max(1, sessions - 1)
-    emit([
-        Result(
-            name=f"classroom: server RSS with {sessions} sessions",
-            figure=round(crowd.rss_mb, 1), target=RSS_TARGET_MB, unit="MB",
-            details={"rss_1_session_mb": round(alone.rss_mb, 1),
-                     "mb_per_extra_session": round(per_session, 2)},
-        ),
-        Result(
-            name=f"classroom: errors seen ({sessions} sessions x {CHANGES} changes)",
-            figure=float(crowd.exceptions + alone.exceptions
-                         + crowd.never_loaded + alone.never_loaded),
-            target=0.0, unit="errors",
-            details={"exception_elements": crowd.exceptions + alone.exceptions,
-                     "pages_never_drawn": crowd.never_loaded + alone.never_loaded},
-        ),
-        Result(
-            name=f"classroom: changes not redrawn within {CHANGE_TIMEOUT_MS // 1000} s",
-            figure=float(crowd.late + alone.late + crowd.lost + alone.lost),
-            target=0.0, unit="changes",
-            details={"redrawn_in_time": len(crowd.latencies) + len(alone.latencies),
-                     "late": crowd.late + alone.late,
-                     f"lost_after_{(CHANGE_TIMEOUT_MS + LATE_TIMEOUT_MS) // 1000}_s":
-                         crowd.lost + alone.lost},
-        ),
-        Result(
-            name=f"classroom: p50 change-to-redraw, N={sessions} / N=1",
-            figure=round(statistics.median(crowd.latencies)
-                         / statistics.median(alone.latencies), 2),
-            target=float("inf"), unit="x",
-            details={"p50_n1_s": round(statistics.median(alone.latencies), 3),
-                     "p95_n1_s": round(_p95(alone.latencies), 3),
-                     f"p50_n{sessions}_s": round(statistics.median(crowd.latencies), 3),
-                     f"p95_n{sessions}_s": round(_p95(crowd.latencies), 3)},
-        ),
-        Result(
-            name=f"classroom: server's share of the 2 cores while {sessions} sessions ran",
-            figure=round(crowd.server_cpu_s / (crowd.wall_s * CORES), 2),
-            target=float("inf"), unit="of the cores",
-            details={"server_cpu_s": round(crowd.server_cpu_s, 1),
-                     "wall_s": round(crowd.wall_s, 1),
-                     "server_cpu_ms_per_change_incl_loads": round(
-                         1000 * crowd.server_cpu_s / max(1, len(crowd.latencies)), 1)},
-        ),
-    ])
+    emit(
+        [
+            Result(
+                name=f"classroom: server RSS with {sessions} sessions",
+                figure=round(crowd.rss_mb, 1),
+                target=RSS_TARGET_MB,
+                unit="MB",
+                details={
+                    "rss_1_session_mb": round(alone.rss_mb, 1),
+                    "mb_per_extra_session": round(per_session, 2),
+                },
+            ),
+            Result(
+                name=f"classroom: errors seen ({sessions} sessions x {CHANGES} changes)",
+                figure=float(
+                    crowd.exceptions + alone.exceptions + crowd.never_loaded + alone.never_loaded
+                ),
+                target=0.0,
+                unit="errors",
+                details={
+                    "exception_elements": crowd.exceptions + alone.exceptions,
+                    "pages_never_drawn": crowd.never_loaded + alone.never_loaded,
+                },
+            ),
+            Result(
+                name=f"classroom: changes not redrawn within {CHANGE_TIMEOUT_MS // 1000} s",
+                figure=float(crowd.late + alone.late + crowd.lost + alone.lost),
+                target=0.0,
+                unit="changes",
+                details={
+                    "redrawn_in_time": len(crowd.latencies) + len(alone.latencies),
+                    "late": crowd.late + alone.late,
+                    f"lost_after_{(CHANGE_TIMEOUT_MS + LATE_TIMEOUT_MS) // 1000}_s": crowd.lost
+                    + alone.lost,
+                },
+            ),
+            Result(
+                name=f"classroom: p50 change-to-redraw, N={sessions} / N=1",
+                figure=round(
+                    statistics.median(crowd.latencies) / statistics.median(alone.latencies), 2
+                ),
+                target=float("inf"),
+                unit="x",
+                details={
+                    "p50_n1_s": round(statistics.median(alone.latencies), 3),
+                    "p95_n1_s": round(_p95(alone.latencies), 3),
+                    f"p50_n{sessions}_s": round(statistics.median(crowd.latencies), 3),
+                    f"p95_n{sessions}_s": round(_p95(crowd.latencies), 3),
+                },
+            ),
+            Result(
+                name=f"classroom: server's share of the 2 cores while {sessions} sessions ran",
+                figure=round(crowd.server_cpu_s / (crowd.wall_s * CORES), 2),
+                target=float("inf"),
+                unit="of the cores",
+                details={
+                    "server_cpu_s": round(crowd.server_cpu_s, 1),
+                    "wall_s": round(crowd.wall_s, 1),
+                    "server_cpu_ms_per_change_incl_loads": round(
+                        1000 * crowd.server_cpu_s / max(1, len(crowd.latencies)), 1
+                    ),
+                },
+            ),
+        ]
+    )
 
 
 if __name__ == "__main__":

@@ -57,27 +57,39 @@ def main() -> None:
         for _ in range(SAMPLES):
             app_times.append(_time_to_drawn(browser, ROOT / "app.py", "text", plot))
             bare_times.append(
-                _time_to_drawn(browser, ROOT / "benchmarks" / "bare_app.py", "",
-                               "[data-testid='stMarkdownContainer']")
+                _time_to_drawn(
+                    browser,
+                    ROOT / "benchmarks" / "bare_app.py",
+                    "",
+                    "[data-testid='stMarkdownContainer']",
+                )
             )
             plotly_times.append(
                 _time_to_drawn(browser, ROOT / "benchmarks" / "minimal_page.py", "", plot)
             )
         browser.close()
-    emit([
-        _ratio("cold start: text page / bare app", app_times, bare_times, TARGET),
-        _ratio("cold start: text page / one-heatmap app", app_times, plotly_times,
-               float("inf")),
-    ])
+    emit(
+        [
+            _ratio("cold start: text page / bare app", app_times, bare_times, TARGET),
+            _ratio(
+                "cold start: text page / one-heatmap app", app_times, plotly_times, float("inf")
+            ),
+        ]
+    )
 
 
 def _ratio(name: str, subject: list[float], reference: list[float], target: float) -> Result:
     ratios = [a / b for a, b in zip(subject, reference, strict=True)]
     return Result(
-        name=name, figure=round(statistics.median(ratios), 3), target=target, unit="x",
+        name=name,
+        figure=round(statistics.median(ratios), 3),
+        target=target,
+        unit="x",
         spread=(round(min(ratios), 3), round(max(ratios), 3)),
-        details={"subject_s": round(statistics.median(subject), 2),
-                 "reference_s": round(statistics.median(reference), 2)},
+        details={
+            "subject_s": round(statistics.median(subject), 2),
+            "reference_s": round(statistics.median(reference), 2),
+        },
     )
 
 

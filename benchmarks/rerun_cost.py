@@ -39,19 +39,32 @@ def _ratio(name: str, target: float, **params: str) -> Result:
         minimal_times.append(_timed_seed_change(minimal, sample))
     ratios = [p / m for p, m in zip(page_times, minimal_times, strict=True)]
     return Result(
-        name=name, figure=round(statistics.median(ratios), 2), target=target, unit="x",
+        name=name,
+        figure=round(statistics.median(ratios), 2),
+        target=target,
+        unit="x",
         spread=(round(min(ratios), 2), round(max(ratios), 2)),
-        details={"page_ms": round(statistics.median(page_times) * 1e3, 1),
-                 "minimal_ms": round(statistics.median(minimal_times) * 1e3, 1)},
+        details={
+            "page_ms": round(statistics.median(page_times) * 1e3, 1),
+            "minimal_ms": round(statistics.median(minimal_times) * 1e3, 1),
+        },
     )
 
 
 def main() -> None:
-    emit([
-        _ratio("rerun after a seed change, default settings / minimal page", TARGET),
-        _ratio("rerun after a seed change, T=128, 8 heads, weights tab / minimal page",
-               float("inf"), text=sentence(128), d_model="64", heads="8", view="4 Weights"),
-    ])
+    emit(
+        [
+            _ratio("rerun after a seed change, default settings / minimal page", TARGET),
+            _ratio(
+                "rerun after a seed change, T=128, 8 heads, weights tab / minimal page",
+                float("inf"),
+                text=sentence(128),
+                d_model="64",
+                heads="8",
+                view="4 Weights",
+            ),
+        ]
+    )
 
 
 if __name__ == "__main__":

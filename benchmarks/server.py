@@ -15,8 +15,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 READY = "[data-testid='stApp'][data-test-script-state='notRunning']"
 RUNNING = "[data-testid='stApp'][data-test-script-state='running']"
@@ -31,10 +36,24 @@ def free_port() -> int:
 def start_server(script: Path, port: int) -> subprocess.Popen:
     """`streamlit run script` on 127.0.0.1:port, output discarded."""
     return subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(script),
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.headless",
+            "true",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
 
 

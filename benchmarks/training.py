@@ -26,18 +26,29 @@ def main() -> None:
     start = time.perf_counter()
     result = trainer.train_model(dataset, config, forecaster.TrainConfig())
     wall = time.perf_counter() - start
-    emit([
-        Result(name="training: default run, one thread", figure=round(wall, 2),
-               target=WALL_TARGET_S, unit="s",
-               details={"steps_run": int(result.eval_steps[-1]), "stop": result.stop_reason}),
-        Result(name="training: model MAE / naive MAE (validation)",
-               figure=round(result.model_errors.mae / result.naive_errors.mae, 3),
-               target=1.0, unit="x",
-               details={"model_mae": round(result.model_errors.mae, 3),
-                        "naive_mae": round(result.naive_errors.mae, 3),
-                        "model_rmse": round(result.model_errors.rmse, 3),
-                        "naive_rmse": round(result.naive_errors.rmse, 3)}),
-    ])
+    emit(
+        [
+            Result(
+                name="training: default run, one thread",
+                figure=round(wall, 2),
+                target=WALL_TARGET_S,
+                unit="s",
+                details={"steps_run": int(result.eval_steps[-1]), "stop": result.stop_reason},
+            ),
+            Result(
+                name="training: model MAE / naive MAE (validation)",
+                figure=round(result.model_errors.mae / result.naive_errors.mae, 3),
+                target=1.0,
+                unit="x",
+                details={
+                    "model_mae": round(result.model_errors.mae, 3),
+                    "naive_mae": round(result.naive_errors.mae, 3),
+                    "model_rmse": round(result.model_errors.rmse, 3),
+                    "naive_rmse": round(result.naive_errors.rmse, 3),
+                },
+            ),
+        ]
+    )
 
 
 if __name__ == "__main__":

@@ -94,10 +94,17 @@ class TextField:
 
 FIELDS = {
     "text": TextField("text", "text", "text_area", {}, "The sentence", "Token vectors X"),
-    "text2": TextField("text", "text2", "text_area", {"cross": "true"}, "The second sentence",
-                       "Token vectors X · second sentence"),
-    "pe_sentence": TextField("positional_encoding", "pe_sentence", "text_input", {}, "",
-                             "Attention weights"),
+    "text2": TextField(
+        "text",
+        "text2",
+        "text_area",
+        {"cross": "true"},
+        "The second sentence",
+        "Token vectors X · second sentence",
+    ),
+    "pe_sentence": TextField(
+        "positional_encoding", "pe_sentence", "text_input", {}, "", "Attention weights"
+    ),
 }
 ROUTES = ("link", "typed")
 
@@ -130,17 +137,26 @@ VALID_TEXTS = {
     "arabic": ("الانتباه هو كل ما تحتاجه", ["الانتباه", "هو", "كل", "ما", "تحتاجه"]),
     "hebrew": ("ההתקפה של הקשב", ["ההתקפה", "של", "הקשב"]),
     # NUL, an ANSI colour escape and a right-to-left override are dropped, not shown.
-    "control-chars": ("a\x00b \x1b[31mred\x1b[0m \u202eevil\u202c end",
-                      ["a", "b", "[", "31mred", "[₂", "0m", "evil", "end"]),
-    "img-onerror": ("<img src=x onerror=alert(1)>",
-                    ["<", "img", "src", "=", "x", "onerror", "=₂", "alert", "(", "1", ")", ">"]),
-    "script-tag": ("<script>alert(1)</script>",
-                   ["<", "script", ">", "alert", "(", "1", ")", "<₂", "/", "script₂", ">₂"]),
-    "markdown-js-link": ("[click](javascript:alert(1))",
-                         ["[", "click", "]", "(", "javascript", ":", "alert", "(₂", "1", ")",
-                          ")₂"]),
-    "markdown-image": ("![x](http://x)",
-                       ["!", "[", "x", "]", "(", "http", ":", "/", "/₂", "x₂", ")"]),
+    "control-chars": (
+        "a\x00b \x1b[31mred\x1b[0m \u202eevil\u202c end",
+        ["a", "b", "[", "31mred", "[₂", "0m", "evil", "end"],
+    ),
+    "img-onerror": (
+        "<img src=x onerror=alert(1)>",
+        ["<", "img", "src", "=", "x", "onerror", "=₂", "alert", "(", "1", ")", ">"],
+    ),
+    "script-tag": (
+        "<script>alert(1)</script>",
+        ["<", "script", ">", "alert", "(", "1", ")", "<₂", "/", "script₂", ">₂"],
+    ),
+    "markdown-js-link": (
+        "[click](javascript:alert(1))",
+        ["[", "click", "]", "(", "javascript", ":", "alert", "(₂", "1", ")", ")₂"],
+    ),
+    "markdown-image": (
+        "![x](http://x)",
+        ["!", "[", "x", "]", "(", "http", ":", "/", "/₂", "x₂", ")"],
+    ),
 }
 
 
@@ -167,8 +183,10 @@ ONE_WORD_100K = "x" * 100_000
 
 
 def link_cut(key: str) -> str:
-    return (f"The text in this link ({key}) is longer than 20,000 characters; only its first "
-            "20,000 characters are used.")
+    return (
+        f"The text in this link ({key}) is longer than 20,000 characters; only its first "
+        "20,000 characters are used."
+    )
 
 
 def tokens_cut(named: str, total: str, cut: str) -> str:
@@ -181,21 +199,41 @@ PE_ONE_WORD = "Type at least two words, so that two of them can swap places."
 # (field, route, text, warnings as the user reads them). The first 20 000 characters
 # hold 3 519 of the numbered words, or 2 500 of "attention heads".
 LONG_TEXTS = [
-    ("text", "link", TEN_THOUSAND_WORDS,
-     [link_cut("text"), tokens_cut("The sentence", "3,519", "3,391")]),
+    (
+        "text",
+        "link",
+        TEN_THOUSAND_WORDS,
+        [link_cut("text"), tokens_cut("The sentence", "3,519", "3,391")],
+    ),
     ("text", "typed", TEN_THOUSAND_WORDS, [tokens_cut("The sentence", "3,519", "3,391")]),
-    ("text", "link", HUNDRED_THOUSAND_CHARS,
-     [link_cut("text"), tokens_cut("The sentence", "2,500", "2,372")]),
+    (
+        "text",
+        "link",
+        HUNDRED_THOUSAND_CHARS,
+        [link_cut("text"), tokens_cut("The sentence", "2,500", "2,372")],
+    ),
     ("text", "typed", HUNDRED_THOUSAND_CHARS, [tokens_cut("The sentence", "2,500", "2,372")]),
     ("text", "link", ONE_WORD_100K, [link_cut("text")]),
     ("text", "typed", ONE_WORD_100K, []),  # the text area itself stops at 20 000 characters
-    ("text2", "link", TEN_THOUSAND_WORDS,
-     [link_cut("text2"), tokens_cut("The second sentence", "3,519", "3,391")]),
+    (
+        "text2",
+        "link",
+        TEN_THOUSAND_WORDS,
+        [link_cut("text2"), tokens_cut("The second sentence", "3,519", "3,391")],
+    ),
     ("text2", "typed", TEN_THOUSAND_WORDS, [tokens_cut("The second sentence", "3,519", "3,391")]),
-    ("text2", "link", HUNDRED_THOUSAND_CHARS,
-     [link_cut("text2"), tokens_cut("The second sentence", "2,500", "2,372")]),
-    ("text2", "typed", HUNDRED_THOUSAND_CHARS,
-     [tokens_cut("The second sentence", "2,500", "2,372")]),
+    (
+        "text2",
+        "link",
+        HUNDRED_THOUSAND_CHARS,
+        [link_cut("text2"), tokens_cut("The second sentence", "2,500", "2,372")],
+    ),
+    (
+        "text2",
+        "typed",
+        HUNDRED_THOUSAND_CHARS,
+        [tokens_cut("The second sentence", "2,500", "2,372")],
+    ),
     ("text2", "link", ONE_WORD_100K, [link_cut("text2")]),
     ("text2", "typed", ONE_WORD_100K, []),
     ("pe_sentence", "link", TEN_THOUSAND_WORDS, [PE_TOKENS_CUT]),
@@ -208,7 +246,8 @@ LONG_TEXTS = [
 
 
 @pytest.mark.parametrize(
-    ("field", "route", "text", "expected"), LONG_TEXTS,
+    ("field", "route", "text", "expected"),
+    LONG_TEXTS,
     ids=[f"{f}-{r}-{len(t.split())}words-{len(t)}chars" for f, r, t, _ in LONG_TEXTS],
 )
 def test_long_text_is_cut_to_the_limits_with_a_warning(
@@ -242,44 +281,54 @@ def attention_drawn(at: AppTest) -> bool:
 
 FORTY_ROWS = "".join(f"{day},{day % 7}\n" for day in range(40))  # two numeric columns
 SAVE_AS_CSV = "Save it as a CSV file (UTF-8, comma or semicolon separated) and upload that."
-NUL_BYTES = ("The file contains NUL bytes: it is binary, or text saved as UTF-16 without a "
-             f"byte-order mark. {SAVE_AS_CSV}")
+NUL_BYTES = (
+    "The file contains NUL bytes: it is binary, or text saved as UTF-16 without a "
+    f"byte-order mark. {SAVE_AS_CSV}"
+)
 RESCALE = "Remove those rows or rescale the column (e.g. to thousands)."
 
 BROKEN_FILES = {
     "empty": (b"", "The file is empty. Upload a CSV file with a header row and numbers."),
-    "png-header": (b"\x89PNG\r\n\x1a\n" + bytes(64), f"This is a PNG image, not a text table. "
-                                                    f"{SAVE_AS_CSV}"),
+    "png-header": (
+        b"\x89PNG\r\n\x1a\n" + bytes(64),
+        f"This is a PNG image, not a text table. {SAVE_AS_CSV}",
+    ),
     "random-bytes": (random.Random(0).randbytes(4096), NUL_BYTES),
     "nul-bytes": (b"a,b\n1,2\x00\x00\n3,4\n" * 20, NUL_BYTES),
     "utf16-without-bom": (("a,b\n" + FORTY_ROWS).encode("utf-16-le"), NUL_BYTES),
-    "one-row": (b"a,b\n1,2\n", "The file has 1 usable row(s); a series needs at least 2, and "
-                               "more than the window length to be useful."),
+    "one-row": (
+        b"a,b\n1,2\n",
+        "The file has 1 usable row(s); a series needs at least 2, and "
+        "more than the window length to be useful.",
+    ),
     "all-text": ("name,city\n" + "".join(f"n{i},c{i}\n" for i in range(40))).encode(),
     "colon-separated": ("a:b\n" + "".join(f"{i}:2\n" for i in range(40))).encode(),
-    "infinity": (("a,b\n" + FORTY_ROWS + "inf,1\n").encode(),
-                 "Column 'a' has values that are infinite or too large to store (such as 1e400), "
-                 f"e.g. in data row 41. {RESCALE}"),
+    "infinity": (
+        ("a,b\n" + FORTY_ROWS + "inf,1\n").encode(),
+        "Column 'a' has values that are infinite or too large to store (such as 1e400), "
+        f"e.g. in data row 41. {RESCALE}",
+    ),
     "1e308": ("a,b\n" + "".join(f"1e308,{i}\n" for i in range(40))).encode(),
     "1e400": ("a,b\n" + "".join(f"1e400,{i}\n" for i in range(40))).encode(),
-    "10000-columns": (",".join(f"c{j}" for j in range(10_000)) + "\n"
-                      + ("1," * 9_999 + "1\n") * 3).encode(),
+    "10000-columns": (
+        ",".join(f"c{j}" for j in range(10_000)) + "\n" + ("1," * 9_999 + "1\n") * 3
+    ).encode(),
     "over-5-MB": b"a\n" + b"1\n" * 2_700_000,  # 5 400 002 bytes
 }
 BROKEN_FILE_ERRORS = {
     "all-text": "No column of numbers was found (name: text, not numbers (e.g. 'n0'); city: "
-                "text, not numbers (e.g. 'c0')). The series needs at least one column whose cells "
-                "are numbers.",
+    "text, not numbers (e.g. 'c0')). The series needs at least one column whose cells "
+    "are numbers.",
     "colon-separated": "No column of numbers was found (a:b: text, not numbers (e.g. '0:2')). "
-                       "The series needs at least one column whose cells are numbers.",
+    "The series needs at least one column whose cells are numbers.",
     "1e308": f"Column 'a' has values that are larger than 1e+15 in size, e.g. in data row 1. "
-             f"{RESCALE}",
+    f"{RESCALE}",
     "1e400": "Column 'a' has values that are infinite or too large to store (such as 1e400), "
-             f"e.g. in data row 1. {RESCALE}",
+    f"e.g. in data row 1. {RESCALE}",
     "10000-columns": "The file has 10000 columns; the limit is 50. Keep only the columns you "
-                     "want to look at.",
+    "want to look at.",
     "over-5-MB": "The file is larger than the limit of 5.0 MB (5.1 MB or more). Upload fewer "
-                 "rows or columns, e.g. a shorter period.",
+    "rows or columns, e.g. a shorter period.",
 }
 
 
@@ -295,17 +344,36 @@ def test_broken_file_says_what_is_wrong_and_draws_no_attention(name: str) -> Non
 
 # (file, how the page says it read it, the feature columns offered, info notes)
 UNUSUAL_FILES = {
-    "one-column": (("value\n" + "".join(f"{i}\n" for i in range(40))).encode(),
-                   "Read as UTF-8, comma-separated, with a header row.", ["value"], []),
-    "missing-values": (("a,b\n" + FORTY_ROWS + "nan,1\n5,NaN\n6,\n").encode(),
-                       "Read as UTF-8, comma-separated, with a header row.", ["a", "b"],
-                       ["3 missing values were filled with the value before them."]),
-    "pipe-separated": (("x|y\n" + "".join(f"{i}|2\n" for i in range(40))).encode(),
-                       "Read as UTF-8, vertical bar-separated, with a header row.", ["x", "y"], []),
-    "utf16-le-bom": (codecs.BOM_UTF16_LE + ("temp,rain\n" + FORTY_ROWS).encode("utf-16-le"),
-                     "Read as UTF-16, comma-separated, with a header row.", ["temp", "rain"], []),
-    "utf16-be-bom": (codecs.BOM_UTF16_BE + ("temp,rain\n" + FORTY_ROWS).encode("utf-16-be"),
-                     "Read as UTF-16, comma-separated, with a header row.", ["temp", "rain"], []),
+    "one-column": (
+        ("value\n" + "".join(f"{i}\n" for i in range(40))).encode(),
+        "Read as UTF-8, comma-separated, with a header row.",
+        ["value"],
+        [],
+    ),
+    "missing-values": (
+        ("a,b\n" + FORTY_ROWS + "nan,1\n5,NaN\n6,\n").encode(),
+        "Read as UTF-8, comma-separated, with a header row.",
+        ["a", "b"],
+        ["3 missing values were filled with the value before them."],
+    ),
+    "pipe-separated": (
+        ("x|y\n" + "".join(f"{i}|2\n" for i in range(40))).encode(),
+        "Read as UTF-8, vertical bar-separated, with a header row.",
+        ["x", "y"],
+        [],
+    ),
+    "utf16-le-bom": (
+        codecs.BOM_UTF16_LE + ("temp,rain\n" + FORTY_ROWS).encode("utf-16-le"),
+        "Read as UTF-16, comma-separated, with a header row.",
+        ["temp", "rain"],
+        [],
+    ),
+    "utf16-be-bom": (
+        codecs.BOM_UTF16_BE + ("temp,rain\n" + FORTY_ROWS).encode("utf-16-be"),
+        "Read as UTF-16, comma-separated, with a header row.",
+        ["temp", "rain"],
+        [],
+    ),
 }
 
 
@@ -332,7 +400,8 @@ def test_markup_in_a_csv_header_is_only_ever_a_column_name() -> None:
     assert at.selectbox(key="ts_target").value == script
     # The text column is reported by name, escaped, in an info box.
     assert [shown(info) for info in at.info] == [
-        "Column '[x](javascript:alert(1))' is left out: text, not numbers (e.g. 'note 0')."]
+        "Column '[x](javascript:alert(1))' is left out: text, not numbers (e.g. 'note 0')."
+    ]
     legend = [trace["name"] for trace in chart_titled(at, "The series")["data"]]
     assert legend == [script, script, img]  # chart text: Plotly draws unknown tags as text
     assert_markup_only_as_text(at)
@@ -343,8 +412,11 @@ def test_markup_in_a_csv_header_is_only_ever_a_column_name() -> None:
 
 def refused(*pairs: str) -> str:
     """The warning a page shows for link values its widgets refused."""
-    return ("This link has values that are not valid here, so the defaults are used instead: "
-            + "; ".join(pairs) + ".")
+    return (
+        "This link has values that are not valid here, so the defaults are used instead: "
+        + "; ".join(pairs)
+        + "."
+    )
 
 
 LONG_NUMBER = "9" * 10_000
@@ -362,15 +434,42 @@ NONSENSE_LINKS = [
     ("text", {"mask": LONG_WORD}, refused(f"mask={'x' * 40}…")),
     ("text", {"cross": "maybe", "combine": SCRIPT}, refused(f"combine={SCRIPT}", "cross=maybe")),
     ("text", {"present": SCRIPT}, refused(f"present={SCRIPT}")),
-    ("time_series", {"ts_heads": "0", "ts_d_model": "-5", "ts_mask": "../../etc",
-                     "ts_seed": "abc", "ts_pe": "<script>"},
-     refused("ts_d_model=-5", "ts_heads=0", "ts_pe=<script>", "ts_mask=../../etc",
-             "ts_seed=abc")),
-    ("time_series", {"ts_source": SCRIPT, "ts_sample": "../../etc", "ts_length": "abc",
-                     "ts_scaling": "x", "ts_act": "y", "ts_end": "-5", "ts_five_day": "maybe",
-                     "ts_train": "maybe"},
-     refused(f"ts_source={SCRIPT}", "ts_sample=../../etc", "ts_length=abc", "ts_scaling=x",
-             "ts_act=y", "ts_end=-5", "ts_five_day=maybe", "ts_train=maybe")),
+    (
+        "time_series",
+        {
+            "ts_heads": "0",
+            "ts_d_model": "-5",
+            "ts_mask": "../../etc",
+            "ts_seed": "abc",
+            "ts_pe": "<script>",
+        },
+        refused(
+            "ts_d_model=-5", "ts_heads=0", "ts_pe=<script>", "ts_mask=../../etc", "ts_seed=abc"
+        ),
+    ),
+    (
+        "time_series",
+        {
+            "ts_source": SCRIPT,
+            "ts_sample": "../../etc",
+            "ts_length": "abc",
+            "ts_scaling": "x",
+            "ts_act": "y",
+            "ts_end": "-5",
+            "ts_five_day": "maybe",
+            "ts_train": "maybe",
+        },
+        refused(
+            f"ts_source={SCRIPT}",
+            "ts_sample=../../etc",
+            "ts_length=abc",
+            "ts_scaling=x",
+            "ts_act=y",
+            "ts_end=-5",
+            "ts_five_day=maybe",
+            "ts_train=maybe",
+        ),
+    ),
     ("time_series", {"ts_length": LONG_NUMBER}, refused(f"ts_length={'9' * 40}…")),
     ("time_series", {"ts_target": SCRIPT}, refused(f"ts_target={SCRIPT}")),
     ("time_series", {"present": SCRIPT}, refused(f"present={SCRIPT}")),
@@ -379,20 +478,32 @@ NONSENSE_LINKS = [
     ("positional_encoding", {"pe_kind": SCRIPT}, refused(f"pe_kind={SCRIPT}")),
     ("positional_encoding", {"pe_base": "nan"}, refused("pe_base=nan")),
     ("positional_encoding", {"pe_length": LONG_NUMBER}, refused(f"pe_length={'9' * 40}…")),
-    ("positional_encoding", {"pe_swap_first": "99", "pe_swap_second": "-3"},
-     refused("pe_swap_first=99", "pe_swap_second=-3")),
+    (
+        "positional_encoding",
+        {"pe_swap_first": "99", "pe_swap_second": "-3"},
+        refused("pe_swap_first=99", "pe_swap_second=-3"),
+    ),
     ("positional_encoding", {"present": SCRIPT}, refused(f"present={SCRIPT}")),
     ("walkthrough", {"step": "99"}, refused("step=99")),
     ("walkthrough", {"step": "abc"}, refused("step=abc")),
     ("walkthrough", {"step": SCRIPT}, refused(f"step={SCRIPT}")),
     ("walkthrough", {"step": LONG_NUMBER}, refused(f"step={'9' * 40}…")),
-    ("walkthrough", {"step": "1", "wt_query_0": "abc", "wt_query_1": "99"},
-     refused("wt_query_0=abc", "wt_query_1=99")),
+    (
+        "walkthrough",
+        {"step": "1", "wt_query_0": "abc", "wt_query_1": "99"},
+        refused("wt_query_0=abc", "wt_query_1=99"),
+    ),
     ("walkthrough", {"step": "3", "wt_n_keys": "-4"}, refused("wt_n_keys=-4")),
-    ("walkthrough", {"step": "5", "wt_head_width": "5", "wt_combine": "../../etc"},
-     refused("wt_head_width=5", "wt_combine=../../etc")),
-    ("walkthrough", {"step": "6", "wt_grad_seed": "-1", "wt_grad_causal": "maybe"},
-     refused("wt_grad_seed=-1", "wt_grad_causal=maybe")),
+    (
+        "walkthrough",
+        {"step": "5", "wt_head_width": "5", "wt_combine": "../../etc"},
+        refused("wt_head_width=5", "wt_combine=../../etc"),
+    ),
+    (
+        "walkthrough",
+        {"step": "6", "wt_grad_seed": "-1", "wt_grad_causal": "maybe"},
+        refused("wt_grad_seed=-1", "wt_grad_causal=maybe"),
+    ),
     ("walkthrough", {"present": SCRIPT}, refused(f"present={SCRIPT}")),
     ("home", {"present": SCRIPT}, refused(f"present={SCRIPT}")),
     ("home", {"present": LONG_WORD}, refused(f"present={'x' * 40}…")),
@@ -400,7 +511,8 @@ NONSENSE_LINKS = [
 
 
 @pytest.mark.parametrize(
-    ("page", "params", "warning"), NONSENSE_LINKS,
+    ("page", "params", "warning"),
+    NONSENSE_LINKS,
     ids=[f"{page}-{'-'.join(params)}" for page, params, _ in NONSENSE_LINKS],
 )
 def test_nonsense_link_values_are_named_in_a_warning_and_the_page_still_works(
@@ -425,15 +537,17 @@ OVERFLOWING_NUMBERS = [
     ("time_series", {"ts_d_model": "-inf"}, refused("ts_d_model=-inf")),
     ("positional_encoding", {"pe_swap_first": LONG_NUMBER}, refused(f"pe_swap_first={'9' * 40}…")),
     ("positional_encoding", {"pe_swap_second": "inf"}, refused("pe_swap_second=inf")),
-    ("walkthrough", {"step": "6", "wt_grad_seed": LONG_NUMBER},
-     refused(f"wt_grad_seed={'9' * 40}…")),
+    (
+        "walkthrough",
+        {"step": "6", "wt_grad_seed": LONG_NUMBER},
+        refused(f"wt_grad_seed={'9' * 40}…"),
+    ),
 ]
 
 
 @pytest.mark.parametrize(
     ("page", "params", "warning"),
-    [pytest.param(*case, id=f"{case[0]}-{list(case[1])[-1]}")
-     for case in OVERFLOWING_NUMBERS],
+    [pytest.param(*case, id=f"{case[0]}-{list(case[1])[-1]}") for case in OVERFLOWING_NUMBERS],
 )
 def test_number_beyond_float_range_in_the_link_is_refused_not_a_crash(
     page: str, params: dict[str, str], warning: str
@@ -459,7 +573,8 @@ IGNORED_OR_REPEATED = [
 
 
 @pytest.mark.parametrize(
-    ("page", "params", "key", "value"), IGNORED_OR_REPEATED,
+    ("page", "params", "key", "value"),
+    IGNORED_OR_REPEATED,
     ids=[f"{page}-{'-'.join(params)}" for page, params, _, _ in IGNORED_OR_REPEATED],
 )
 def test_unknown_and_repeated_link_parameters_leave_a_working_page(

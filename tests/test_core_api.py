@@ -30,137 +30,247 @@ def test_input_error_is_a_value_error():
 
 # (id, call, fragment the message must contain)
 BAD_ATTENTION_CALLS = [
-    ("q-1d", lambda: ac.scaled_dot_product_attention(np.ones(3), ONES_3x2, ONES_3x2),
-     "2 dimensions"),
-    ("q-3d", lambda: ac.scaled_dot_product_attention(np.ones((2, 3, 2)), ONES_3x2, ONES_3x2),
-     "2 dimensions"),
-    ("q-empty", lambda: ac.scaled_dot_product_attention(np.zeros((0, 2)), ONES_3x2, ONES_3x2),
-     "empty"),
-    ("k-no-columns", lambda: ac.scaled_dot_product_attention(ONES_3x2, np.zeros((3, 0)), ONES_3x2),
-     "empty"),
-    ("q-k-widths", lambda: ac.scaled_dot_product_attention(np.ones((3, 3)), ONES_3x2, ONES_3x2),
-     "same width"),
-    ("k-v-rows", lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, np.ones((4, 2))),
-     "one row per key"),
-    ("q-nan", lambda: ac.scaled_dot_product_attention(ONES_3x2 * np.nan, ONES_3x2, ONES_3x2),
-     "NaN"),
-    ("k-inf", lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2 * np.inf, ONES_3x2),
-     "NaN or infinite"),
-    ("v-nan-one-cell",
-     lambda: ac.scaled_dot_product_attention(
-         ONES_3x2, ONES_3x2, np.array([[1, 2], [3, np.nan], [5, 6]])
-     ),
-     "v contains NaN"),
+    (
+        "q-1d",
+        lambda: ac.scaled_dot_product_attention(np.ones(3), ONES_3x2, ONES_3x2),
+        "2 dimensions",
+    ),
+    (
+        "q-3d",
+        lambda: ac.scaled_dot_product_attention(np.ones((2, 3, 2)), ONES_3x2, ONES_3x2),
+        "2 dimensions",
+    ),
+    (
+        "q-empty",
+        lambda: ac.scaled_dot_product_attention(np.zeros((0, 2)), ONES_3x2, ONES_3x2),
+        "empty",
+    ),
+    (
+        "k-no-columns",
+        lambda: ac.scaled_dot_product_attention(ONES_3x2, np.zeros((3, 0)), ONES_3x2),
+        "empty",
+    ),
+    (
+        "q-k-widths",
+        lambda: ac.scaled_dot_product_attention(np.ones((3, 3)), ONES_3x2, ONES_3x2),
+        "same width",
+    ),
+    (
+        "k-v-rows",
+        lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, np.ones((4, 2))),
+        "one row per key",
+    ),
+    (
+        "q-nan",
+        lambda: ac.scaled_dot_product_attention(ONES_3x2 * np.nan, ONES_3x2, ONES_3x2),
+        "NaN",
+    ),
+    (
+        "k-inf",
+        lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2 * np.inf, ONES_3x2),
+        "NaN or infinite",
+    ),
+    (
+        "v-nan-one-cell",
+        lambda: ac.scaled_dot_product_attention(
+            ONES_3x2, ONES_3x2, np.array([[1, 2], [3, np.nan], [5, 6]])
+        ),
+        "v contains NaN",
+    ),
     ("q-string", lambda: ac.scaled_dot_product_attention("abc", ONES_3x2, ONES_3x2), "numbers"),
-    ("q-strings", lambda: ac.scaled_dot_product_attention([["a", "b"]], ONES_3x2, ONES_3x2),
-     "numbers"),
-    ("q-objects",
-     lambda: ac.scaled_dot_product_attention(np.array([[object(), 1]]), ONES_3x2, ONES_3x2),
-     "numbers"),
+    (
+        "q-strings",
+        lambda: ac.scaled_dot_product_attention([["a", "b"]], ONES_3x2, ONES_3x2),
+        "numbers",
+    ),
+    (
+        "q-objects",
+        lambda: ac.scaled_dot_product_attention(np.array([[object(), 1]]), ONES_3x2, ONES_3x2),
+        "numbers",
+    ),
     ("q-none", lambda: ac.scaled_dot_product_attention(None, ONES_3x2, ONES_3x2), "numbers"),
-    ("q-ragged", lambda: ac.scaled_dot_product_attention([[1, 2], [3]], ONES_3x2, ONES_3x2),
-     "numeric array"),
-    ("q-complex", lambda: ac.scaled_dot_product_attention(ONES_3x2 + 1j, ONES_3x2, ONES_3x2),
-     "complex"),
-    ("mask-01-numbers",
-     lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, ONES_3x2, mask=np.ones((3, 3))),
-     "True/False"),
-    ("mask-string",
-     lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, ONES_3x2, mask="causal"),
-     "True/False"),
-    ("mask-shape",
-     lambda: ac.scaled_dot_product_attention(
-         ONES_3x2, ONES_3x2, ONES_3x2, mask=np.ones((3, 2), bool)
-     ),
-     "(3, 3)"),
-    ("mask-1d",
-     lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, ONES_3x2, mask=np.ones(3, bool)),
-     "(3, 3)"),
-    ("scale-nan",
-     lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, ONES_3x2, scale=float("nan")),
-     "finite"),
-    ("scale-inf",
-     lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, ONES_3x2, scale=float("inf")),
-     "finite"),
-    ("activation",
-     lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, ONES_3x2, activation="relu"),
-     "'softmax' or 'hardmax'"),
+    (
+        "q-ragged",
+        lambda: ac.scaled_dot_product_attention([[1, 2], [3]], ONES_3x2, ONES_3x2),
+        "numeric array",
+    ),
+    (
+        "q-complex",
+        lambda: ac.scaled_dot_product_attention(ONES_3x2 + 1j, ONES_3x2, ONES_3x2),
+        "complex",
+    ),
+    (
+        "mask-01-numbers",
+        lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, ONES_3x2, mask=np.ones((3, 3))),
+        "True/False",
+    ),
+    (
+        "mask-string",
+        lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, ONES_3x2, mask="causal"),
+        "True/False",
+    ),
+    (
+        "mask-shape",
+        lambda: ac.scaled_dot_product_attention(
+            ONES_3x2, ONES_3x2, ONES_3x2, mask=np.ones((3, 2), bool)
+        ),
+        "(3, 3)",
+    ),
+    (
+        "mask-1d",
+        lambda: ac.scaled_dot_product_attention(
+            ONES_3x2, ONES_3x2, ONES_3x2, mask=np.ones(3, bool)
+        ),
+        "(3, 3)",
+    ),
+    (
+        "scale-nan",
+        lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, ONES_3x2, scale=float("nan")),
+        "finite",
+    ),
+    (
+        "scale-inf",
+        lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, ONES_3x2, scale=float("inf")),
+        "finite",
+    ),
+    (
+        "activation",
+        lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, ONES_3x2, activation="relu"),
+        "'softmax' or 'hardmax'",
+    ),
     # multi-head attention
-    ("mha-x-1d", lambda: ac.multi_head_attention(np.ones(12), W_12x12, W_12x12, W_12x12),
-     "2 dimensions"),
-    ("mha-x-nan", lambda: ac.multi_head_attention(ONES_3x12 * np.nan, W_12x12, W_12x12, W_12x12),
-     "NaN"),
-    ("mha-x-strings", lambda: ac.multi_head_attention([["a"] * 12], W_12x12, W_12x12, W_12x12),
-     "numbers"),
-    ("mha-w_q-rows",
-     lambda: ac.multi_head_attention(ONES_3x12, np.ones((11, 12)), W_12x12, W_12x12),
-     "w_q must have 12 rows"),
-    ("mha-w_v-rows", lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, np.ones((5, 12))),
-     "w_v must have 12 rows"),
-    ("mha-w_q-w_k-columns",
-     lambda: ac.multi_head_attention(ONES_3x12, W_12x12, np.ones((12, 6)), W_12x12),
-     "same number of columns"),
-    ("mha-x_kv-width",
-     lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, W_12x12, x_kv=np.ones((4, 11))),
-     "same width"),
-    ("mha-w_o-rows",
-     lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, W_12x12, w_o=np.ones((5, 5))),
-     "w_o must have 12 rows"),
-    ("mha-mask-shape",
-     lambda: ac.multi_head_attention(
-         ONES_3x12, W_12x12, W_12x12, W_12x12, mask=np.ones((3, 4), bool)
-     ),
-     "(3, 3)"),
-    ("mha-mask-numbers",
-     lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, W_12x12, mask=np.ones((3, 3))),
-     "True/False"),
-    ("mha-heads-zero",
-     lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, W_12x12, n_heads=0),
-     "at least 1"),
-    ("mha-heads-bool",
-     lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, W_12x12, n_heads=True),
-     "whole number"),
-    ("mha-heads-string",
-     lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, W_12x12, n_heads="2"),
-     "whole number"),
-    ("mha-value-heads",
-     lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, np.ones((12, 10)), n_heads=4),
-     "value width = 10"),
-    ("mha-rotary-base",
-     lambda: ac.multi_head_attention(
-         ONES_3x12, W_12x12, W_12x12, W_12x12, rotary=True, rotary_base=1
-     ),
-     "greater than 1"),
+    (
+        "mha-x-1d",
+        lambda: ac.multi_head_attention(np.ones(12), W_12x12, W_12x12, W_12x12),
+        "2 dimensions",
+    ),
+    (
+        "mha-x-nan",
+        lambda: ac.multi_head_attention(ONES_3x12 * np.nan, W_12x12, W_12x12, W_12x12),
+        "NaN",
+    ),
+    (
+        "mha-x-strings",
+        lambda: ac.multi_head_attention([["a"] * 12], W_12x12, W_12x12, W_12x12),
+        "numbers",
+    ),
+    (
+        "mha-w_q-rows",
+        lambda: ac.multi_head_attention(ONES_3x12, np.ones((11, 12)), W_12x12, W_12x12),
+        "w_q must have 12 rows",
+    ),
+    (
+        "mha-w_v-rows",
+        lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, np.ones((5, 12))),
+        "w_v must have 12 rows",
+    ),
+    (
+        "mha-w_q-w_k-columns",
+        lambda: ac.multi_head_attention(ONES_3x12, W_12x12, np.ones((12, 6)), W_12x12),
+        "same number of columns",
+    ),
+    (
+        "mha-x_kv-width",
+        lambda: ac.multi_head_attention(
+            ONES_3x12, W_12x12, W_12x12, W_12x12, x_kv=np.ones((4, 11))
+        ),
+        "same width",
+    ),
+    (
+        "mha-w_o-rows",
+        lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, W_12x12, w_o=np.ones((5, 5))),
+        "w_o must have 12 rows",
+    ),
+    (
+        "mha-mask-shape",
+        lambda: ac.multi_head_attention(
+            ONES_3x12, W_12x12, W_12x12, W_12x12, mask=np.ones((3, 4), bool)
+        ),
+        "(3, 3)",
+    ),
+    (
+        "mha-mask-numbers",
+        lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, W_12x12, mask=np.ones((3, 3))),
+        "True/False",
+    ),
+    (
+        "mha-heads-zero",
+        lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, W_12x12, n_heads=0),
+        "at least 1",
+    ),
+    (
+        "mha-heads-bool",
+        lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, W_12x12, n_heads=True),
+        "whole number",
+    ),
+    (
+        "mha-heads-string",
+        lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, W_12x12, n_heads="2"),
+        "whole number",
+    ),
+    (
+        "mha-value-heads",
+        lambda: ac.multi_head_attention(ONES_3x12, W_12x12, W_12x12, np.ones((12, 10)), n_heads=4),
+        "value width = 10",
+    ),
+    (
+        "mha-rotary-base",
+        lambda: ac.multi_head_attention(
+            ONES_3x12, W_12x12, W_12x12, W_12x12, rotary=True, rotary_base=1
+        ),
+        "greater than 1",
+    ),
     # head combination
     ("combine-2d", lambda: ac.combine_heads(np.ones((3, 4))), "3 dimensions"),
-    ("combine-unknown", lambda: ac.combine_heads(np.ones((2, 3, 4)), "sum"),
-     "concat, mean, max, learned"),
-    ("combine-learned-without-weights", lambda: ac.combine_heads(np.ones((2, 3, 4)), "learned"),
-     "one weight per head"),
-    ("combine-learned-wrong-count",
-     lambda: ac.combine_heads(np.ones((2, 3, 4)), "learned", head_weights=np.ones(3)),
-     "one weight per head (2)"),
-    ("combine-w_o-rows", lambda: ac.combine_heads(np.ones((2, 3, 4)), w_o=np.ones((7, 2))),
-     "w_o must have 8 rows"),
+    (
+        "combine-unknown",
+        lambda: ac.combine_heads(np.ones((2, 3, 4)), "sum"),
+        "concat, mean, max, learned",
+    ),
+    (
+        "combine-learned-without-weights",
+        lambda: ac.combine_heads(np.ones((2, 3, 4)), "learned"),
+        "one weight per head",
+    ),
+    (
+        "combine-learned-wrong-count",
+        lambda: ac.combine_heads(np.ones((2, 3, 4)), "learned", head_weights=np.ones(3)),
+        "one weight per head (2)",
+    ),
+    (
+        "combine-w_o-rows",
+        lambda: ac.combine_heads(np.ones((2, 3, 4)), w_o=np.ones((7, 2))),
+        "w_o must have 8 rows",
+    ),
     ("combine-nan", lambda: ac.combine_heads(np.full((2, 3, 4), np.nan), "mean"), "NaN"),
     # backward pass: one query of width 3, two keys, projections to width 2
-    ("backward-w_q-rows",
-     lambda: ac.attention_backward(X_Q, X_KV, X_KV, np.ones((4, 2)), W_3x2, W_3x2, D_OUT),
-     "w_q needs 3 rows"),
-    ("backward-d_output-shape",
-     lambda: ac.attention_backward(X_Q, X_KV, X_KV, W_3x2, W_3x2, W_3x2, np.ones((2, 2))),
-     "output's shape (1, 2)"),
-    ("backward-keys-values-rows",
-     lambda: ac.attention_backward(X_Q, X_KV, np.ones((4, 3)), W_3x2, W_3x2, W_3x2, D_OUT),
-     "one row per key"),
-    ("backward-nan",
-     lambda: ac.attention_backward(X_Q * np.nan, X_KV, X_KV, W_3x2, W_3x2, W_3x2, D_OUT),
-     "NaN"),
-    ("backward-mask-numbers",
-     lambda: ac.attention_backward(
-         X_Q, X_KV, X_KV, W_3x2, W_3x2, W_3x2, D_OUT, mask=np.ones((1, 2))
-     ),
-     "True/False"),
+    (
+        "backward-w_q-rows",
+        lambda: ac.attention_backward(X_Q, X_KV, X_KV, np.ones((4, 2)), W_3x2, W_3x2, D_OUT),
+        "w_q needs 3 rows",
+    ),
+    (
+        "backward-d_output-shape",
+        lambda: ac.attention_backward(X_Q, X_KV, X_KV, W_3x2, W_3x2, W_3x2, np.ones((2, 2))),
+        "output's shape (1, 2)",
+    ),
+    (
+        "backward-keys-values-rows",
+        lambda: ac.attention_backward(X_Q, X_KV, np.ones((4, 3)), W_3x2, W_3x2, W_3x2, D_OUT),
+        "one row per key",
+    ),
+    (
+        "backward-nan",
+        lambda: ac.attention_backward(X_Q * np.nan, X_KV, X_KV, W_3x2, W_3x2, W_3x2, D_OUT),
+        "NaN",
+    ),
+    (
+        "backward-mask-numbers",
+        lambda: ac.attention_backward(
+            X_Q, X_KV, X_KV, W_3x2, W_3x2, W_3x2, D_OUT, mask=np.ones((1, 2))
+        ),
+        "True/False",
+    ),
     # masks
     ("causal-zero", lambda: ac.causal_mask(0), "at least 1"),
     ("causal-bool", lambda: ac.causal_mask(True), "whole number"),
@@ -179,18 +289,27 @@ BAD_ATTENTION_CALLS = [
     ("sinusoidal-too-long", lambda: ac.sinusoidal_encoding(10_000, 4), "at most 512"),
     ("sinusoidal-too-wide", lambda: ac.sinusoidal_encoding(4, 10_000), "at most 512"),
     ("sinusoidal-base", lambda: ac.sinusoidal_encoding(4, 4, base=0.5), "greater than 1"),
-    ("sinusoidal-base-nan", lambda: ac.sinusoidal_encoding(4, 4, base=float("nan")),
-     "greater than 1"),
+    (
+        "sinusoidal-base-nan",
+        lambda: ac.sinusoidal_encoding(4, 4, base=float("nan")),
+        "greater than 1",
+    ),
     ("learned-length-bool", lambda: ac.learned_encoding(True, 4), "whole number"),
     ("rotary-base", lambda: ac.rotary_embedding(np.ones((3, 4)), base=0), "greater than 1"),
-    ("positional-unknown", lambda: ac.positional_encoding("absolute", 3, 4),
-     "none, sinusoidal, learned, rotary"),
+    (
+        "positional-unknown",
+        lambda: ac.positional_encoding("absolute", 3, 4),
+        "none, sinusoidal, learned, rotary",
+    ),
     ("positional-none-length-zero", lambda: ac.positional_encoding("none", 0, 4), "at least 1"),
     # heads, weights, embeddings
     ("valid-head-counts-zero", lambda: ac.valid_head_counts(0), "at least 1"),
     ("glorot-zero", lambda: ac.glorot_uniform(np.random.default_rng(0), 0, 3), "at least 1"),
-    ("init-zero-heads", lambda: ac.init_attention_weights(np.random.default_rng(0), 4, 0, 2, 2, 4),
-     "at least 1"),
+    (
+        "init-zero-heads",
+        lambda: ac.init_attention_weights(np.random.default_rng(0), 4, 0, 2, 2, 4),
+        "at least 1",
+    ),
     ("embed-unknown", lambda: ac.embed(("a",), "glove", 4), "onehot, random"),
     ("one-hot-d_model-zero", lambda: ac.one_hot_embeddings(("a",), 0), "at least 1"),
     ("random-d_model-too-wide", lambda: ac.random_embeddings(("a",), 10_000), "at most 512"),
@@ -225,8 +344,10 @@ BARE_ERROR_CALLS = [
     ("rotary-1d", lambda: ac.rotary_embedding(np.ones(4))),
     ("rotary-string", lambda: ac.rotary_embedding("abc")),
     ("multiplicative-pitfall-string", lambda: ac.multiplicative_mask_pitfall("abc", ONES_3x2)),
-    ("multiplicative-pitfall-mask-shape",
-     lambda: ac.multiplicative_mask_pitfall(ONES_3x2, np.ones((4, 4), bool))),
+    (
+        "multiplicative-pitfall-mask-shape",
+        lambda: ac.multiplicative_mask_pitfall(ONES_3x2, np.ones((4, 4), bool)),
+    ),
     ("sequence-length-pitfall-1d", lambda: ac.sequence_length_scale_pitfall(np.ones(3))),
     ("sequence-length-pitfall-string", lambda: ac.sequence_length_scale_pitfall("abc")),
     ("wrong-axis-pitfall-1d", lambda: ac.wrong_axis_softmax_pitfall(np.ones(3))),
@@ -236,9 +357,7 @@ BARE_ERROR_CALLS = [
 ]
 
 
-@pytest.mark.parametrize(
-    "call", [pytest.param(call, id=name) for name, call in BARE_ERROR_CALLS]
-)
+@pytest.mark.parametrize("call", [pytest.param(call, id=name) for name, call in BARE_ERROR_CALLS])
 def test_bad_argument_to_a_building_block_raises_input_error(call):
     with pytest.raises(ac.InputError):
         call()
@@ -454,7 +573,14 @@ def test_emoji_with_a_variation_selector_stays_one_token():
 def test_cjk_text_gives_one_token_per_character():
     assert ac.tokenize("注意力机制很酷").tokens == ("注", "意", "力", "机", "制", "很", "酷")
     assert ac.tokenize("日本語のテキスト").tokens == (
-        "日", "本", "語", "の", "テ", "キ", "ス", "ト",
+        "日",
+        "本",
+        "語",
+        "の",
+        "テ",
+        "キ",
+        "ス",
+        "ト",
     )
 
 
@@ -480,7 +606,18 @@ def test_html_is_tokenized_as_plain_tokens():
     tokens = ac.tokenize("<img src=x onerror=alert(1)>")
 
     assert tokens.tokens == (
-        "<", "img", "src", "=", "x", "onerror", "=", "alert", "(", "1", ")", ">",
+        "<",
+        "img",
+        "src",
+        "=",
+        "x",
+        "onerror",
+        "=",
+        "alert",
+        "(",
+        "1",
+        ")",
+        ">",
     )
     assert all(token == "<" or "<" not in token for token in tokens.tokens)
 
@@ -665,19 +802,30 @@ def test_custom_mask_is_used_as_given():
 @pytest.mark.parametrize(
     ("call", "fragment"),
     [
-        pytest.param(lambda: ac.run_attention(np.ones((3, 5)), ac.AttentionConfig()),
-                     "16", id="x-width"),
-        pytest.param(lambda: ac.run_attention(np.ones(16), ac.AttentionConfig()),
-                     "2 dimensions", id="x-1d"),
-        pytest.param(lambda: ac.run_attention("abc", ac.AttentionConfig()),
-                     "numbers", id="x-string"),
-        pytest.param(lambda: ac.run_attention(np.full((3, 16), np.nan), ac.AttentionConfig()),
-                     "NaN", id="x-nan"),
+        pytest.param(
+            lambda: ac.run_attention(np.ones((3, 5)), ac.AttentionConfig()), "16", id="x-width"
+        ),
+        pytest.param(
+            lambda: ac.run_attention(np.ones(16), ac.AttentionConfig()), "2 dimensions", id="x-1d"
+        ),
+        pytest.param(
+            lambda: ac.run_attention("abc", ac.AttentionConfig()), "numbers", id="x-string"
+        ),
+        pytest.param(
+            lambda: ac.run_attention(np.full((3, 16), np.nan), ac.AttentionConfig()),
+            "NaN",
+            id="x-nan",
+        ),
         pytest.param(
             lambda: ac.run_attention(np.ones((3, 16)), ac.AttentionConfig(), x_kv=np.ones((2, 5))),
-            "16", id="x_kv-width"),
-        pytest.param(lambda: ac.run_attention(np.ones((600, 16)), ac.AttentionConfig()),
-                     "at most 512", id="too-long"),
+            "16",
+            id="x_kv-width",
+        ),
+        pytest.param(
+            lambda: ac.run_attention(np.ones((600, 16)), ac.AttentionConfig()),
+            "at most 512",
+            id="too-long",
+        ),
     ],
 )
 def test_run_attention_rejects_bad_vectors(call, fragment):

@@ -189,9 +189,7 @@ def test_cool_dot_product_terms_sum_to_every_context_entry():
     context = examples.cool_context()
     for i in range(3):
         for j in range(4):
-            terms = examples.dot_product_terms(
-                examples.COOL_WEIGHTS[i], examples.COOL_VALUES[:, j]
-            )
+            terms = examples.dot_product_terms(examples.COOL_WEIGHTS[i], examples.COOL_VALUES[:, j])
             assert len(terms) == 3
             total = sum(weight * value for weight, value in terms)
             np.testing.assert_allclose(total, context[i, j], rtol=0, atol=1e-15)
@@ -251,9 +249,7 @@ def test_wrong_axis_pitfall_equals_the_dmol_softmax_without_keepdims_on_symmetri
     # by *row* sum j is dividing it by its own column sum.
     rng = np.random.default_rng(2020)
     i_batched_query = rng.normal(size=(11, 4))
-    a = np.einsum("ij,kj->ik", i_batched_query, i_batched_query) / np.sqrt(
-        i_batched_query.shape[0]
-    )
+    a = np.einsum("ij,kj->ik", i_batched_query, i_batched_query) / np.sqrt(i_batched_query.shape[0])
     assert np.array_equal(a, a.T)
 
     dmol = np.exp(a) / np.sum(np.exp(a), axis=1)

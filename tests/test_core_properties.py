@@ -159,7 +159,11 @@ def test_hardmax_attention_copies_the_value_of_the_best_allowed_key(problem):
 def multi_head_problems(draw):
     """x (T, d_in), projections for H heads, and a permutation of the T tokens."""
     t, n_heads, d_k, d_v, d_in = (
-        draw(sizes), draw(st.integers(1, 3)), draw(sizes), draw(sizes), draw(sizes)
+        draw(sizes),
+        draw(st.integers(1, 3)),
+        draw(sizes),
+        draw(sizes),
+        draw(sizes),
     )
     x = draw(matrices(t, d_in))
     w_q = draw(matrices(d_in, n_heads * d_k))

@@ -58,9 +58,7 @@ def test_sdpa_matches_torch_with_a_random_boolean_mask(seed, t, s, d_k, d_v):
     mask = rng.random((t, s)) < 0.6
 
     ours = ac.scaled_dot_product_attention(q, k, v, mask=mask)
-    theirs = torch_sdpa(
-        as_tensor(q), as_tensor(k), as_tensor(v), attn_mask=torch.from_numpy(mask)
-    )
+    theirs = torch_sdpa(as_tensor(q), as_tensor(k), as_tensor(v), attn_mask=torch.from_numpy(mask))
 
     assert_close(ours.context, theirs)
 
@@ -156,9 +154,7 @@ MHA_CASES = [
 
 @pytest.mark.parametrize("masked", [False, True], ids=["no-mask", "causal"])
 @pytest.mark.parametrize(("embed_dim", "n_heads", "t", "s"), MHA_CASES)
-def test_multi_head_attention_matches_torch_multihead_attention(
-    embed_dim, n_heads, t, s, masked
-):
+def test_multi_head_attention_matches_torch_multihead_attention(embed_dim, n_heads, t, s, masked):
     rng = np.random.default_rng(embed_dim * 100 + n_heads * 10 + t)
     x = rng.normal(size=(t, embed_dim))
     x_kv = x if s == t else rng.normal(size=(s, embed_dim))
@@ -332,7 +328,11 @@ def test_fully_masked_query_contributes_no_gradient():
     np.testing.assert_array_equal(ours.forward.context[1], np.zeros(2))
     assert_close(ours.d_x_q[kept], d_x_q)
     for name, theirs in (
-        ("d_x_k", d_x_k), ("d_x_v", d_x_v), ("d_w_q", d_w_q), ("d_w_k", d_w_k), ("d_w_v", d_w_v)
+        ("d_x_k", d_x_k),
+        ("d_x_v", d_x_v),
+        ("d_w_q", d_w_q),
+        ("d_w_k", d_w_k),
+        ("d_w_v", d_w_v),
     ):
         assert_close(getattr(ours, name), theirs)
 

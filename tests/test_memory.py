@@ -37,8 +37,14 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 
 
 def page_faults(mode: str) -> int:
-    done = subprocess.run([sys.executable, "-c", COUNT_FAULTS, mode], cwd=ROOT, check=True,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", COUNT_FAULTS, mode],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return int(done.stdout.strip())
 
 

@@ -19,8 +19,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def small_model(mask: str = "causal", activation: str = "relu") -> forecaster.SeriesForecaster:
     torch.manual_seed(3)
-    config = forecaster.ModelConfig(n_features=3, window=6, d_model=8, n_heads=2,
-                                    activation=activation, mask=mask, sliding_window=2)
+    config = forecaster.ModelConfig(
+        n_features=3,
+        window=6,
+        d_model=8,
+        n_heads=2,
+        activation=activation,
+        mask=mask,
+        sliding_window=2,
+    )
     return forecaster.SeriesForecaster(config)
 
 
@@ -37,7 +44,9 @@ def test_model_attention_equals_core_attention_on_copied_weights(mask: str) -> N
         concat, weights = layer.attention(embedded, model.mask)
         output = layer.output(concat)
     core = ac.multi_head_attention(
-        embedded[0].numpy(), **forecaster.core_weights(layer), n_heads=2,
+        embedded[0].numpy(),
+        **forecaster.core_weights(layer),
+        n_heads=2,
         mask=forecaster.attention_mask(model.config),
     )
     np.testing.assert_allclose(weights[0].numpy(), core.weights, rtol=0, atol=1e-12)
@@ -51,9 +60,12 @@ def test_model_attention_matches_core_in_float32_to_1e6() -> None:
     with torch.no_grad():
         embedded = model.positions(model.embeddings(x))
         _, weights = model(x)
-    core = ac.multi_head_attention(embedded[0].numpy().astype(np.float64),
-                                   **forecaster.core_weights(model.layers[0]), n_heads=2,
-                                   mask=ac.causal_mask(6))
+    core = ac.multi_head_attention(
+        embedded[0].numpy().astype(np.float64),
+        **forecaster.core_weights(model.layers[0]),
+        n_heads=2,
+        mask=ac.causal_mask(6),
+    )
     np.testing.assert_allclose(weights[0][0].numpy(), core.weights, rtol=0, atol=1e-6)
 
 
@@ -62,8 +74,9 @@ def test_feature_embeddings_equal_the_numpy_embedding(activation: str) -> None:
     model = small_model(activation=activation).double()
     x = torch.randn(6, 3, dtype=torch.float64)
     linear = model.embeddings.linear
-    numpy_embedding = ac.FeatureEmbedding(linear.weight.detach().T.numpy(),
-                                          linear.bias.detach().numpy(), activation)
+    numpy_embedding = ac.FeatureEmbedding(
+        linear.weight.detach().T.numpy(), linear.bias.detach().numpy(), activation
+    )
     with torch.no_grad():
         ours = model.embeddings(x).numpy()
     np.testing.assert_allclose(ours, numpy_embedding(x.numpy()), rtol=0, atol=1e-12)
@@ -95,8 +108,12 @@ PROGRESS: list[trainer.TrainingProgress] = []
 def seasonal_run() -> trainer.TrainingResult:
     """150 seeded steps on the seasonal sample (a few seconds on one thread)."""
     PROGRESS.clear()
-    return trainer.train_model(seasonal_dataset(), forecaster.ModelConfig(1, 28),
-                                  forecaster.TrainConfig(steps=150, seed=0), PROGRESS.append)
+    return trainer.train_model(
+        seasonal_dataset(),
+        forecaster.ModelConfig(1, 28),
+        forecaster.TrainConfig(steps=150, seed=0),
+        PROGRESS.append,
+    )
 
 
 def test_short_training_beats_the_naive_forecast_on_the_seasonal_sample(seasonal_run) -> None:
@@ -136,16 +153,22 @@ def test_same_seed_gives_the_same_numbers() -> None:
 def test_early_stopping_keeps_the_best_weights() -> None:
     dataset = seasonal_dataset(window=7)
     config = forecaster.ModelConfig(n_features=1, window=7, d_model=8)
-    result = trainer.train_model(dataset, config, forecaster.TrainConfig(
-        steps=400, learning_rate=0.1, eval_every=5, patience=2, seed=1))
+    result = trainer.train_model(
+        dataset,
+        config,
+        forecaster.TrainConfig(steps=400, learning_rate=0.1, eval_every=5, patience=2, seed=1),
+    )
     assert "stopped early" in result.stop_reason or result.eval_steps[-1] == 400
     assert result.best_step == int(result.eval_steps[np.argmin(result.val_loss)])
 
 
-@pytest.mark.parametrize(("changes", "words"), [
-    ({"steps": 5000}, "at most 2000"),
-    ({"learning_rate": 5.0}, "learning rate"),
-])
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"steps": 5000}, "at most 2000"),
+        ({"learning_rate": 5.0}, "learning rate"),
+    ],
+)
 def test_train_config_refuses_out_of_budget_values(changes: dict, words: str) -> None:
     with pytest.raises(ac.InputError, match=words):
         forecaster.TrainConfig(**changes)

@@ -92,8 +92,9 @@ def test_query_params_reproduce_a_rotary_view() -> None:
     assert at.slider(key="pe_length").value == 40
     assert at.slider(key="pe_d_model").value == 10
     assert at.number_input(key="pe_base").value == 500.0
-    plotted = decode(figure_titled(at, "rotary encoding (40 positions × 10 dimensions)")
-                     ["data"][0]["z"])
+    plotted = decode(
+        figure_titled(at, "rotary encoding (40 positions × 10 dimensions)")["data"][0]["z"]
+    )
     np.testing.assert_allclose(plotted, order.rotary_reference(40, 10, 500.0), atol=1e-6)
 
 
@@ -155,17 +156,20 @@ def test_presentation_mode_enlarges_the_figure_fonts() -> None:
     assert presenting["layout"]["font"]["size"] > normal
 
 
-@pytest.mark.parametrize("params", [
-    {"pe_length": "-5"},
-    {"pe_length": "100000", "pe_d_model": "0"},
-    {"pe_kind": "../../etc"},
-    {"pe_kind": "<script>alert(1)</script>"},
-    {"pe_base": "-1"},
-    {"pe_base": "nan"},
-    {"pe_d_model": "abc", "pe_dims": ["999", "x"]},
-    {"pe_swap_first": "99", "pe_swap_second": "-3"},
-    {"pe_sentence": ""},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"pe_length": "-5"},
+        {"pe_length": "100000", "pe_d_model": "0"},
+        {"pe_kind": "../../etc"},
+        {"pe_kind": "<script>alert(1)</script>"},
+        {"pe_base": "-1"},
+        {"pe_base": "nan"},
+        {"pe_d_model": "abc", "pe_dims": ["999", "x"]},
+        {"pe_swap_first": "99", "pe_swap_second": "-3"},
+        {"pe_sentence": ""},
+    ],
+)
 def test_bad_url_params_leave_a_working_page(params: dict[str, str]) -> None:
     at = open_page(**params)
     assert not at.exception

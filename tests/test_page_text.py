@@ -39,8 +39,12 @@ def charts(at: AppTest) -> dict[str, dict]:
     return {spec["layout"]["title"]["text"]: spec for spec in figures(at)}
 
 
-def expected_weights(config: ac.AttentionConfig, text: str = SENTENCE, text2: str | None = None,
-                     custom: np.ndarray | None = None) -> tuple[np.ndarray, ac.AttentionRun]:
+def expected_weights(
+    config: ac.AttentionConfig,
+    text: str = SENTENCE,
+    text2: str | None = None,
+    custom: np.ndarray | None = None,
+) -> tuple[np.ndarray, ac.AttentionRun]:
     """The core's weights ``(H, T, S)`` as float32, masked cells NaN (what the page must plot)."""
     keys = None if text2 is None else ac.tokenize(text2).tokens
     run = ac.run_text_attention(ac.tokenize(text).tokens, config, keys, custom)
@@ -132,14 +136,22 @@ def test_presentation_mode_draws_larger_text_with_fewer_decimals() -> None:
     ("params", "config"),
     [
         ({}, ac.AttentionConfig()),
-        ({"mask": "causal", "heads": "4", "head": "3"},
-         ac.AttentionConfig(n_heads=4, mask="causal")),
-        ({"mask": "sliding", "window": "2", "seed": "7"},
-         ac.AttentionConfig(mask="sliding", window=2, seed=7)),
-        ({"activation": "hardmax", "pe": "rotary", "d_model": "12", "heads": "3"},
-         ac.AttentionConfig(d_model=12, n_heads=3, activation="hardmax", positional="rotary")),
-        ({"scale": "temperature", "temperature": "0.5", "embedding": "onehot"},
-         ac.AttentionConfig(scaling="temperature", temperature=0.5, embedding="onehot")),
+        (
+            {"mask": "causal", "heads": "4", "head": "3"},
+            ac.AttentionConfig(n_heads=4, mask="causal"),
+        ),
+        (
+            {"mask": "sliding", "window": "2", "seed": "7"},
+            ac.AttentionConfig(mask="sliding", window=2, seed=7),
+        ),
+        (
+            {"activation": "hardmax", "pe": "rotary", "d_model": "12", "heads": "3"},
+            ac.AttentionConfig(d_model=12, n_heads=3, activation="hardmax", positional="rotary"),
+        ),
+        (
+            {"scale": "temperature", "temperature": "0.5", "embedding": "onehot"},
+            ac.AttentionConfig(scaling="temperature", temperature=0.5, embedding="onehot"),
+        ),
     ],
     ids=["default", "causal-4-heads", "sliding", "hardmax-rotary", "temperature-onehot"],
 )
@@ -194,8 +206,9 @@ def test_custom_mask_from_the_link_is_used_and_written_back() -> None:
     custom = np.array([[True, False, True], [False, True, False], [True, True, True]])
     at = run_page(text="one two three", mask="custom", cmask=encode(custom), view="4 Weights")
     assert_no_exception(at)
-    expected, _ = expected_weights(ac.AttentionConfig(mask="custom"), "one two three",
-                                   custom=custom)
+    expected, _ = expected_weights(
+        ac.AttentionConfig(mask="custom"), "one two three", custom=custom
+    )
     plotted = decode_array(charts(at)["Attention weights · head 1"]["data"][0]["z"])
     np.testing.assert_array_equal(plotted, expected[0])
     assert at.query_params["cmask"] == encode(custom)
@@ -232,16 +245,23 @@ def test_padding_hint_button_appends_pad_tokens_which_get_masked() -> None:
 
 
 def test_query_params_set_before_the_run_reproduce_the_view() -> None:
-    at = run_page(text=SENTENCE, heads="4", head="2", mask="causal", seed="11", d_model="32",
-                  pe="learned", view="4 Weights")
+    at = run_page(
+        text=SENTENCE,
+        heads="4",
+        head="2",
+        mask="causal",
+        seed="11",
+        d_model="32",
+        pe="learned",
+        view="4 Weights",
+    )
     assert_no_exception(at)
     assert at.selectbox(key="heads").value == 4
     assert at.selectbox(key="head").value == 2
     assert at.selectbox(key="mask").value == "causal"
     assert at.number_input(key="seed").value == 11
     assert at.text_area(key="text").value == SENTENCE
-    config = ac.AttentionConfig(d_model=32, n_heads=4, mask="causal", seed=11,
-                                positional="learned")
+    config = ac.AttentionConfig(d_model=32, n_heads=4, mask="causal", seed=11, positional="learned")
     expected, _ = expected_weights(config)
     plotted = decode_array(charts(at)["Attention weights · head 2"]["data"][0]["z"])
     np.testing.assert_array_equal(plotted, expected[1])
@@ -256,8 +276,9 @@ def test_a_view_changed_by_clicking_equals_the_view_opened_from_its_link() -> No
     at.selectbox(key="head").set_value(3).run()
     assert_no_exception(at)
 
-    shared = run_page(text=SENTENCE, heads="4", mask="sliding", window="2", head="3",
-                      view="4 Weights")
+    shared = run_page(
+        text=SENTENCE, heads="4", mask="sliding", window="2", head="3", view="4 Weights"
+    )
     assert_no_exception(shared)
     assert charts(shared) == charts(at)
     assert "Attention weights · head 3" in charts(shared)
@@ -329,8 +350,15 @@ def test_hundred_thousand_characters_in_a_link_are_cut_with_a_warning() -> None:
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("heads", "0"), ("d_model", "-5"), ("mask", "../../etc"), ("seed", "abc"),
-     ("pe", "<script>"), ("combine", "x"), ("cross", "maybe")],
+    [
+        ("heads", "0"),
+        ("d_model", "-5"),
+        ("mask", "../../etc"),
+        ("seed", "abc"),
+        ("pe", "<script>"),
+        ("combine", "x"),
+        ("cross", "maybe"),
+    ],
 )
 def test_nonsense_link_values_warn_and_fall_back_to_defaults(key: str, value: str) -> None:
     at = run_page(**{key: value})
@@ -373,14 +401,16 @@ def test_head_view_keeps_only_the_strongest_lines_at_128_tokens_and_16_heads() -
     lines = select_lines(weights, heads=range(16))
     assert len(lines.weight) == MAX_LINES
     assert lines.weight.min() >= np.sort(weights[weights > 0.01])[-MAX_LINES]
-    figure = head_view(weights, [f"q{i}" for i in range(128)], [f"k{i}" for i in range(128)],
-                       heads=list(range(16)))
+    figure = head_view(
+        weights, [f"q{i}" for i in range(128)], [f"k{i}" for i in range(128)], heads=list(range(16))
+    )
     assert len(figure.data) <= 16 * (N_LEVELS + 1) + 2
 
 
 def test_strength_levels_round_weights_up() -> None:
-    np.testing.assert_array_equal(strength_level(np.array([0.011, 1 / N_LEVELS, 0.5, 1.0])),
-                                  [1, 1, N_LEVELS // 2, N_LEVELS])
+    np.testing.assert_array_equal(
+        strength_level(np.array([0.011, 1 / N_LEVELS, 0.5, 1.0])), [1, 1, N_LEVELS // 2, N_LEVELS]
+    )
 
 
 @pytest.mark.parametrize("shape", [(1, 1), (3, 5), (14, 14), (128, 128)])
@@ -399,11 +429,14 @@ def test_every_configuration_has_a_formula_and_two_sentences_for_every_step() ->
                 assert step.formula and step.explanation.count(". ") >= 1, step.key
 
 
-@pytest.mark.parametrize(("params", "named"), [
-    ({"head": "99"}, "head=99"),
-    ({"view": "9 Nowhere"}, "view=9 Nowhere"),
-    ({"numbers": "perhaps"}, "numbers=perhaps"),
-])
+@pytest.mark.parametrize(
+    ("params", "named"),
+    [
+        ({"head": "99"}, "head=99"),
+        ({"view": "9 Nowhere"}, "view=9 Nowhere"),
+        ({"numbers": "perhaps"}, "numbers=perhaps"),
+    ],
+)
 def test_a_bad_view_setting_in_the_link_is_named_in_a_warning(
     params: dict[str, str], named: str
 ) -> None:

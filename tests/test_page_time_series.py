@@ -16,10 +16,8 @@ from .plotly_specs import decode, figure_titled, figures
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "views" / "time_series.py")
-GOOD_CSV = (
-    b"date;price;note;volume\n"
-    + b"".join(f"2024-01-{day:02d};{100 + day % 5},5;n{day};{1000 + day}\n".encode()
-               for day in range(1, 31))
+GOOD_CSV = b"date;price;note;volume\n" + b"".join(
+    f"2024-01-{day:02d};{100 + day % 5},5;n{day};{1000 + day}\n".encode() for day in range(1, 31)
 )
 
 
@@ -32,8 +30,11 @@ def open_page(**query_params: str) -> AppTest:
 
 def plotted_weights(at: AppTest) -> np.ndarray:
     figure = figure_titled(at, "Attention weights of head")
-    (trace,) = [trace for trace in figure["data"] if trace["type"] == "heatmap"
-                and trace.get("name") != "masked"]
+    (trace,) = [
+        trace
+        for trace in figure["data"]
+        if trace["type"] == "heatmap" and trace.get("name") != "masked"
+    ]
     return decode(trace["z"])
 
 
@@ -65,10 +66,13 @@ def test_default_page_plots_the_cores_weights_for_the_seasonal_sample() -> None:
     assert figure_titled(at, "The last day's row")["data"][0]["x"][-1] == 1  # lag 1 = last day
 
 
-@pytest.mark.parametrize(("sample", "columns"), [
-    ("ohlcv", 5),
-    ("stocks", 6),
-])
+@pytest.mark.parametrize(
+    ("sample", "columns"),
+    [
+        ("ohlcv", 5),
+        ("stocks", 6),
+    ],
+)
 def test_every_sample_loads_and_shows_attention(sample: str, columns: int) -> None:
     at = open_page(ts_sample=sample)
     assert_clean(at)
@@ -120,13 +124,22 @@ def test_uploaded_semicolon_file_is_read_and_its_text_column_reported() -> None:
     assert plotted_weights(at).shape == (10, 10)
 
 
-SETTINGS_FOR_ANY_DATA = {"ts_length": "14", "ts_scaling": "min-max", "ts_act": "tanh",
-                         "ts_head": "2", "ts_train": "true", "ts_steps": "100", "ts_layers": "2",
-                         "ts_hidden": "64", "ts_lr": "0.01"}
+SETTINGS_FOR_ANY_DATA = {
+    "ts_length": "14",
+    "ts_scaling": "min-max",
+    "ts_act": "tanh",
+    "ts_head": "2",
+    "ts_train": "true",
+    "ts_steps": "100",
+    "ts_layers": "2",
+    "ts_hidden": "64",
+    "ts_lr": "0.01",
+}
 
 
-@pytest.mark.parametrize("replacement", [None, b"name\nx\ny\n"],
-                         ids=["file removed", "unusable file"])
+@pytest.mark.parametrize(
+    "replacement", [None, b"name\nx\ny\n"], ids=["file removed", "unusable file"]
+)
 def test_settings_that_fit_any_data_stay_in_the_link_while_there_is_no_data(
     replacement: bytes | None,
 ) -> None:
@@ -135,31 +148,43 @@ def test_settings_that_fit_any_data_stay_in_the_link_while_there_is_no_data(
     at = upload(open_page(**SETTINGS_FOR_ANY_DATA), "prices.csv", GOOD_CSV)
     assert_clean(at)
     at.file_uploader(key="ts_upload").set_value(
-        None if replacement is None else ("bad.csv", replacement, "text/csv"))
+        None if replacement is None else ("bad.csv", replacement, "text/csv")
+    )
     at.run()
     assert not at.exception
-    assert {key: at.query_params.get(key) for key in SETTINGS_FOR_ANY_DATA} == \
-        SETTINGS_FOR_ANY_DATA
+    assert {key: at.query_params.get(key) for key in SETTINGS_FOR_ANY_DATA} == SETTINGS_FOR_ANY_DATA
     assert {key: at.session_state[key] for key in SETTINGS_FOR_ANY_DATA} == {
-        "ts_length": 14, "ts_scaling": "min-max", "ts_act": "tanh", "ts_head": 2,
-        "ts_train": True, "ts_steps": 100, "ts_layers": 2, "ts_hidden": 64, "ts_lr": 0.01}
+        "ts_length": 14,
+        "ts_scaling": "min-max",
+        "ts_act": "tanh",
+        "ts_head": 2,
+        "ts_train": True,
+        "ts_steps": 100,
+        "ts_layers": 2,
+        "ts_hidden": 64,
+        "ts_lr": 0.01,
+    }
     assert not at.get("plotly_chart")
     assert sum("This step needs data" in caption.value for caption in at.caption) == 2
 
 
-@pytest.mark.parametrize(("data", "words"), [
-    (b"", "empty"),
-    (b"\x89PNG\r\n\x1a\n" + bytes(64), "PNG"),
-    (b"a,b\n1,2\n1e400,3\n", "too large"),
-    (b"name\nx\ny\n", "No column of numbers"),
-    (b"a\n" + b"1\n" * 2_700_000, "5\\.0 MB"),
-])
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b"", "empty"),
+        (b"\x89PNG\r\n\x1a\n" + bytes(64), "PNG"),
+        (b"a,b\n1,2\n1e400,3\n", "too large"),
+        (b"name\nx\ny\n", "No column of numbers"),
+        (b"a\n" + b"1\n" * 2_700_000, "5\\.0 MB"),
+    ],
+)
 def test_broken_upload_shows_an_error_and_no_exception(data: bytes, words: str) -> None:
     at = upload(open_page(), "broken.csv", data)
     assert not at.exception
     assert words in at.error[0].value
     assert not at.get("plotly_chart") or not any(
-        f["layout"]["title"]["text"].startswith("Attention weights of head") for f in figures(at))
+        f["layout"]["title"]["text"].startswith("Attention weights of head") for f in figures(at)
+    )
 
 
 # --- The notes' worked example -------------------------------------------------------
@@ -171,13 +196,18 @@ def test_five_day_example_shows_the_notes_printed_numbers_next_to_ours() -> None
     code = " ".join(block.value for block in at.code)
     for number in ("0.174", "0.29", "0.651", "0.748", "0.669", "0.37394319", "-0.0746334"):
         assert number in code  # printed weights (both versions) and outputs
-    weights = [decode(figure["data"][0]["z"]) for figure in figures(at)
-               if figure["layout"]["title"]["text"] == "Our weights (exact)"]
-    np.testing.assert_allclose(np.round(weights[0], 3), ac.examples.FIVE_DAY_PRINTED_WEIGHTS,
-                               atol=1e-9)
+    weights = [
+        decode(figure["data"][0]["z"])
+        for figure in figures(at)
+        if figure["layout"]["title"]["text"] == "Our weights (exact)"
+    ]
+    np.testing.assert_allclose(
+        np.round(weights[0], 3), ac.examples.FIVE_DAY_PRINTED_WEIGHTS, atol=1e-9
+    )
     masked = np.where(np.isnan(weights[1]), 0.0, weights[1])
-    np.testing.assert_allclose(np.round(masked, 3), ac.examples.FIVE_DAY_PRINTED_MASKED_WEIGHTS,
-                               atol=1e-9)
+    np.testing.assert_allclose(
+        np.round(masked, 3), ac.examples.FIVE_DAY_PRINTED_MASKED_WEIGHTS, atol=1e-9
+    )
 
 
 # --- Training -----------------------------------------------------------------------------
@@ -209,5 +239,6 @@ def test_page_without_training_does_not_import_torch() -> None:
         f"at = AppTest.from_file({PAGE!r}, default_timeout=90).run(); "
         "assert not at.exception; assert 'torch' not in sys.modules, 'torch imported'"
     )
-    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=120,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, check=True, timeout=120, capture_output=True
+    )

@@ -97,12 +97,15 @@ def test_bad_step_in_the_url_opens_step_one(value: str) -> None:
     assert shown_step(at) == 1
 
 
-@pytest.mark.parametrize("params", [
-    {"step": "1", "wt_query_0": "abc", "wt_query_1": "99"},
-    {"step": "3", "wt_n_keys": "-4"},
-    {"step": "5", "wt_head_width": "5", "wt_combine": "../../etc"},
-    {"step": "6", "wt_grad_seed": "-1", "wt_grad_causal": "maybe"},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"step": "1", "wt_query_0": "abc", "wt_query_1": "99"},
+        {"step": "3", "wt_n_keys": "-4"},
+        {"step": "5", "wt_head_width": "5", "wt_combine": "../../etc"},
+        {"step": "6", "wt_grad_seed": "-1", "wt_grad_causal": "maybe"},
+    ],
+)
 def test_bad_step_settings_in_the_url_are_ignored(params: dict[str, str]) -> None:
     at = open_page(**params)
     assert not at.exception
@@ -146,16 +149,18 @@ def test_lookup_weights_follow_the_query_sliders() -> None:
     at.slider(key="wt_query_0").set_value(2.0)
     at.slider(key="wt_query_1").set_value(0.0).run()
     bars = next(t for t in figures(at)[0]["data"] if t["type"] == "bar")
-    expected = lookup.soft_lookup(np.array([2.0, 0.0]), ac.examples.LOOKUP_KEY_VECTORS,
-                                  ac.examples.LOOKUP_VALUE_VECTORS)
+    expected = lookup.soft_lookup(
+        np.array([2.0, 0.0]), ac.examples.LOOKUP_KEY_VECTORS, ac.examples.LOOKUP_VALUE_VECTORS
+    )
     np.testing.assert_allclose(decode(bars["y"]), expected.weights, atol=1e-12)
     assert list(bars["x"]) == list(ac.examples.LOOKUP_VALUES)
     assert any("**painter**" in m.value for m in at.markdown)
 
 
 def test_soft_lookup_weights_sum_to_one_and_pick_the_closest_key() -> None:
-    trace = lookup.soft_lookup([-1.0, 2.0], ac.examples.LOOKUP_KEY_VECTORS,
-                               ac.examples.LOOKUP_VALUE_VECTORS)
+    trace = lookup.soft_lookup(
+        [-1.0, 2.0], ac.examples.LOOKUP_KEY_VECTORS, ac.examples.LOOKUP_VALUE_VECTORS
+    )
     np.testing.assert_allclose(trace.scores, [-2.0, 5.0, -3.0])
     assert trace.weights.sum() == pytest.approx(1.0)
     assert ac.examples.LOOKUP_VALUES[trace.best] == "playwright"
@@ -164,8 +169,9 @@ def test_soft_lookup_weights_sum_to_one_and_pick_the_closest_key() -> None:
 
 def test_soft_lookup_refuses_a_query_of_the_wrong_length() -> None:
     with pytest.raises(ac.InputError, match="same length"):
-        lookup.soft_lookup([1.0, 2.0, 3.0], ac.examples.LOOKUP_KEY_VECTORS,
-                           ac.examples.LOOKUP_VALUE_VECTORS)
+        lookup.soft_lookup(
+            [1.0, 2.0, 3.0], ac.examples.LOOKUP_KEY_VECTORS, ac.examples.LOOKUP_VALUE_VECTORS
+        )
 
 
 # --- Step 2: the documents' numbers ---------------------------------------------
@@ -173,17 +179,37 @@ def test_soft_lookup_refuses_a_query_of_the_wrong_length() -> None:
 
 def test_all_twelve_printed_four_word_numbers_appear() -> None:
     text = code_text(open_page(step="2"))
-    for number in ("0.98522025", "1.74174051", "0.75652026", "0.90965265", "1.40965265", "0.5",
-                   "0.99851226", "1.75849334", "0.75998108", "0.99560386", "1.90407309",
-                   "0.90846923"):
+    for number in (
+        "0.98522025",
+        "1.74174051",
+        "0.75652026",
+        "0.90965265",
+        "1.40965265",
+        "0.5",
+        "0.99851226",
+        "1.75849334",
+        "0.75998108",
+        "0.99560386",
+        "1.90407309",
+        "0.90846923",
+    ):
         assert text.count(number) >= 2, number  # the notes' print and ours, digit for digit
 
 
 def test_five_day_printed_weights_and_outputs_appear_masked_and_unmasked() -> None:
     at = open_page(step="2")
     text = code_text(at)
-    for number in ("0.174", "0.252", "0.651", "0.748", "0.669",  # weights, both versions
-                   "0.37394319", "-0.99867639", "-0.0746334", "-1.86951904"):  # outputs
+    for number in (
+        "0.174",
+        "0.252",
+        "0.651",
+        "0.748",
+        "0.669",  # weights, both versions
+        "0.37394319",
+        "-0.99867639",
+        "-0.0746334",
+        "-1.86951904",
+    ):  # outputs
         assert number in text, number
     assert any("rounded to 3 decimals" in info.value for info in at.info)
 
@@ -237,8 +263,9 @@ def test_scaling_step_shows_the_core_table() -> None:
     at = open_page(step="3", wt_n_keys="16")
     frame = at.dataframe[0].value
     table = lessons.softmax_saturation(n_keys=16)
-    np.testing.assert_allclose(frame["largest weight, unscaled"], table.max_weight_unscaled,
-                               atol=1e-3)
+    np.testing.assert_allclose(
+        frame["largest weight, unscaled"], table.max_weight_unscaled, atol=1e-3
+    )
     assert list(frame["d"]) == [4, 16, 64, 256, 512]
 
 
@@ -327,7 +354,8 @@ for step in range(1, 6):
     assert not at.exception, step
 print("torch" in sys.modules)
 """
-    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip().splitlines()[-1] == "False"

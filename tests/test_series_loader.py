@@ -33,8 +33,9 @@ def test_comma_file_with_a_date_column_uses_the_dates_as_index() -> None:
 
 
 def test_semicolon_file_with_decimal_commas_and_day_first_dates() -> None:
-    frame = ac.read_series(b"Datum;Wert;Menge\n01.02.2024;1,5;2\n02.02.2024;3,25;4\n"
-                           b"13.02.2024;5;6\n")
+    frame = ac.read_series(
+        b"Datum;Wert;Menge\n01.02.2024;1,5;2\n02.02.2024;3,25;4\n13.02.2024;5;6\n"
+    )
     assert ac.series_report(frame).delimiter == ";"
     assert frame["Wert"].tolist() == [1.5, 3.25, 5.0]
     assert frame.index[2] == pd.Timestamp("2024-02-13")
@@ -175,9 +176,18 @@ def test_any_bytes_give_a_frame_or_an_input_error(data: bytes) -> None:
     assert np.isfinite(frame.to_numpy()).all()
 
 
-@given(st.lists(st.lists(st.sampled_from(["1", "-2.5", "", "x", "1e999", "2024-01-01", '"', "n/a"]),
-                         min_size=1, max_size=4), min_size=1, max_size=8),
-       st.sampled_from([",", ";", "\t"]))
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(["1", "-2.5", "", "x", "1e999", "2024-01-01", '"', "n/a"]),
+            min_size=1,
+            max_size=4,
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    st.sampled_from([",", ";", "\t"]),
+)
 def test_any_small_table_gives_a_frame_or_an_input_error(rows: list[list[str]], sep: str) -> None:
     data = "\n".join(sep.join(row) for row in rows).encode()
     try:

@@ -63,9 +63,22 @@ def _key(prefix: str, name: str) -> str:
 
 def control_keys(prefix: str = "") -> list[str]:
     """Every URL-bound key :func:`attention_controls` may create."""
-    names = ["embedding", "d_model", "heads", "custom_widths", "dk", "dv", "pe", "mask", "window",
-             "scale",
-             "temperature", "activation", "combine", "seed"]
+    names = [
+        "embedding",
+        "d_model",
+        "heads",
+        "custom_widths",
+        "dk",
+        "dv",
+        "pe",
+        "mask",
+        "window",
+        "scale",
+        "temperature",
+        "activation",
+        "combine",
+        "seed",
+    ]
     return [_key(prefix, name) for name in names]
 
 
@@ -78,15 +91,26 @@ def _select(label: str, options: Sequence[str], default: str, key: str, help_key
 def _head_widths(prefix: str, d_model: int, n_heads: int) -> tuple[int | None, int | None]:
     """Advanced per-head widths; None means d_model / heads."""
     with st.expander("Advanced: per-head widths dₖ and d_v"):
-        custom = st.toggle("Choose dₖ and d_v myself", key=_key(prefix, "custom_widths"),
-                           bind=BIND)
+        custom = st.toggle("Choose dₖ and d_v myself", key=_key(prefix, "custom_widths"), bind=BIND)
         if not custom:
             st.caption(f"dₖ = d_v = d_model / heads = {d_model // n_heads}")
             return None, None
-        d_k = st.number_input("dₖ (query/key width per head)", 1, 128, d_model // n_heads,
-                              key=_key(prefix, "dk"), bind=BIND)
-        d_v = st.number_input("d_v (value width per head)", 1, 128, d_model // n_heads,
-                              key=_key(prefix, "dv"), bind=BIND)
+        d_k = st.number_input(
+            "dₖ (query/key width per head)",
+            1,
+            128,
+            d_model // n_heads,
+            key=_key(prefix, "dk"),
+            bind=BIND,
+        )
+        d_v = st.number_input(
+            "d_v (value width per head)",
+            1,
+            128,
+            d_model // n_heads,
+            key=_key(prefix, "dv"),
+            bind=BIND,
+        )
         return int(d_k), int(d_v)
 
 
@@ -105,40 +129,95 @@ def attention_controls(
         st.header("Model")
         embedding = "random"
         if options.show_embedding:
-            embedding = _select("Embedding", options.embeddings, "random",
-                                _key(prefix, "embedding"), "embedding")
-        d_model = int(st.number_input("d_model", 2, limits.MAX_D_MODEL, options.d_model_default,
-                                      key=_key(prefix, "d_model"), bind=BIND,
-                                      help=HELP["d_model"]))
+            embedding = _select(
+                "Embedding", options.embeddings, "random", _key(prefix, "embedding"), "embedding"
+            )
+        d_model = int(
+            st.number_input(
+                "d_model",
+                2,
+                limits.MAX_D_MODEL,
+                options.d_model_default,
+                key=_key(prefix, "d_model"),
+                bind=BIND,
+                help=HELP["d_model"],
+            )
+        )
         head_choices = ac.valid_head_counts(d_model, limits.MAX_HEADS)
         default_heads = 2 if 2 in head_choices else 1
-        n_heads = st.selectbox("Heads", head_choices, index=head_choices.index(default_heads),
-                               key=_key(prefix, "heads"), bind=BIND, help=HELP["heads"])
+        n_heads = st.selectbox(
+            "Heads",
+            head_choices,
+            index=head_choices.index(default_heads),
+            key=_key(prefix, "heads"),
+            bind=BIND,
+            help=HELP["heads"],
+        )
         d_k, d_v = _head_widths(prefix, d_model, n_heads)
-        positional = _select("Positional encoding", options.positional,
-                             options.default_positional, _key(prefix, "pe"), "pe")
+        positional = _select(
+            "Positional encoding",
+            options.positional,
+            options.default_positional,
+            _key(prefix, "pe"),
+            "pe",
+        )
         st.header("Attention")
         mask = _select("Mask", options.masks, options.default_mask, _key(prefix, "mask"), "mask")
         window = 3
         if mask == "sliding":
-            window = st.slider("Window", 1, MAX_WINDOW_CONTROL, 3, key=_key(prefix, "window"),
-                               bind=BIND, help=HELP["window"])
+            window = st.slider(
+                "Window",
+                1,
+                MAX_WINDOW_CONTROL,
+                3,
+                key=_key(prefix, "window"),
+                bind=BIND,
+                help=HELP["window"],
+            )
         scaling = _select("Scaling", ac.SCALINGS, "sqrt_dk", _key(prefix, "scale"), "scale")
         temperature = 1.0
         if scaling == "temperature":
-            temperature = st.slider("Temperature τ", limits.MIN_TEMPERATURE, 5.0, 1.0, 0.05,
-                                    key=_key(prefix, "temperature"), bind=BIND,
-                                    help=HELP["temperature"])
-        activation = _select("Activation", ac.ACTIVATIONS, "softmax",
-                             _key(prefix, "activation"), "activation")
+            temperature = st.slider(
+                "Temperature τ",
+                limits.MIN_TEMPERATURE,
+                5.0,
+                1.0,
+                0.05,
+                key=_key(prefix, "temperature"),
+                bind=BIND,
+                help=HELP["temperature"],
+            )
+        activation = _select(
+            "Activation", ac.ACTIVATIONS, "softmax", _key(prefix, "activation"), "activation"
+        )
         combine = "concat"
         if options.show_combine:
-            combine = _select("Combine heads", ac.COMBINE_STRATEGIES, "concat",
-                              _key(prefix, "combine"), "combine")
-        seed = int(st.number_input("Seed", 0, limits.MAX_SEED, 0, key=_key(prefix, "seed"),
-                                   bind=BIND, help=HELP["seed"]))
+            combine = _select(
+                "Combine heads", ac.COMBINE_STRATEGIES, "concat", _key(prefix, "combine"), "combine"
+            )
+        seed = int(
+            st.number_input(
+                "Seed",
+                0,
+                limits.MAX_SEED,
+                0,
+                key=_key(prefix, "seed"),
+                bind=BIND,
+                help=HELP["seed"],
+            )
+        )
     return ac.AttentionConfig(
-        d_model=d_model, n_heads=n_heads, d_k=d_k, d_v=d_v, embedding=embedding,
-        positional=positional, mask=mask, window=int(window), scaling=scaling,
-        temperature=float(temperature), activation=activation, combine=combine, seed=seed,
+        d_model=d_model,
+        n_heads=n_heads,
+        d_k=d_k,
+        d_v=d_v,
+        embedding=embedding,
+        positional=positional,
+        mask=mask,
+        window=int(window),
+        scaling=scaling,
+        temperature=float(temperature),
+        activation=activation,
+        combine=combine,
+        seed=seed,
     )

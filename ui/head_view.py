@@ -68,8 +68,9 @@ def strength_level(weight: np.ndarray) -> np.ndarray:
     return np.clip(np.ceil(np.asarray(weight) * N_LEVELS), 1, N_LEVELS).astype(int)
 
 
-def _segments(lines: Lines, query_labels: Sequence[str], key_labels: Sequence[str],
-              head: int) -> tuple[list, list, list]:
+def _segments(
+    lines: Lines, query_labels: Sequence[str], key_labels: Sequence[str], head: int
+) -> tuple[list, list, list]:
     """x, y and hover text of None-separated segments, query (left) to key (right)."""
     xs: list = []
     ys: list = []
@@ -82,8 +83,9 @@ def _segments(lines: Lines, query_labels: Sequence[str], key_labels: Sequence[st
     return xs, ys, texts
 
 
-def _token_column(labels: Sequence[str], x: float, side: str, highlight: int | None,
-                  style: FigureStyle) -> go.Scatter:
+def _token_column(
+    labels: Sequence[str], x: float, side: str, highlight: int | None, style: FigureStyle
+) -> go.Scatter:
     colours = ["#000000"] * len(labels)
     if highlight is not None:
         colours[highlight] = "#D55E00"
@@ -123,8 +125,9 @@ def head_view(
         for level in range(1, N_LEVELS + 1):
             chosen = (lines.head == head) & (levels == level)
             if chosen.any():
-                subset = Lines(lines.head[chosen], lines.query[chosen], lines.key[chosen],
-                               lines.weight[chosen])
+                subset = Lines(
+                    lines.head[chosen], lines.query[chosen], lines.key[chosen], lines.weight[chosen]
+                )
                 xs, ys, texts = _segments(subset, query_labels, key_labels, head)
                 figure.add_trace(_line_trace(xs, ys, texts, head, level, style))
     figure.add_trace(_token_column(query_labels, QUERY_X - 0.02, "left", query, style))
@@ -133,8 +136,9 @@ def head_view(
     return figure
 
 
-def _line_trace(xs: list, ys: list, texts: list, head: int, level: int,
-                style: FigureStyle) -> go.Scatter:
+def _line_trace(
+    xs: list, ys: list, texts: list, head: int, level: int, style: FigureStyle
+) -> go.Scatter:
     return go.Scatter(
         x=xs,
         y=ys,

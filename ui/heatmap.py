@@ -52,9 +52,15 @@ def _hover(row_title: str, col_title: str, style: FigureStyle) -> str:
     )
 
 
-def _masked_overlay(mask: np.ndarray, rows: Sequence[str], cols: Sequence[str],
-                    row_title: str, col_title: str, style: FigureStyle,
-                    label: str) -> go.Heatmap:
+def _masked_overlay(
+    mask: np.ndarray,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    row_title: str,
+    col_title: str,
+    style: FigureStyle,
+    label: str,
+) -> go.Heatmap:
     """Grey cells labelled ``label`` where the mask forbids attention (small matrices only).
 
     Scores there are −∞; weights there are exactly 0.
@@ -124,8 +130,15 @@ def heatmap(
     return figure
 
 
-def _layout(figure: go.Figure, title: str, row_title: str, col_title: str,
-            style: FigureStyle, shape: tuple[int, int], height: int | None) -> None:
+def _layout(
+    figure: go.Figure,
+    title: str,
+    row_title: str,
+    col_title: str,
+    style: FigureStyle,
+    shape: tuple[int, int],
+    height: int | None,
+) -> None:
     auto_height = 120 + style.cell_px * min(shape[0], 24)
     figure.update_layout(
         title={"text": title, "font": {"size": style.title_size}},
@@ -135,10 +148,22 @@ def _layout(figure: go.Figure, title: str, row_title: str, col_title: str,
     )
     # Column labels go below the matrix: on top they run into the title in a
     # narrow column or with presentation fonts.
-    figure.update_xaxes(title=col_title, side="bottom", tickfont={"size": style.tick_size},
-                        type="category", automargin=True, showgrid=False)
-    figure.update_yaxes(title=row_title, autorange="reversed", tickfont={"size": style.tick_size},
-                        type="category", automargin=True, showgrid=False)
+    figure.update_xaxes(
+        title=col_title,
+        side="bottom",
+        tickfont={"size": style.tick_size},
+        type="category",
+        automargin=True,
+        showgrid=False,
+    )
+    figure.update_yaxes(
+        title=row_title,
+        autorange="reversed",
+        tickfont={"size": style.tick_size},
+        type="category",
+        automargin=True,
+        showgrid=False,
+    )
 
 
 def heatmap_grid(
@@ -165,8 +190,11 @@ def heatmap_grid(
     columns = max(1, min(columns, n_panels))
     n_rows = -(-n_panels // columns)
     figure = make_subplots(
-        rows=n_rows, cols=columns, subplot_titles=list(titles),
-        horizontal_spacing=0.04, vertical_spacing=0.08 if n_rows > 1 else 0.0,
+        rows=n_rows,
+        cols=columns,
+        subplot_titles=list(titles),
+        horizontal_spacing=0.04,
+        vertical_spacing=0.08 if n_rows > 1 else 0.0,
     )
     hover = _hover(row_title, col_title, style)
     colours = _colour_settings(kind, style, display_matrix(stack, None))
@@ -184,8 +212,11 @@ def heatmap_grid(
             row=index // columns + 1,
             col=index % columns + 1,
         )
-    colour_axis = {"colorscale": colours["colorscale"], "cmin": colours["zmin"],
-                   "cmax": colours["zmax"]}
+    colour_axis = {
+        "colorscale": colours["colorscale"],
+        "cmin": colours["zmin"],
+        "cmax": colours["zmax"],
+    }
     figure.update_layout(
         title={"text": title, "font": {"size": style.title_size}},
         font={"size": style.font_size},
@@ -195,10 +226,19 @@ def heatmap_grid(
     )
     if mask is not None and not np.all(mask):
         figure.update_layout(plot_bgcolor=style.masked_colour)
-    figure.update_xaxes(type="category", showticklabels=stack.shape[2] <= 16, showgrid=False,
-                        tickfont={"size": style.tick_size})
-    figure.update_yaxes(type="category", autorange="reversed", showgrid=False,
-                        showticklabels=stack.shape[1] <= 16, tickfont={"size": style.tick_size})
+    figure.update_xaxes(
+        type="category",
+        showticklabels=stack.shape[2] <= 16,
+        showgrid=False,
+        tickfont={"size": style.tick_size},
+    )
+    figure.update_yaxes(
+        type="category",
+        autorange="reversed",
+        showgrid=False,
+        showticklabels=stack.shape[1] <= 16,
+        tickfont={"size": style.tick_size},
+    )
     # Panels share their rows: label them once, on the left, so labels of one
     # panel do not run into its neighbour.
     for column in range(2, columns + 1):

@@ -91,8 +91,9 @@ def mask_editor(
     unique; they are shown as text.
     """
     start = _mask_from_url(np.asarray(default, dtype=bool))
-    frame = pd.DataFrame(start, index=pd.Index(list(row_labels), name="query ↓ / key →"),
-                         columns=list(col_labels))
+    frame = pd.DataFrame(
+        start, index=pd.Index(list(row_labels), name="query ↓ / key →"), columns=list(col_labels)
+    )
     st.caption("Tick a cell to let that query (row) attend to that key (column).")
     edited = st.data_editor(
         frame,

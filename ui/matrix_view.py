@@ -37,9 +37,17 @@ def step_heatmap(
     style: FigureStyle = NORMAL,
 ) -> go.Figure:
     """The heatmap of one step's ``matrix (R, C)``; ``mask`` is used only if ``step.masked``."""
-    return heatmap(matrix, row_labels, col_labels, title=title, kind=step.kind,
-                   mask=mask if step.masked else None, row_title=_axis_title(step.rows),
-                   col_title=_axis_title(step.cols), style=style)
+    return heatmap(
+        matrix,
+        row_labels,
+        col_labels,
+        title=title,
+        kind=step.kind,
+        mask=mask if step.masked else None,
+        row_title=_axis_title(step.rows),
+        col_title=_axis_title(step.cols),
+        style=style,
+    )
 
 
 def step_grid(
@@ -54,10 +62,18 @@ def step_grid(
 ) -> go.Figure:
     """Small multiples of a per-head step, ``stack (H, R, C)``, one panel per head."""
     titles = [f"head {head + 1}" for head in range(stack.shape[0])]
-    return heatmap_grid(stack, row_labels, col_labels, titles=titles, title=title,
-                        kind=step.kind, mask=mask if step.masked else None,
-                        row_title=_axis_title(step.rows), col_title=_axis_title(step.cols),
-                        style=style)
+    return heatmap_grid(
+        stack,
+        row_labels,
+        col_labels,
+        titles=titles,
+        title=title,
+        kind=step.kind,
+        mask=mask if step.masked else None,
+        row_title=_axis_title(step.rows),
+        col_title=_axis_title(step.cols),
+        style=style,
+    )
 
 
 def _axis_title(side: str) -> str:
@@ -135,15 +151,21 @@ def matrix_step(
         explain(step, shapes)
     with figure_column:
         if figure is None:
-            figure = step_heatmap(step, matrix, row_labels, col_labels, title=title, mask=mask,
-                                  style=style)
+            figure = step_heatmap(
+                step, matrix, row_labels, col_labels, title=title, mask=mask, style=style
+            )
         chart(figure, key=f"chart_{key}")
     if show_numbers:
         numbers_table(matrix, row_labels, col_labels, decimals=style.decimals, key=key)
 
 
-def npz_download(matrices: dict[str, np.ndarray], *, file_name: str, key: str,
-                 label: str = "Download every matrix (.npz)") -> None:
+def npz_download(
+    matrices: dict[str, np.ndarray],
+    *,
+    file_name: str,
+    key: str,
+    label: str = "Download every matrix (.npz)",
+) -> None:
     """One button for all ``matrices`` as a compressed ``.npz``, built only when clicked."""
     st.download_button(
         label,

@@ -38,8 +38,14 @@ def encoding_heatmap(matrix: np.ndarray, *, title: str, style: FigureStyle = NOR
     """The encoding ``matrix (T, d)``: one row per position, one column per dimension."""
     length, width = matrix.shape
     return heatmap(
-        matrix, position_labels(length), dimension_labels(width), title=title,
-        kind="values", row_title="position", col_title="dimension", style=style,
+        matrix,
+        position_labels(length),
+        dimension_labels(width),
+        title=title,
+        kind="values",
+        row_title="position",
+        col_title="dimension",
+        style=style,
     )
 
 
@@ -49,13 +55,20 @@ def similarity_heatmap(
     """Position-by-position similarity ``(T, T)``, diverging colours around 0."""
     labels = position_labels(similarity.shape[0])
     return heatmap(
-        similarity, labels, labels, title=title, kind="scores",
-        row_title="position p", col_title="position r", style=style,
+        similarity,
+        labels,
+        labels,
+        title=title,
+        kind="scores",
+        row_title="position p",
+        col_title="position r",
+        style=style,
     )
 
 
-def _line_layout(figure: go.Figure, title: str, x_title: str, y_title: str,
-                 style: FigureStyle) -> go.Figure:
+def _line_layout(
+    figure: go.Figure, title: str, x_title: str, y_title: str, style: FigureStyle
+) -> go.Figure:
     figure.update_layout(
         title={"text": title, "font": {"size": style.title_size}},
         font={"size": style.font_size},
@@ -76,36 +89,62 @@ def dimension_curves(
     positions = np.arange(matrix.shape[0])
     figure = go.Figure()
     for index, dim in enumerate(dimensions):
-        figure.add_trace(go.Scatter(
-            x=positions, y=np.asarray(matrix[:, dim], dtype=np.float32), mode="lines",
-            name=f"dim {dim}", line={"color": style.head_colour(index), "width": 2},
-            hovertemplate=f"dim {dim}: %{{y:{style.number_format}}}<extra></extra>",
-        ))
+        figure.add_trace(
+            go.Scatter(
+                x=positions,
+                y=np.asarray(matrix[:, dim], dtype=np.float32),
+                mode="lines",
+                name=f"dim {dim}",
+                line={"color": style.head_colour(index), "width": 2},
+                hovertemplate=f"dim {dim}: %{{y:{style.number_format}}}<extra></extra>",
+            )
+        )
     return _line_layout(figure, title, "position", "value", style)
 
 
 def rotary_offset_figure(
-    starts: np.ndarray, offsets: np.ndarray, scores: np.ndarray, *,
-    title: str, style: FigureStyle = NORMAL,
+    starts: np.ndarray,
+    offsets: np.ndarray,
+    scores: np.ndarray,
+    *,
+    title: str,
+    style: FigureStyle = NORMAL,
 ) -> go.Figure:
     """One curve ``scores[s] (O,)`` per query position ``starts[s]``, against the offset."""
     figure = go.Figure()
     for index, start in enumerate(starts):
-        figure.add_trace(go.Scatter(
-            x=offsets, y=scores[index], mode="lines", name=f"query at position {start}",
-            line={"color": style.head_colour(index), "width": 2 + 2 * (len(starts) - index - 1),
-                  "dash": DASHES[index % len(DASHES)]},
-            hovertemplate=f"p = {start}: %{{y:{style.number_format}}}<extra></extra>",
-        ))
+        figure.add_trace(
+            go.Scatter(
+                x=offsets,
+                y=scores[index],
+                mode="lines",
+                name=f"query at position {start}",
+                line={
+                    "color": style.head_colour(index),
+                    "width": 2 + 2 * (len(starts) - index - 1),
+                    "dash": DASHES[index % len(DASHES)],
+                },
+                hovertemplate=f"p = {start}: %{{y:{style.number_format}}}<extra></extra>",
+            )
+        )
     return _line_layout(figure, title, "offset o (key position − query position)", "score", style)
 
 
 def swap_grid(
-    weights: np.ndarray, realigned: np.ndarray, labels: Sequence[str], *,
-    title: str, style: FigureStyle = NORMAL,
+    weights: np.ndarray,
+    realigned: np.ndarray,
+    labels: Sequence[str],
+    *,
+    title: str,
+    style: FigureStyle = NORMAL,
 ) -> go.Figure:
     """Original weights ``(T, T)`` beside the swapped sentence's, put back in the same order."""
     return heatmap_grid(
-        np.stack([weights, realigned]), labels, labels,
-        titles=["original", "swapped, put back"], title=title, style=style, columns=2,
+        np.stack([weights, realigned]),
+        labels,
+        labels,
+        titles=["original", "swapped, put back"],
+        title=title,
+        style=style,
+        columns=2,
     )

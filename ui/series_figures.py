@@ -54,30 +54,65 @@ def series_figure(
     step = max(1, -(-len(x) // MAX_LINE_POINTS))
     shade = None if window is None else (x[window[0]], x[window[1]])
     x, target = x[::step], np.asarray(target)[::step]
-    scaled_features = {name: np.asarray(values)[::step]
-                       for name, values in scaled_features.items()}
-    figure = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
-                           row_heights=[0.55, 0.45],
-                           subplot_titles=(f"target: {target_name}", "features after scaling"))
-    figure.add_trace(go.Scatter(x=x, y=np.asarray(target, dtype=np.float32), name=target_name,
-                                mode="lines", line={"color": LINE_COLOUR}, showlegend=False),
-                     row=1, col=1)
+    scaled_features = {name: np.asarray(values)[::step] for name, values in scaled_features.items()}
+    figure = make_subplots(
+        rows=2,
+        cols=1,
+        shared_xaxes=True,
+        vertical_spacing=0.08,
+        row_heights=[0.55, 0.45],
+        subplot_titles=(f"target: {target_name}", "features after scaling"),
+    )
+    figure.add_trace(
+        go.Scatter(
+            x=x,
+            y=np.asarray(target, dtype=np.float32),
+            name=target_name,
+            mode="lines",
+            line={"color": LINE_COLOUR},
+            showlegend=False,
+        ),
+        row=1,
+        col=1,
+    )
     for index, (name, values) in enumerate(scaled_features.items()):
-        figure.add_trace(go.Scatter(x=x, y=np.asarray(values, dtype=np.float32), name=name,
-                                    mode="lines", line={"color": style.head_colour(index + 1)},
-                                    legendgroup="features"), row=2, col=1)
+        figure.add_trace(
+            go.Scatter(
+                x=x,
+                y=np.asarray(values, dtype=np.float32),
+                name=name,
+                mode="lines",
+                line={"color": style.head_colour(index + 1)},
+                legendgroup="features",
+            ),
+            row=2,
+            col=1,
+        )
     if shade is not None:
         for row in (1, 2):
-            figure.add_vrect(x0=shade[0], x1=shade[1], fillcolor=SECOND_COLOUR, opacity=0.2,
-                             line_width=0, row=row, col=1)
+            figure.add_vrect(
+                x0=shade[0],
+                x1=shade[1],
+                fillcolor=SECOND_COLOUR,
+                opacity=0.2,
+                line_width=0,
+                row=row,
+                col=1,
+            )
     return _title(figure, title, style, 460)
 
 
 def _masked_cells(mask: np.ndarray, labels: list[str], style: FigureStyle) -> go.Heatmap:
     """Grey cells where attention is not allowed (no text, so it scales to any size)."""
-    return go.Heatmap(z=np.where(mask, np.nan, 0.0).astype(np.float32), x=labels, y=labels,
-                      colorscale=[[0, style.masked_colour], [1, style.masked_colour]],
-                      showscale=False, hoverinfo="skip", name="masked")
+    return go.Heatmap(
+        z=np.where(mask, np.nan, 0.0).astype(np.float32),
+        x=labels,
+        y=labels,
+        colorscale=[[0, style.masked_colour], [1, style.masked_colour]],
+        showscale=False,
+        hoverinfo="skip",
+        name="masked",
+    )
 
 
 def attention_over_time(
@@ -97,28 +132,64 @@ def attention_over_time(
     that a bright cell can be read against the values it links.
     """
     labels = list(labels)
-    matrix = heatmap(weights, labels, labels, title=title, kind="weights", mask=mask,
-                     row_title="query (day that looks)", col_title="key (day looked at)",
-                     style=style)
-    figure = make_subplots(rows=2, cols=2, column_widths=[0.16, 0.84], row_heights=[0.18, 0.82],
-                           shared_xaxes="columns", shared_yaxes="rows",
-                           horizontal_spacing=0.01, vertical_spacing=0.01)
+    matrix = heatmap(
+        weights,
+        labels,
+        labels,
+        title=title,
+        kind="weights",
+        mask=mask,
+        row_title="query (day that looks)",
+        col_title="key (day looked at)",
+        style=style,
+    )
+    figure = make_subplots(
+        rows=2,
+        cols=2,
+        column_widths=[0.16, 0.84],
+        row_heights=[0.18, 0.82],
+        shared_xaxes="columns",
+        shared_yaxes="rows",
+        horizontal_spacing=0.01,
+        vertical_spacing=0.01,
+    )
     values = np.asarray(target, dtype=np.float32)
     line = {"color": LINE_COLOUR}
-    figure.add_trace(go.Scatter(x=labels, y=values, mode="lines+markers", line=line,
-                                name=target_name, showlegend=False), row=1, col=2)
-    figure.add_trace(go.Scatter(x=values, y=labels, mode="lines+markers", line=line,
-                                name=target_name, showlegend=False), row=2, col=1)
+    figure.add_trace(
+        go.Scatter(
+            x=labels, y=values, mode="lines+markers", line=line, name=target_name, showlegend=False
+        ),
+        row=1,
+        col=2,
+    )
+    figure.add_trace(
+        go.Scatter(
+            x=values, y=labels, mode="lines+markers", line=line, name=target_name, showlegend=False
+        ),
+        row=2,
+        col=1,
+    )
     figure.add_trace(matrix.data[0], row=2, col=2)
     if mask is not None and not np.all(mask):
         figure.add_trace(_masked_cells(np.asarray(mask, dtype=bool), labels, style), row=2, col=2)
     figure.update_xaxes(type="category", showticklabels=False, row=1, col=2)
-    figure.update_xaxes(type="category", side="bottom", title="key (day looked at)",
-                        tickfont={"size": style.tick_size}, row=2, col=2)
-    figure.update_yaxes(type="category", autorange="reversed", showticklabels=False,
-                        row=2, col=2)
-    figure.update_yaxes(type="category", autorange="reversed", title="query (day that looks)",
-                        tickfont={"size": style.tick_size}, row=2, col=1)
+    figure.update_xaxes(
+        type="category",
+        side="bottom",
+        title="key (day looked at)",
+        tickfont={"size": style.tick_size},
+        row=2,
+        col=2,
+    )
+    figure.update_yaxes(type="category", autorange="reversed", showticklabels=False, row=2, col=2)
+    figure.update_yaxes(
+        type="category",
+        autorange="reversed",
+        title="query (day that looks)",
+        tickfont={"size": style.tick_size},
+        row=2,
+        col=1,
+    )
     figure.update_xaxes(autorange="reversed", title=target_name, row=2, col=1)
     figure.update_yaxes(title=target_name, row=1, col=2)
     size = len(labels)
@@ -150,57 +221,100 @@ def lag_bars(
     figure = go.Figure()
     for index, (name, row) in enumerate(rows.items()):
         row = np.asarray(row, dtype=np.float32)
-        figure.add_trace(go.Bar(
-            x=lag_labels(len(row)), y=row, name=name, customdata=list(labels),
-            marker_color=colours[index % len(colours)],
-            hovertemplate=f"lag %{{x}} (%{{customdata}})<br>weight %{{y:{style.number_format}}}"
-            "<extra></extra>",
-        ))
+        figure.add_trace(
+            go.Bar(
+                x=lag_labels(len(row)),
+                y=row,
+                name=name,
+                customdata=list(labels),
+                marker_color=colours[index % len(colours)],
+                hovertemplate=f"lag %{{x}} (%{{customdata}})<br>weight %{{y:{style.number_format}}}"
+                "<extra></extra>",
+            )
+        )
     length = len(labels)
     if period:
         for lag in range(period, length + 1, period):
             figure.add_vline(x=lag, line_dash="dot", line_color="#555555")
-    figure.update_xaxes(title="lag: steps before the forecast step (1 = the window's last day)",
-                        autorange="reversed", dtick=1 if length <= 32 else None)
+    figure.update_xaxes(
+        title="lag: steps before the forecast step (1 = the window's last day)",
+        autorange="reversed",
+        dtick=1 if length <= 32 else None,
+    )
     figure.update_yaxes(title="attention weight", rangemode="tozero")
     figure.update_layout(barmode="group")
     return _title(figure, title, style, 340)
 
 
 def loss_figure(
-    steps: np.ndarray, train_loss: np.ndarray, val_loss: np.ndarray, *,
-    best_step: int | None = None, title: str = "Loss while training", style: FigureStyle = NORMAL,
+    steps: np.ndarray,
+    train_loss: np.ndarray,
+    val_loss: np.ndarray,
+    *,
+    best_step: int | None = None,
+    title: str = "Loss while training",
+    style: FigureStyle = NORMAL,
 ) -> go.Figure:
     """Training and validation MSE ``(E,)`` against the optimiser step ``(E,)``."""
     figure = go.Figure()
-    figure.add_trace(go.Scatter(x=np.asarray(steps), y=np.asarray(train_loss, dtype=np.float32),
-                                name="training", mode="lines", line={"color": LINE_COLOUR}))
-    figure.add_trace(go.Scatter(x=np.asarray(steps), y=np.asarray(val_loss, dtype=np.float32),
-                                name="validation", mode="lines",
-                                line={"color": SECOND_COLOUR}))
+    figure.add_trace(
+        go.Scatter(
+            x=np.asarray(steps),
+            y=np.asarray(train_loss, dtype=np.float32),
+            name="training",
+            mode="lines",
+            line={"color": LINE_COLOUR},
+        )
+    )
+    figure.add_trace(
+        go.Scatter(
+            x=np.asarray(steps),
+            y=np.asarray(val_loss, dtype=np.float32),
+            name="validation",
+            mode="lines",
+            line={"color": SECOND_COLOUR},
+        )
+    )
     if best_step:
-        figure.add_vline(x=best_step, line_dash="dot", line_color="#555555",
-                         annotation_text="kept")
+        figure.add_vline(x=best_step, line_dash="dot", line_color="#555555", annotation_text="kept")
     figure.update_xaxes(title="step")
     figure.update_yaxes(title="mean squared error (scaled units)", rangemode="tozero")
     return _title(figure, title, style, 320)
 
 
 def forecast_figure(
-    labels: Sequence[str], actual: np.ndarray, forecasts: Mapping[str, np.ndarray], *,
-    title: str = "Forecasts on the validation days", style: FigureStyle = NORMAL,
+    labels: Sequence[str],
+    actual: np.ndarray,
+    forecasts: Mapping[str, np.ndarray],
+    *,
+    title: str = "Forecasts on the validation days",
+    style: FigureStyle = NORMAL,
 ) -> go.Figure:
     """Actual values ``(M,)`` and each named forecast ``(M,)`` over the validation days."""
     labels = list(labels)
-    figure = go.Figure(go.Scatter(x=labels, y=np.asarray(actual, dtype=np.float32),
-                                  name="actual", mode="lines+markers",
-                                  line={"color": "#000000"}, marker={"size": 4}))
+    figure = go.Figure(
+        go.Scatter(
+            x=labels,
+            y=np.asarray(actual, dtype=np.float32),
+            name="actual",
+            mode="lines+markers",
+            line={"color": "#000000"},
+            marker={"size": 4},
+        )
+    )
     dashes = ("solid", "dot", "dash")
     for index, (name, values) in enumerate(forecasts.items()):
-        figure.add_trace(go.Scatter(
-            x=labels, y=np.asarray(values, dtype=np.float32), name=name, mode="lines",
-            line={"color": (LINE_COLOUR, SECOND_COLOUR, THIRD_COLOUR)[index % 3],
-                  "dash": dashes[index % 3]},
-        ))
+        figure.add_trace(
+            go.Scatter(
+                x=labels,
+                y=np.asarray(values, dtype=np.float32),
+                name=name,
+                mode="lines",
+                line={
+                    "color": (LINE_COLOUR, SECOND_COLOUR, THIRD_COLOUR)[index % 3],
+                    "dash": dashes[index % 3],
+                },
+            )
+        )
     figure.update_xaxes(title="forecast day", type="category", nticks=12)
     return _title(figure, title, style, 380)

@@ -69,34 +69,58 @@ def training_settings() -> TrainingSettings:
     from attention_core.model import MAX_LAYERS  # imports torch: only once training is on
 
     first, second, third, fourth = st.columns(4)
-    steps = first.slider("Training steps", 50, limits.MAX_TRAIN_STEPS, 300, 50,
-                         key=f"{PREFIX}steps", bind=BIND)
+    steps = first.slider(
+        "Training steps", 50, limits.MAX_TRAIN_STEPS, 300, 50, key=f"{PREFIX}steps", bind=BIND
+    )
     layers = second.slider("Layers N", 1, MAX_LAYERS, 1, key=f"{PREFIX}layers", bind=BIND)
-    hidden = third.select_slider("Hidden width of the feed-forward block",
-                                 [8, 16, 32, 64, 128, 256], 32, key=f"{PREFIX}hidden", bind=BIND)
-    rate = fourth.select_slider("Learning rate", LEARNING_RATES, 0.003, key=f"{PREFIX}lr",
-                                bind=BIND)
+    hidden = third.select_slider(
+        "Hidden width of the feed-forward block",
+        [8, 16, 32, 64, 128, 256],
+        32,
+        key=f"{PREFIX}hidden",
+        bind=BIND,
+    )
+    rate = fourth.select_slider(
+        "Learning rate", LEARNING_RATES, 0.003, key=f"{PREFIX}lr", bind=BIND
+    )
     return TrainingSettings(int(steps), int(layers), int(hidden), float(rate))
 
 
-def training_configs(settings: TrainingSettings, config: ac.AttentionConfig, activation: str,
-                     n_features: int, window: int) -> tuple[ModelConfig, TrainConfig]:
+def training_configs(
+    settings: TrainingSettings,
+    config: ac.AttentionConfig,
+    activation: str,
+    n_features: int,
+    window: int,
+) -> tuple[ModelConfig, TrainConfig]:
     """The core's model and training configs for these settings, checked against the budget."""
     from attention_core import model as forecaster  # imports torch: only here
 
     model_config = forecaster.ModelConfig(
-        n_features=n_features, window=window, d_model=config.d_model, n_heads=config.n_heads,
-        n_layers=settings.layers, d_hidden=settings.hidden, activation=activation,
-        positional=config.positional, mask=config.mask, sliding_window=config.window,
+        n_features=n_features,
+        window=window,
+        d_model=config.d_model,
+        n_heads=config.n_heads,
+        n_layers=settings.layers,
+        d_hidden=settings.hidden,
+        activation=activation,
+        positional=config.positional,
+        mask=config.mask,
+        sliding_window=config.window,
     )
-    train_config = forecaster.TrainConfig(steps=settings.steps, batch_size=BATCH_SIZE,
-                                          learning_rate=settings.rate, seed=config.seed)
+    train_config = forecaster.TrainConfig(
+        steps=settings.steps, batch_size=BATCH_SIZE, learning_rate=settings.rate, seed=config.seed
+    )
     forecaster.check_budget(model_config, train_config)
     return model_config, train_config
 
 
-def train_with_progress(dataset: ac.SeriesDataset, model_config: ModelConfig,
-                        train_config: TrainConfig, style: FigureStyle) -> TrainingResult:
+def train_with_progress(
+    dataset: ac.SeriesDataset,
+    model_config: ModelConfig,
+    train_config: TrainConfig,
+    style: FigureStyle,
+) -> TrainingResult:
     """Train once, drawing a progress bar and the live loss curves."""
     from attention_core import training as trainer  # imports torch: only here
 
@@ -107,9 +131,10 @@ def train_with_progress(dataset: ac.SeriesDataset, model_config: ModelConfig,
 
     def on_progress(update) -> None:
         history.append((update.step, update.train_loss, update.val_loss))
-        bar.progress(min(update.step / update.steps, 1.0),
-                     text=f"Step {update.step} of {update.steps}: validation loss "
-                     f"{update.val_loss:.4f}")
+        bar.progress(
+            min(update.step / update.steps, 1.0),
+            text=f"Step {update.step} of {update.steps}: validation loss {update.val_loss:.4f}",
+        )
         if time.monotonic() - drawn[0] > 0.3:
             steps, train_loss, val_loss = (np.array(c) for c in zip(*history, strict=True))
             chart.plotly_chart(figures.loss_figure(steps, train_loss, val_loss, style=style))
@@ -131,22 +156,33 @@ TRAINING_INTRO = (
 )
 
 
-def training_section(frame: pd.DataFrame, fingerprint: str, features: list[str], target: str,
-                     window: int, scaling: str, activation: str, config: ac.AttentionConfig,
-                     settings: TrainingSettings, style: FigureStyle,
-                     period: int | None) -> None:
+def training_section(
+    frame: pd.DataFrame,
+    fingerprint: str,
+    features: list[str],
+    target: str,
+    window: int,
+    scaling: str,
+    activation: str,
+    config: ac.AttentionConfig,
+    settings: TrainingSettings,
+    style: FigureStyle,
+    period: int | None,
+) -> None:
     """Train the notes' model on the chosen columns (cached per data, settings and seed)."""
     try:
         model_config, train_config = training_configs(
-            settings, config, activation, len(features), window)
+            settings, config, activation, len(features), window
+        )
         dataset = ac.prepare_dataset(frame, features, target, window, scaling)
     except ac.InputError as error:
         show_error(str(error))
         return
     if (config.d_k, config.d_v) != (config.d_model // config.n_heads,) * 2:
         show_info("Training uses dₖ = d_v = d_model / heads; your own widths apply above only.")
-    key = "|".join([fingerprint, repr(features), repr(target), scaling,
-                    repr(model_config), repr(train_config)])
+    key = "|".join(
+        [fingerprint, repr(features), repr(target), scaling, repr(model_config), repr(train_config)]
+    )
     slot = training_slot(key)
     if slot.result is None:
         if not st.button("Train the model", type="primary", key=f"{PREFIX}train_go"):
@@ -155,58 +191,110 @@ def training_section(frame: pd.DataFrame, fingerprint: str, features: list[str],
         with slot.lock:
             if slot.result is None:
                 try:
-                    slot.result = train_with_progress(dataset, model_config,
-                                                      train_config, style)
+                    slot.result = train_with_progress(dataset, model_config, train_config, style)
                 except ac.InputError as error:
                     show_error(str(error))
                     return
     show_training(slot.result, model_config, style, period)
 
 
-def show_training(result: TrainingResult, model_config: ModelConfig, style: FigureStyle,
-                  period: int | None) -> None:
+def show_training(
+    result: TrainingResult, model_config: ModelConfig, style: FigureStyle, period: int | None
+) -> None:
     """Errors beside the naive forecast, forecasts, losses, attention before and after."""
     model_errors, naive_errors = result.model_errors, result.naive_errors
     columns = st.columns(4)
-    columns[0].metric("Model MAE", f"{model_errors.mae:.4g}",
-                      delta=f"{model_errors.mae - naive_errors.mae:+.3g} vs naive",
-                      delta_color="inverse")
+    columns[0].metric(
+        "Model MAE",
+        f"{model_errors.mae:.4g}",
+        delta=f"{model_errors.mae - naive_errors.mae:+.3g} vs naive",
+        delta_color="inverse",
+    )
     columns[1].metric("Naive MAE (tomorrow = today)", f"{naive_errors.mae:.4g}")
-    columns[2].metric("Model RMSE", f"{model_errors.rmse:.4g}",
-                      delta=f"{model_errors.rmse - naive_errors.rmse:+.3g} vs naive",
-                      delta_color="inverse")
+    columns[2].metric(
+        "Model RMSE",
+        f"{model_errors.rmse:.4g}",
+        delta=f"{model_errors.rmse - naive_errors.rmse:+.3g} vs naive",
+        delta_color="inverse",
+    )
     columns[3].metric("Naive RMSE", f"{naive_errors.rmse:.4g}")
     if model_errors.mae < naive_errors.mae:
-        st.success(f"The model's forecasts are off by {model_errors.mae:.3g} on average, "
-                   f"{1 - model_errors.mae / naive_errors.mae:.0%} less than \"tomorrow equals "
-                   "today\".")
+        st.success(
+            f"The model's forecasts are off by {model_errors.mae:.3g} on average, "
+            f'{1 - model_errors.mae / naive_errors.mae:.0%} less than "tomorrow equals '
+            'today".'
+        )
     else:
-        st.warning("\"Tomorrow equals today\" is better here: try more steps, a longer series "
-                   "or a different window.")
-    st.caption(f"Training {result.stop_reason}; weights of step {result.best_step} kept; "
-               f"{result.seconds:.1f} s on one CPU thread; {len(result.actual)} validation days.")
+        st.warning(
+            '"Tomorrow equals today" is better here: try more steps, a longer series '
+            "or a different window."
+        )
+    st.caption(
+        f"Training {result.stop_reason}; weights of step {result.best_step} kept; "
+        f"{result.seconds:.1f} s on one CPU thread; {len(result.actual)} validation days."
+    )
     left, right = st.columns(2)
-    left.plotly_chart(figures.forecast_figure(
-        result.val_labels, result.actual, {"model": result.predicted, "naive": result.naive},
-        style=style), key="ts_forecast_chart")
-    right.plotly_chart(figures.loss_figure(result.eval_steps, result.train_loss,
-                                           result.val_loss, best_step=result.best_step,
-                                           style=style), key="ts_loss_chart")
+    left.plotly_chart(
+        figures.forecast_figure(
+            result.val_labels,
+            result.actual,
+            {"model": result.predicted, "naive": result.naive},
+            style=style,
+        ),
+        key="ts_forecast_chart",
+    )
+    right.plotly_chart(
+        figures.loss_figure(
+            result.eval_steps,
+            result.train_loss,
+            result.val_loss,
+            best_step=result.best_step,
+            style=style,
+        ),
+        key="ts_loss_chart",
+    )
     st.subheader("Attention before and after training")
     layer = 0
     if model_config.n_layers > 1:
-        layer = st.radio("Layer", range(1, model_config.n_layers + 1), horizontal=True,
-                         key=f"{PREFIX}layer", bind=BIND) - 1
+        layer = (
+            st.radio(
+                "Layer",
+                range(1, model_config.n_layers + 1),
+                horizontal=True,
+                key=f"{PREFIX}layer",
+                bind=BIND,
+            )
+            - 1
+        )
     before, after = result.weights_before[layer], result.weights_after[layer]
-    pairs = np.stack([matrix for head in range(len(before)) for matrix in (before[head],
-                                                                            after[head])])
+    pairs = np.stack(
+        [matrix for head in range(len(before)) for matrix in (before[head], after[head])]
+    )
     titles = [f"head {h + 1} {when}" for h in range(len(before)) for when in ("before", "after")]
     labels = list(result.example_labels)
-    st.plotly_chart(heatmap_grid(pairs, labels, labels, titles=titles, columns=2, style=style,
-                                 title="The most recent window, before and after training",
-                                 mask=result.mask), key="ts_before_after")
-    st.plotly_chart(figures.lag_bars(
-        {"before training": result.last_row_before[layer],
-         "after training": result.last_row_after[layer]}, labels, period=period, style=style,
-        title="The last day's attention, mean over heads and validation windows",
-    ), key="ts_lag_before_after")
+    st.plotly_chart(
+        heatmap_grid(
+            pairs,
+            labels,
+            labels,
+            titles=titles,
+            columns=2,
+            style=style,
+            title="The most recent window, before and after training",
+            mask=result.mask,
+        ),
+        key="ts_before_after",
+    )
+    st.plotly_chart(
+        figures.lag_bars(
+            {
+                "before training": result.last_row_before[layer],
+                "after training": result.last_row_after[layer],
+            },
+            labels,
+            period=period,
+            style=style,
+            title="The last day's attention, mean over heads and validation windows",
+        ),
+        key="ts_lag_before_after",
+    )

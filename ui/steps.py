@@ -163,73 +163,126 @@ _ROTARY_K = r"K_h = \mathrm{RoPE}\big(\tilde X_{kv}\, W^K_h\big) \in \mathbb{R}^
 def _base_steps() -> dict[str, Step]:
     return {
         "tokens": Step(
-            "tokens", "Tokens", "tokens", r"\text{text} \;\to\; (t_1, t_2, \dots, t_T)",
+            "tokens",
+            "Tokens",
+            "tokens",
+            r"\text{text} \;\to\; (t_1, t_2, \dots, t_T)",
             "The text is cut into words and punctuation marks, each a token with a position "
             "number. A repeated word gets a small subscript so every row and column below has "
             "its own name.",
         ),
         "x": Step(
-            "x", "Token vectors X", "X", r"X = \big[\,e(t_1); \dots; e(t_T)\,\big] "
+            "x",
+            "Token vectors X",
+            "X",
+            r"X = \big[\,e(t_1); \dots; e(t_T)\,\big] "
             r"\in \mathbb{R}^{T \times d_{\text{model}}}",
             "Each token becomes a row of d_model numbers; the same word always gets the same "
             "row. Attention only ever sees these numbers, never the letters.",
         ),
         "p": Step("p", "Positional encoding P", "P", "", ""),
         "x_plus_p": Step(
-            "x_plus_p", "Input X + P", "X+P", r"\tilde X = X + P",
+            "x_plus_p",
+            "Input X + P",
+            "X+P",
+            r"\tilde X = X + P",
             "Adding P tags each word vector with its place in the sentence. Without it, "
             "attention could not tell “dog bites man” from “man bites dog”.",
         ),
         "q": Step(
-            "q", "Queries Q", "Q", r"Q_h = \tilde X\, W^Q_h \in \mathbb{R}^{T \times d_k}",
+            "q",
+            "Queries Q",
+            "Q",
+            r"Q_h = \tilde X\, W^Q_h \in \mathbb{R}^{T \times d_k}",
             "Each row is what one token is looking for, seen through the head's own query matrix. "
             "Different heads can look for different things.",
             per_head=True,
         ),
         "k": Step(
-            "k", "Keys K", "K", r"K_h = \tilde X_{kv}\, W^K_h \in \mathbb{R}^{S \times d_k}",
+            "k",
+            "Keys K",
+            "K",
+            r"K_h = \tilde X_{kv}\, W^K_h \in \mathbb{R}^{S \times d_k}",
             "Each row is what one token offers to be found by. A query and a key that point "
             "the same way will give a high score.",
-            rows=KEY_SIDE, per_head=True,
+            rows=KEY_SIDE,
+            per_head=True,
         ),
         "v": Step(
-            "v", "Values V", "V", r"V_h = \tilde X_{kv}\, W^V_h \in \mathbb{R}^{S \times d_v}",
+            "v",
+            "Values V",
+            "V",
+            r"V_h = \tilde X_{kv}\, W^V_h \in \mathbb{R}^{S \times d_v}",
             "Each row is what a token hands over once it is attended to. Keys decide *how "
             "much* flows, values decide *what* flows.",
-            rows=KEY_SIDE, per_head=True,
+            rows=KEY_SIDE,
+            per_head=True,
         ),
         "scores": Step(
-            "scores", "Raw scores QKᵀ", "S", r"S_h = Q_h K_h^\top \in \mathbb{R}^{T \times S}",
+            "scores",
+            "Raw scores QKᵀ",
+            "S",
+            r"S_h = Q_h K_h^\top \in \mathbb{R}^{T \times S}",
             "Cell (i, j) is the dot product of query i with key j: large when the two vectors "
             "point the same way. Row i is token i's raw interest in every key.",
-            kind="scores", rows=QUERY_SIDE, cols=KEY_SIDE, per_head=True,
+            kind="scores",
+            rows=QUERY_SIDE,
+            cols=KEY_SIDE,
+            per_head=True,
         ),
-        "scaled": Step("scaled", "Scaled scores", "S̃", "", "", kind="scores",
-                       cols=KEY_SIDE, per_head=True),
-        "masked": Step("masked", "Masked scores", "Ŝ", "", "", kind="scores",
-                       cols=KEY_SIDE, per_head=True, masked=True),
-        "weights": Step("weights", "Attention weights", "A", "", "", kind="weights",
-                        cols=KEY_SIDE, per_head=True, masked=True),
+        "scaled": Step(
+            "scaled", "Scaled scores", "S̃", "", "", kind="scores", cols=KEY_SIDE, per_head=True
+        ),
+        "masked": Step(
+            "masked",
+            "Masked scores",
+            "Ŝ",
+            "",
+            "",
+            kind="scores",
+            cols=KEY_SIDE,
+            per_head=True,
+            masked=True,
+        ),
+        "weights": Step(
+            "weights",
+            "Attention weights",
+            "A",
+            "",
+            "",
+            kind="weights",
+            cols=KEY_SIDE,
+            per_head=True,
+            masked=True,
+        ),
         "context": Step(
-            "context", "Context vectors C", "C", r"C_h = A_h V_h \in \mathbb{R}^{T \times d_v}",
+            "context",
+            "Context vectors C",
+            "C",
+            r"C_h = A_h V_h \in \mathbb{R}^{T \times d_v}",
             "Each token's new vector is the weighted average of the value rows, using its row "
             "of weights. A token that attends mostly to one key ends up close to that key's value.",
             per_head=True,
         ),
         "concat": Step(
-            "concat", "Heads side by side", "[C₁…C_H]",
+            "concat",
+            "Heads side by side",
+            "[C₁…C_H]",
             r"[\,C_1 \;\cdots\; C_H\,] \in \mathbb{R}^{T \times H d_v}",
             "The heads' context vectors are laid next to each other, one block of columns per "
             "head. Nothing is mixed yet.",
         ),
         "output": Step("output", "Output", "O", "", ""),
         "head_view": Step(
-            "head_view", "Head view", "A",
+            "head_view",
+            "Head view",
+            "A",
             r"\text{width}(i \to j) \propto A^{(h)}_{ij}",
             "Each line joins a query token (left) to a key token (right); the thicker and "
             "darker it is, the more that key counts. One colour per head shows how heads "
             "spread their attention differently.",
-            kind="weights", cols=KEY_SIDE,
+            kind="weights",
+            cols=KEY_SIDE,
         ),
     }
 
@@ -279,11 +332,19 @@ def step_matrix(run: ac.AttentionRun, key: str, head: int | None = None) -> np.n
     """
     trace = run.trace
     arrays = {
-        "x": run.x, "p": run.p, "x_plus_p": run.x + run.p,
-        "q": trace.q, "k": trace.k, "v": trace.v,
-        "scores": trace.scores, "scaled": trace.scaled, "masked": trace.masked,
-        "weights": trace.weights, "context": trace.context,
-        "concat": trace.concat, "output": run.output,
+        "x": run.x,
+        "p": run.p,
+        "x_plus_p": run.x + run.p,
+        "q": trace.q,
+        "k": trace.k,
+        "v": trace.v,
+        "scores": trace.scores,
+        "scaled": trace.scaled,
+        "masked": trace.masked,
+        "weights": trace.weights,
+        "context": trace.context,
+        "concat": trace.concat,
+        "output": run.output,
     }
     matrix = arrays[key]
     if head is not None and matrix.ndim == 3:
@@ -322,12 +383,23 @@ def all_matrices(run: ac.AttentionRun) -> dict[str, np.ndarray]:
     """Every matrix of a run by name, for one ``.npz`` download (per-head arrays ``(H, ·, ·)``)."""
     trace = run.trace
     matrices = {
-        "X": run.x, "P": run.p, "X_plus_P": run.x + run.p,
-        "W_Q": run.weights.w_q, "W_K": run.weights.w_k, "W_V": run.weights.w_v,
-        "W_O": run.weights.w_o, "head_weights": run.weights.head_weights,
-        "Q": trace.q, "K": trace.k, "V": trace.v,
-        "scores": trace.scores, "scaled": trace.scaled, "masked": trace.masked,
-        "weights": trace.weights, "context": trace.context, "concat": trace.concat,
+        "X": run.x,
+        "P": run.p,
+        "X_plus_P": run.x + run.p,
+        "W_Q": run.weights.w_q,
+        "W_K": run.weights.w_k,
+        "W_V": run.weights.w_v,
+        "W_O": run.weights.w_o,
+        "head_weights": run.weights.head_weights,
+        "Q": trace.q,
+        "K": trace.k,
+        "V": trace.v,
+        "scores": trace.scores,
+        "scaled": trace.scaled,
+        "masked": trace.masked,
+        "weights": trace.weights,
+        "context": trace.context,
+        "concat": trace.concat,
         "output": run.output,
     }
     if run.is_cross:

@@ -29,7 +29,14 @@ class FigureStyle:
     cell_px: int = 28
     head_palette: tuple[str, ...] = (
         # Okabe-Ito: distinguishable with every common colour-vision deficiency.
-        "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",
+        "#0072B2",
+        "#E69F00",
+        "#009E73",
+        "#CC79A7",
+        "#56B4E9",
+        "#D55E00",
+        "#F0E442",
+        "#000000",
     )
 
     def head_colour(self, head: int) -> str:

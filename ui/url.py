@@ -96,7 +96,8 @@ def reload_without_overflowing_numbers(page: st.Page) -> None:
     """
     params = st.query_params.to_dict()
     refused = {
-        key: raw for key, raw in params.items()
+        key: raw
+        for key, raw in params.items()
         if key not in FREE_TEXT_KEYS and _beyond_float_range(raw)
     }
     if refused:

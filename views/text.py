@@ -83,8 +83,10 @@ def axes(run_key: RunKey, step: Step, shape: tuple[int, ...], second: bool) -> t
     query_labels, key_labels = labels(run_key)
     if second:
         query_labels = key_labels
-    return (axis_labels(step.rows, query_labels, key_labels, shape[-2]),
-            axis_labels(step.cols, query_labels, key_labels, shape[-1]))
+    return (
+        axis_labels(step.rows, query_labels, key_labels, shape[-2]),
+        axis_labels(step.cols, query_labels, key_labels, shape[-1]),
+    )
 
 
 def matrix_of(run: ac.AttentionRun, key: str, head: int | None, second: bool) -> np.ndarray:
@@ -92,15 +94,17 @@ def matrix_of(run: ac.AttentionRun, key: str, head: int | None, second: bool) ->
 
 
 @st.cache_data(max_entries=FIGURE_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)
-def heatmap_figure(run_key: RunKey, key: str, head: int | None, second: bool,
-                   style: FigureStyle) -> go.Figure:
+def heatmap_figure(
+    run_key: RunKey, key: str, head: int | None, second: bool, style: FigureStyle
+) -> go.Figure:
     """One step's heatmap: one head, or the key sentence's side when ``second``."""
     run = compute(run_key)
     step = steps_for(run.config, run.is_cross)[key]
     matrix = matrix_of(run, key, head, second)
     rows, cols = axes(run_key, step, matrix.shape, second)
-    return step_heatmap(step, matrix, rows, cols, title=step_title(step, head, second),
-                        mask=run.mask, style=style)
+    return step_heatmap(
+        step, matrix, rows, cols, title=step_title(step, head, second), mask=run.mask, style=style
+    )
 
 
 @st.cache_data(max_entries=FIGURE_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)
@@ -110,13 +114,15 @@ def grid_figure(run_key: RunKey, key: str, style: FigureStyle) -> go.Figure:
     step = steps_for(run.config, run.is_cross)[key]
     stack = step_matrix(run, key)
     rows, cols = axes(run_key, step, stack.shape, False)
-    return step_grid(step, stack, rows, cols, title=f"{step.title} · all heads",
-                     mask=run.mask, style=style)
+    return step_grid(
+        step, stack, rows, cols, title=f"{step.title} · all heads", mask=run.mask, style=style
+    )
 
 
 @st.cache_data(max_entries=FIGURE_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)
-def head_view_figure(run_key: RunKey, query: int | None, heads: tuple[int, ...],
-                     style: FigureStyle) -> go.Figure:
+def head_view_figure(
+    run_key: RunKey, query: int | None, heads: tuple[int, ...], style: FigureStyle
+) -> go.Figure:
     """Lines from the query token(s) to every key, one colour per head."""
     query_labels, key_labels = labels(run_key)
     weights = compute(run_key).trace.weights
@@ -129,19 +135,30 @@ def head_view_figure(run_key: RunKey, query: int | None, heads: tuple[int, ...],
 def read_texts() -> tuple[str, str | None]:
     """The sentence, and the second sentence when cross-attention is on (else None)."""
     text = st.text_area(
-        "Sentence", DEFAULT_TEXT, key="text", bind=BIND, max_chars=ac.limits.MAX_TEXT_CHARS,
+        "Sentence",
+        DEFAULT_TEXT,
+        key="text",
+        bind=BIND,
+        max_chars=ac.limits.MAX_TEXT_CHARS,
         help="Words, punctuation marks, emoji and CJK characters each become a token. "
         f"At most {ac.limits.MAX_TOKENS} tokens are used.",
     )
     cross = st.toggle(
-        "Cross-attention: keys and values from a second sentence", key="cross", bind=BIND,
+        "Cross-attention: keys and values from a second sentence",
+        key="cross",
+        bind=BIND,
         help="As in translation: each word of the first sentence (the queries) looks at the "
         "words of the second sentence (the keys and values).",
     )
     if not cross:
         return text or "", None
-    text2 = st.text_area("Second sentence (keys and values)", DEFAULT_TEXT2, key="text2",
-                         bind=BIND, max_chars=ac.limits.MAX_TEXT_CHARS)
+    text2 = st.text_area(
+        "Second sentence (keys and values)",
+        DEFAULT_TEXT2,
+        key="text2",
+        bind=BIND,
+        max_chars=ac.limits.MAX_TEXT_CHARS,
+    )
     return text or "", text2 or ""
 
 
@@ -150,8 +167,10 @@ def warn_long_link_text(before: dict[str, str]) -> None:
     limit = ac.limits.MAX_TEXT_CHARS
     for key in TEXT_KEYS:
         if len(before.get(key, "")) > limit:
-            show_warning(f"The text in this link ({key}) is longer than {limit:,} characters; "
-                         f"only its first {limit:,} characters are used.")
+            show_warning(
+                f"The text in this link ({key}) is longer than {limit:,} characters; "
+                f"only its first {limit:,} characters are used."
+            )
 
 
 def tokenize_or_stop(text: str, what: str) -> ac.Tokens:
@@ -163,11 +182,15 @@ def tokenize_or_stop(text: str, what: str) -> ac.Tokens:
         st.stop()
     used = f"only the first {ac.limits.MAX_TOKENS} tokens are used"
     if tokens.chars_dropped:
-        show_warning(f"{what} is longer than {ac.limits.MAX_TEXT_CHARS:,} characters: {used}; "
-                     f"at least {tokens.n_dropped:,} more were cut and the rest was not read.")
+        show_warning(
+            f"{what} is longer than {ac.limits.MAX_TEXT_CHARS:,} characters: {used}; "
+            f"at least {tokens.n_dropped:,} more were cut and the rest was not read."
+        )
     elif tokens.n_dropped:
-        show_warning(f"{what} has {len(tokens.tokens) + tokens.n_dropped:,} tokens: {used}, "
-                     f"{tokens.n_dropped:,} were cut.")
+        show_warning(
+            f"{what} has {len(tokens.tokens) + tokens.n_dropped:,} tokens: {used}, "
+            f"{tokens.n_dropped:,} were cut."
+        )
     return tokens
 
 
@@ -201,11 +224,19 @@ class View:
         symbol = step.symbol + ("_kv" if second else "")
         name = key + ("_second_sentence" if second else "")
         name += "" if head is None else f"_head{head + 1}"  # also the CSV file's name
-        matrix_step(step, matrix, rows, cols, key=name,
-                    shapes=[shape_caption(symbol, matrix.shape, head)],
-                    title=step_title(step, head, second), mask=self.run.mask,
-                    show_numbers=self.numbers, style=self.style,
-                    figure=heatmap_figure(self.run_key, key, head, second, self.style))
+        matrix_step(
+            step,
+            matrix,
+            rows,
+            cols,
+            key=name,
+            shapes=[shape_caption(symbol, matrix.shape, head)],
+            title=step_title(step, head, second),
+            mask=self.run.mask,
+            show_numbers=self.numbers,
+            style=self.style,
+            figure=heatmap_figure(self.run_key, key, head, second, self.style),
+        )
 
     def grid(self, key: str) -> None:
         """Every head's matrix of a per-head step, side by side on one colour scale."""
@@ -264,21 +295,27 @@ def head_view_tab(view: View) -> None:
     query_column, heads_column = st.columns(2)
     with query_column:
         query = st.selectbox(
-            "Query token", [None, *range(len(query_labels))], key="query", bind=BIND,
+            "Query token",
+            [None, *range(len(query_labels))],
+            key="query",
+            bind=BIND,
             index=1 + default_query(view.run_key[0]),
             format_func=lambda i: "all tokens" if i is None else f"{i}: {query_labels[i]}",
         )
     with heads_column:
         every_head = list(range(1, n_heads + 1))
-        heads = st.multiselect("Heads to draw", every_head, default=every_head,
-                               key="show_heads", bind=BIND)
+        heads = st.multiselect(
+            "Heads to draw", every_head, default=every_head, key="show_heads", bind=BIND
+        )
     step = view.steps["head_view"]
     text_column, figure_column = st.columns((1, 2), gap="medium")
     with text_column:
         st.subheader(step.title)
         explain(step, [f"A: {n_heads} heads × {len(query_labels)} × {len(key_labels)}"])
-        st.caption(f"Lines with weight ≤ {MIN_WEIGHT} are not drawn. Click a head in the "
-                   "legend to hide it.")
+        st.caption(
+            f"Lines with weight ≤ {MIN_WEIGHT} are not drawn. Click a head in the "
+            "legend to hide it."
+        )
     with figure_column:
         if not heads:
             show_info("Choose at least one head to draw.")
@@ -294,13 +331,20 @@ def output_tab(view: View) -> None:
     if config.combine == "concat":
         view.step("concat")
     if config.combine == "learned":
-        st.caption("Head weights: " + ", ".join(
-            f"w{h + 1} = {w:.3f}" for h, w in enumerate(view.run.weights.head_weights)))
+        st.caption(
+            "Head weights: "
+            + ", ".join(f"w{h + 1} = {w:.3f}" for h, w in enumerate(view.run.weights.head_weights))
+        )
     view.step("output")
 
 
 TAB_VIEWS: tuple[Callable[[View], None], ...] = (
-    tokens_tab, positions_tab, qkv_tab, weights_tab, head_view_tab, output_tab,
+    tokens_tab,
+    positions_tab,
+    qkv_tab,
+    weights_tab,
+    head_view_tab,
+    output_tab,
 )
 
 
@@ -311,8 +355,12 @@ def sizes_caption(config: ac.AttentionConfig, queries: ac.Tokens, keys: ac.Token
     sizes = [f"T = {len(queries.tokens)} tokens"]
     if keys is not None:
         sizes.append(f"S = {len(keys.tokens)} keys (second sentence)")
-    sizes += [f"d_model = {config.d_model}", f"H = {config.n_heads} heads",
-              f"dₖ = {config.d_k}", f"d_v = {config.d_v}"]
+    sizes += [
+        f"d_model = {config.d_model}",
+        f"H = {config.n_heads} heads",
+        f"dₖ = {config.d_k}",
+        f"d_v = {config.d_v}",
+    ]
     return " · ".join(sizes)
 
 
@@ -320,8 +368,10 @@ def main() -> None:
     before = url.snapshot()
     st.title("Text attention")
     link_notice = st.container()  # view settings are checked once every widget has run
-    st.markdown("Type a sentence and follow it from words to context vectors, one step per "
-                "tab. Every setting is in the link, so you can share exactly this view.")
+    st.markdown(
+        "Type a sentence and follow it from words to context vectors, one step per "
+        "tab. Every setting is in the link, so you can share exactly this view."
+    )
     try:
         config, config_error = attention_controls(), None
     except ac.InputError as error:
@@ -349,16 +399,26 @@ def main() -> None:
 
     head_column, numbers_column, download_column = st.columns(3, vertical_alignment="bottom")
     with head_column:
-        head = st.selectbox("Head to inspect", list(range(1, config.n_heads + 1)), key="head",
-                            bind=BIND, help="Tabs 3, 4 and 6 show this head in detail.")
+        head = st.selectbox(
+            "Head to inspect",
+            list(range(1, config.n_heads + 1)),
+            key="head",
+            bind=BIND,
+            help="Tabs 3, 4 and 6 show this head in detail.",
+        )
     with numbers_column:
-        numbers = st.toggle("Show numbers", key="numbers", bind=BIND,
-                            help="Each matrix as a rounded table, with a CSV download.")
+        numbers = st.toggle(
+            "Show numbers",
+            key="numbers",
+            bind=BIND,
+            help="Each matrix as a rounded table, with a CSV download.",
+        )
     with download_column:
         npz_download(all_matrices(run), file_name="attention.npz", key="npz")
 
-    view = View(run_key, run, steps_for(config, keys is not None), head - 1, numbers,
-                current_style())
+    view = View(
+        run_key, run, steps_for(config, keys is not None), head - 1, numbers, current_style()
+    )
     for tab, draw in zip(st.tabs(TABS, key="view", bind=BIND), TAB_VIEWS, strict=True):
         if tab.open:
             with tab:

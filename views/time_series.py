@@ -30,8 +30,12 @@ from ui.worked_examples import five_days
 
 PREFIX = "ts_"
 OPTIONS = ControlOptions(
-    positional=("learned", "sinusoidal"), masks=("causal", "none", "sliding"),
-    default_positional="learned", default_mask="causal", show_embedding=False, show_combine=False,
+    positional=("learned", "sinusoidal"),
+    masks=("causal", "none", "sliding"),
+    default_positional="learned",
+    default_mask="causal",
+    show_embedding=False,
+    show_combine=False,
 )
 SAMPLES = {
     "seasonal": "Seasonal sales: period 7 plus noise",
@@ -42,9 +46,21 @@ SCALINGS = {"z-score": "zscore", "min-max": "minmax", "none": "none"}  # label -
 DEFAULT_WINDOW = 28
 DEFAULT_FEATURES = 8
 NEEDS_DATA = "This step needs data: choose a sample, or upload a file that fits a window."
-PAGE_KEYS = [f"{PREFIX}{name}" for name in (
-    "source", "sample", "target", "length", "scaling", "act", "end", "head", "five_day", "train",
-)] + TRAINING_KEYS
+PAGE_KEYS = [
+    f"{PREFIX}{name}"
+    for name in (
+        "source",
+        "sample",
+        "target",
+        "length",
+        "scaling",
+        "act",
+        "end",
+        "head",
+        "five_day",
+        "train",
+    )
+] + TRAINING_KEYS
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -67,23 +83,32 @@ def load_upload(fingerprint: str, _data: bytes) -> pd.DataFrame:
 
 def five_day_example(style: FigureStyle) -> None:
     """The notes' five days × two variables (seed 42), with the numbers they print."""
-    if st.toggle("Show the notes' worked example: five days, two variables, seed 42",
-                 key=f"{PREFIX}five_day", bind=BIND):
+    if st.toggle(
+        "Show the notes' worked example: five days, two variables, seed 42",
+        key=f"{PREFIX}five_day",
+        bind=BIND,
+    ):
         five_days(style, key_prefix=PREFIX)
 
 
 def data_source() -> tuple[pd.DataFrame | None, str]:
     """The chosen sample or the uploaded file, and a short fingerprint of it."""
     # Bound widgets put their option text in the URL, so options are short words.
-    source = st.radio("Data: a built-in sample or your own file", ["sample", "upload"],
-                      horizontal=True, key=f"{PREFIX}source", bind=BIND)
+    source = st.radio(
+        "Data: a built-in sample or your own file",
+        ["sample", "upload"],
+        horizontal=True,
+        key=f"{PREFIX}source",
+        bind=BIND,
+    )
     if source == "sample":
         name = st.selectbox("Sample", list(SAMPLES), key=f"{PREFIX}sample", bind=BIND)
         st.caption(SAMPLES[name])
         return load_sample(name), f"sample:{name}"
     upload = st.file_uploader(
         "A CSV, TSV or semicolon-separated file (at most 5 MB, 100 000 rows, 50 columns)",
-        type=["csv", "tsv", "txt"], key=f"{PREFIX}upload",
+        type=["csv", "tsv", "txt"],
+        key=f"{PREFIX}upload",
         max_upload_size=limits.MAX_UPLOAD_BYTES // (1024 * 1024),
         help="One row per time step; a date column becomes the time axis; text columns are "
         "left out.",
@@ -135,12 +160,20 @@ def column_controls(frame: pd.DataFrame, fingerprint: str) -> tuple[list[str], s
         reset(features=columns[:DEFAULT_FEATURES], target=target_default, end=len(frame) - 1)
     st.session_state[f"{PREFIX}data"] = fingerprint
     left, right = st.columns(2)
-    features = left.multiselect("Feature columns (p of them feed the model)", columns,
-                                default=columns[:DEFAULT_FEATURES], key=f"{PREFIX}features",
-                                bind=BIND)
-    target = right.selectbox("Target (the column to forecast)", columns,
-                             index=columns.index(target_default), key=f"{PREFIX}target",
-                             bind=BIND)
+    features = left.multiselect(
+        "Feature columns (p of them feed the model)",
+        columns,
+        default=columns[:DEFAULT_FEATURES],
+        key=f"{PREFIX}features",
+        bind=BIND,
+    )
+    target = right.selectbox(
+        "Target (the column to forecast)",
+        columns,
+        index=columns.index(target_default),
+        key=f"{PREFIX}target",
+        bind=BIND,
+    )
     return features, target
 
 
@@ -152,12 +185,20 @@ def window_controls() -> tuple[int, str, str]:
     its URL value, and Streamlit does not always put it back.
     """
     first, second, third = st.columns(3)
-    window = first.slider("Window length T (time steps)", 2, limits.MAX_WINDOW, DEFAULT_WINDOW,
-                          key=f"{PREFIX}length", bind=BIND)
-    scaling_label = second.radio("Scaling of each column", list(SCALINGS), horizontal=True,
-                                 key=f"{PREFIX}scaling", bind=BIND)
-    activation = third.selectbox("Embedding activation g in g(XW)", ac.FEATURE_ACTIVATIONS,
-                                 key=f"{PREFIX}act", bind=BIND)
+    window = first.slider(
+        "Window length T (time steps)",
+        2,
+        limits.MAX_WINDOW,
+        DEFAULT_WINDOW,
+        key=f"{PREFIX}length",
+        bind=BIND,
+    )
+    scaling_label = second.radio(
+        "Scaling of each column", list(SCALINGS), horizontal=True, key=f"{PREFIX}scaling", bind=BIND
+    )
+    activation = third.selectbox(
+        "Embedding activation g in g(XW)", ac.FEATURE_ACTIVATIONS, key=f"{PREFIX}act", bind=BIND
+    )
     return int(window), SCALINGS[scaling_label], activation
 
 
@@ -165,60 +206,119 @@ def head_choice(config: ac.AttentionConfig) -> int:
     """Which head (0-based) the single-head charts show; a choice only with several heads."""
     if config.n_heads == 1:
         return 0
-    return st.radio("Head", range(1, config.n_heads + 1), horizontal=True,
-                    key=f"{PREFIX}head", bind=BIND) - 1
+    return (
+        st.radio(
+            "Head", range(1, config.n_heads + 1), horizontal=True, key=f"{PREFIX}head", bind=BIND
+        )
+        - 1
+    )
 
 
-def attention_section(frame, features, target, window, scaling, activation, config, head,
-                      style, period) -> None:
+def attention_section(
+    frame, features, target, window, scaling, activation, config, head, style, period
+) -> None:
     """Embed one window of the scaled series and show its attention (untrained weights)."""
     values = frame[features].to_numpy(dtype=float)
     scaled = ac.fit_scaler(values, scaling).transform(values)
     if not window - 1 <= st.session_state.get(f"{PREFIX}end", window - 1) < len(frame):
         reset(end=len(frame) - 1)  # the window length changed under it
-    end = int(st.slider("Window ends at row", window - 1, len(frame) - 1, len(frame) - 1,
-                        key=f"{PREFIX}end", bind=BIND,
-                        help="Move the window through time; row numbers count from 0."))
+    end = int(
+        st.slider(
+            "Window ends at row",
+            window - 1,
+            len(frame) - 1,
+            len(frame) - 1,
+            key=f"{PREFIX}end",
+            bind=BIND,
+            help="Move the window through time; row numbers count from 0.",
+        )
+    )
     first = end - window + 1
-    window_labels = ac.row_labels(frame.index[first:end + 1])
+    window_labels = ac.row_labels(frame.index[first : end + 1])
     target_values = frame[target].to_numpy(dtype=float)
-    st.plotly_chart(figures.series_figure(
-        np.asarray(frame.index), target_values, target,
-        {name: scaled[:, i] for i, name in enumerate(features)}, window=(first, end),
-        style=style), key="ts_series_chart")
-    st.caption(escape_markdown(
-        f"Window: {window_labels[0]} to {window_labels[-1]} ({window} steps)."))
+    st.plotly_chart(
+        figures.series_figure(
+            np.asarray(frame.index),
+            target_values,
+            target,
+            {name: scaled[:, i] for i, name in enumerate(features)},
+            window=(first, end),
+            style=style,
+        ),
+        key="ts_series_chart",
+    )
+    st.caption(
+        escape_markdown(f"Window: {window_labels[0]} to {window_labels[-1]} ({window} steps).")
+    )
     try:
-        trace = ac.series_attention(scaled[first:end + 1], config, activation).run.trace
+        trace = ac.series_attention(scaled[first : end + 1], config, activation).run.trace
     except ac.InputError as error:
         show_error(str(error))
         return
-    st.plotly_chart(figures.attention_over_time(
-        trace.weights[head], window_labels, target_values[first:end + 1], target,
-        mask=trace.mask, title=f"Attention weights of head {head + 1} (untrained)", style=style,
-    ), key="ts_weights_chart")
-    st.plotly_chart(figures.lag_bars(
-        {f"head {head + 1}": trace.weights[head][-1]}, window_labels, period=period,
-        title="The last day's row: what the forecast step would draw on", style=style,
-    ), key="ts_lag_chart")
+    st.plotly_chart(
+        figures.attention_over_time(
+            trace.weights[head],
+            window_labels,
+            target_values[first : end + 1],
+            target,
+            mask=trace.mask,
+            title=f"Attention weights of head {head + 1} (untrained)",
+            style=style,
+        ),
+        key="ts_weights_chart",
+    )
+    st.plotly_chart(
+        figures.lag_bars(
+            {f"head {head + 1}": trace.weights[head][-1]},
+            window_labels,
+            period=period,
+            title="The last day's row: what the forecast step would draw on",
+            style=style,
+        ),
+        key="ts_lag_chart",
+    )
     dims = [f"h{h + 1}·{j}" for h in range(config.n_heads) for j in range(config.d_v)]
-    st.plotly_chart(heatmap(trace.concat, window_labels, dims, kind="values", style=style,
-                            title="Context vectors (columns: head · dimension), each day's "
-                            "weighted average of values", row_title="day", col_title=""),
-                    key="ts_context")
+    st.plotly_chart(
+        heatmap(
+            trace.concat,
+            window_labels,
+            dims,
+            kind="values",
+            style=style,
+            title="Context vectors (columns: head · dimension), each day's "
+            "weighted average of values",
+            row_title="day",
+            col_title="",
+        ),
+        key="ts_context",
+    )
     with st.expander("All heads and the numbers"):
-        st.plotly_chart(heatmap_grid(trace.weights, window_labels, window_labels,
-                                     titles=[f"head {h + 1}" for h in range(config.n_heads)],
-                                     title="Every head", mask=trace.mask, style=style),
-                        key="ts_heads_grid")
+        st.plotly_chart(
+            heatmap_grid(
+                trace.weights,
+                window_labels,
+                window_labels,
+                titles=[f"head {h + 1}" for h in range(config.n_heads)],
+                title="Every head",
+                mask=trace.mask,
+                style=style,
+            ),
+            key="ts_heads_grid",
+        )
         weights = matrix_frame(trace.weights[head], window_labels, window_labels)
         st.dataframe(weights.round(style.decimals), key="ts_weights_table")
-        st.download_button("Weights as CSV", csv_bytes(weights), "attention_weights.csv",
-                           "text/csv", key="ts_weights_csv")
+        st.download_button(
+            "Weights as CSV",
+            csv_bytes(weights),
+            "attention_weights.csv",
+            "text/csv",
+            key="ts_weights_csv",
+        )
 
 
-def usable_columns(frame: pd.DataFrame | None, fingerprint: str,
-                   window: int) -> tuple[list[str], str] | None:
+def usable_columns(
+    frame: pd.DataFrame | None, fingerprint: str, window: int
+) -> tuple[list[str], str] | None:
     """Feature columns and target when the data can fill a window; else None (said why)."""
     if frame is None:
         return None
@@ -252,27 +352,30 @@ def page(config: ac.AttentionConfig, style: FigureStyle) -> None:
     if columns is None:
         st.caption(NEEDS_DATA)
     else:
-        attention_section(frame, *columns, window, scaling, activation, config, head, style,
-                          period)
+        attention_section(frame, *columns, window, scaling, activation, config, head, style, period)
     st.header("3 · Train a model")
-    if not st.toggle("Train the notes' model on this series (loads PyTorch)",
-                     key=f"{PREFIX}train", bind=BIND):
+    if not st.toggle(
+        "Train the notes' model on this series (loads PyTorch)", key=f"{PREFIX}train", bind=BIND
+    ):
         return
     st.markdown(TRAINING_INTRO)
     settings = training_settings()
     if columns is None:
         st.caption(NEEDS_DATA)
         return
-    training_section(frame, fingerprint, *columns, window, scaling, activation, config, settings,
-                     style, period)
+    training_section(
+        frame, fingerprint, *columns, window, scaling, activation, config, settings, style, period
+    )
 
 
 def main() -> None:
     before = snapshot()
     st.title("Time-series attention")
-    st.markdown("Each day of a window asks which earlier days matter to it. The weights "
-                "below say how much of each earlier day flows into that day's summary; the "
-                "model forecasts tomorrow from the last day's summary.")
+    st.markdown(
+        "Each day of a window asks which earlier days matter to it. The weights "
+        "below say how much of each earlier day flows into that day's summary; the "
+        "model forecasts tomorrow from the last day's summary."
+    )
     try:
         config = attention_controls(PREFIX, OPTIONS)
     except ac.InputError as error:

@@ -23,8 +23,16 @@ N_STEPS = len(STEP_TITLES)
 DEFAULT_HEAD_WIDTH = 4
 DEFAULT_COMBINE = "concat"
 #: URL-bound widgets; a refused link value for them is named in a warning.
-LINK_KEYS = (STEP_KEY, "wt_query_0", "wt_query_1", "wt_n_keys", "wt_head_width", "wt_combine",
-             "wt_grad_seed", "wt_grad_causal")
+LINK_KEYS = (
+    STEP_KEY,
+    "wt_query_0",
+    "wt_query_1",
+    "wt_n_keys",
+    "wt_head_width",
+    "wt_combine",
+    "wt_grad_seed",
+    "wt_grad_causal",
+)
 
 
 # --- Navigation --------------------------------------------------------------
@@ -51,14 +59,31 @@ def navigation() -> int:
     left, middle, right = st.columns([1, 4, 1], vertical_alignment="bottom")
     # The picker goes first: a ?step= in the URL only takes effect when it is drawn.
     step = middle.segmented_control(
-        "Step", tuple(range(1, N_STEPS + 1)), required=True, key=STEP_KEY,
-        bind="query-params", help=" · ".join(f"{n}: {t}" for n, t in enumerate(STEP_TITLES, 1)),
+        "Step",
+        tuple(range(1, N_STEPS + 1)),
+        required=True,
+        key=STEP_KEY,
+        bind="query-params",
+        help=" · ".join(f"{n}: {t}" for n, t in enumerate(STEP_TITLES, 1)),
     )
     step = _valid_step(step) or 1
-    left.button("← Previous", key="step_previous", on_click=_move, args=(-1,),
-                disabled=step <= 1, width="stretch")
-    right.button("Next →", key="step_next", on_click=_move, args=(1,),
-                 disabled=step >= N_STEPS, width="stretch", type="primary")
+    left.button(
+        "← Previous",
+        key="step_previous",
+        on_click=_move,
+        args=(-1,),
+        disabled=step <= 1,
+        width="stretch",
+    )
+    right.button(
+        "Next →",
+        key="step_next",
+        on_click=_move,
+        args=(1,),
+        disabled=step >= N_STEPS,
+        width="stretch",
+        type="primary",
+    )
     st.markdown(f"**Step {step} of {N_STEPS}**")
     st.header(STEP_TITLES[step - 1])
     return step
@@ -85,20 +110,36 @@ def step_lookup(style: FigureStyle) -> None:
         "weights a (3,) · output o (3,)",
     )
     sliders = st.columns(2)
-    x = sliders[0].slider("Query, axis 0 (visual arts)", -3.0, 3.0, 0.0, 0.1,
-                          key="wt_query_0", bind="query-params")
-    y = sliders[1].slider("Query, axis 1 (stage ↔ page)", -3.0, 3.0, 1.0, 0.1,
-                          key="wt_query_1", bind="query-params")
+    x = sliders[0].slider(
+        "Query, axis 0 (visual arts)", -3.0, 3.0, 0.0, 0.1, key="wt_query_0", bind="query-params"
+    )
+    y = sliders[1].slider(
+        "Query, axis 1 (stage ↔ page)", -3.0, 3.0, 1.0, 0.1, key="wt_query_1", bind="query-params"
+    )
     examples = ac.examples
     trace = lookup.soft_lookup((x, y), examples.LOOKUP_KEY_VECTORS, examples.LOOKUP_VALUE_VECTORS)
-    st.plotly_chart(wf.lookup_figure(
-        examples.LOOKUP_KEY_VECTORS, examples.LOOKUP_KEYS, trace.query, trace.weights,
-        examples.LOOKUP_VALUES, style=style,
-    ), key="wt_lookup_figure")
-    st.dataframe(wf.lookup_frame(
-        examples.LOOKUP_KEYS, examples.LOOKUP_VALUES, examples.LOOKUP_KEY_VECTORS,
-        trace.scores, trace.weights, style.decimals,
-    ), hide_index=True)
+    st.plotly_chart(
+        wf.lookup_figure(
+            examples.LOOKUP_KEY_VECTORS,
+            examples.LOOKUP_KEYS,
+            trace.query,
+            trace.weights,
+            examples.LOOKUP_VALUES,
+            style=style,
+        ),
+        key="wt_lookup_figure",
+    )
+    st.dataframe(
+        wf.lookup_frame(
+            examples.LOOKUP_KEYS,
+            examples.LOOKUP_VALUES,
+            examples.LOOKUP_KEY_VECTORS,
+            trace.scores,
+            trace.weights,
+            style.decimals,
+        ),
+        hide_index=True,
+    )
     best = trace.best
     st.markdown(
         f"The query is closest to **{examples.LOOKUP_KEYS[best]}**, so the answer is mostly "
@@ -118,20 +159,34 @@ def four_words(style: FigureStyle) -> None:
     st.latex(r"C = \mathrm{softmax}\!\left(\frac{(XW^Q)(XW^K)^\top}{\sqrt{3}}\right) XW^V")
     w_q, w_k, w_v = ac.examples.four_word_weights()
     inputs = st.columns(4)
-    for column, name, matrix in zip(inputs, ("X (4, 3)", "W_Q (3, 3)", "W_K (3, 3)", "W_V (3, 3)"),
-                                    (ac.examples.FOUR_WORD_VECTORS, w_q, w_k, w_v), strict=True):
+    for column, name, matrix in zip(
+        inputs,
+        ("X (4, 3)", "W_Q (3, 3)", "W_K (3, 3)", "W_V (3, 3)"),
+        (ac.examples.FOUR_WORD_VECTORS, w_q, w_k, w_v),
+        strict=True,
+    ):
         column.markdown(name)
         column.code(wf.format_matrix(matrix, 0), language=None)
     trace = ac.examples.four_words_attention()
     words = list(ac.examples.FOUR_WORDS)
-    st.plotly_chart(heatmap(
-        trace.weights, words, words, title="Attention weights (4, 4)", style=style,
-    ), key="wt_four_words_weights")
-    notes_versus_ours(wf.format_matrix(ac.examples.FOUR_WORDS_PRINTED_OUTPUT),
-                      wf.format_matrix(trace.context))
+    st.plotly_chart(
+        heatmap(
+            trace.weights,
+            words,
+            words,
+            title="Attention weights (4, 4)",
+            style=style,
+        ),
+        key="wt_four_words_weights",
+    )
+    notes_versus_ours(
+        wf.format_matrix(ac.examples.FOUR_WORDS_PRINTED_OUTPUT), wf.format_matrix(trace.context)
+    )
     difference = lessons.printed_difference(trace.context, ac.examples.FOUR_WORDS_PRINTED_OUTPUT)
-    st.success(f"All twelve numbers agree: max |ours − printed| = {difference:.1e} "
-               "(the notes print 8 decimals).")
+    st.success(
+        f"All twelve numbers agree: max |ours − printed| = {difference:.1e} "
+        "(the notes print 8 decimals)."
+    )
 
 
 def attention_is_cool(style: FigureStyle) -> None:
@@ -144,28 +199,55 @@ def attention_is_cool(style: FigureStyle) -> None:
     st.latex(r"C_{ij} = \sum_k W_{ik}\, V_{kj}, \qquad C = W V")
     left, right = st.columns(2)
     features = [f"v{j}" for j in range(4)]
-    left.plotly_chart(heatmap(
-        examples.COOL_WEIGHTS, tokens, tokens, title="Weights W (3, 3)", style=style,
-    ), key="wt_cool_weights")
-    right.plotly_chart(heatmap(
-        examples.COOL_VALUES, tokens, features, title="Values V (3, 4)", kind="values",
-        row_title="key", col_title="feature", style=style,
-    ), key="wt_cool_values")
+    left.plotly_chart(
+        heatmap(
+            examples.COOL_WEIGHTS,
+            tokens,
+            tokens,
+            title="Weights W (3, 3)",
+            style=style,
+        ),
+        key="wt_cool_weights",
+    )
+    right.plotly_chart(
+        heatmap(
+            examples.COOL_VALUES,
+            tokens,
+            features,
+            title="Values V (3, 4)",
+            kind="values",
+            row_title="key",
+            col_title="feature",
+            style=style,
+        ),
+        key="wt_cool_values",
+    )
     pick = st.columns(2)
-    row = pick[0].selectbox("Row i (query)", range(3), format_func=lambda i: f"{i}: {tokens[i]}",
-                            key="wt_cool_row")
+    row = pick[0].selectbox(
+        "Row i (query)", range(3), format_func=lambda i: f"{i}: {tokens[i]}", key="wt_cool_row"
+    )
     column = pick[1].selectbox("Column j (feature)", range(4), key="wt_cool_column")
     entry = lessons.context_entry(examples.COOL_WEIGHTS, examples.COOL_VALUES, row, column)
     text, latex = wf.entry_arithmetic("C", entry.row, entry.column, entry.terms, entry.value)
     st.latex(latex)
     st.text(text)
     slide = lessons.context_entry(examples.COOL_WEIGHTS, examples.COOL_VALUES, 0, 0)
-    st.caption(f"The slides work out C₀₀ = {wf.plain_number(examples.COOL_PRINTED_C00)}; "
-               f"we get {wf.plain_number(slide.value)}.")
-    st.plotly_chart(heatmap(
-        examples.cool_context(), tokens, features, title="Context vectors C = W V (3, 4)",
-        kind="values", col_title="feature", style=style,
-    ), key="wt_cool_context")
+    st.caption(
+        f"The slides work out C₀₀ = {wf.plain_number(examples.COOL_PRINTED_C00)}; "
+        f"we get {wf.plain_number(slide.value)}."
+    )
+    st.plotly_chart(
+        heatmap(
+            examples.cool_context(),
+            tokens,
+            features,
+            title="Context vectors C = W V (3, 4)",
+            kind="values",
+            col_title="feature",
+            style=style,
+        ),
+        key="wt_cool_context",
+    )
 
 
 def step_examples(style: FigureStyle) -> None:
@@ -173,8 +255,13 @@ def step_examples(style: FigureStyle) -> None:
         "Each example starts from the document's own inputs, and its printed numbers "
         "stand next to ours, so you can check every digit."
     )
-    tabs = st.tabs(["Four words (NLP notes)", "Five days (time-series notes)",
-                    "“attention is cool” (transformer notes)"])
+    tabs = st.tabs(
+        [
+            "Four words (NLP notes)",
+            "Five days (time-series notes)",
+            "“attention is cool” (transformer notes)",
+        ]
+    )
     with tabs[0]:
         four_words(style)
     with tabs[1]:
@@ -203,20 +290,34 @@ def step_scaling(style: FigureStyle) -> None:
     )
     n_keys = st.slider("Number of keys n", 2, 64, 8, key="wt_n_keys", bind="query-params")
     table = saturation(n_keys)
-    unscaled = {"largest weight": table.max_weight_unscaled, "entropy": table.entropy_unscaled,
-                "gradient size ‖∂a/∂s‖": table.gradient_unscaled}
-    scaled = {"largest weight": table.max_weight_scaled, "entropy": table.entropy_scaled,
-              "gradient size ‖∂a/∂s‖": table.gradient_scaled}
-    st.plotly_chart(wf.saturation_figure(table.widths, unscaled, scaled, style=style),
-                    key="wt_saturation_figure")
-    st.dataframe(wf.saturation_frame(table.widths, {
-        "score spread, unscaled": table.score_std_unscaled,
-        "score spread, scaled": table.score_std_scaled,
-        "largest weight, unscaled": table.max_weight_unscaled,
-        "largest weight, scaled": table.max_weight_scaled,
-        "entropy, unscaled": table.entropy_unscaled,
-        "entropy, scaled": table.entropy_scaled,
-    }), hide_index=True)
+    unscaled = {
+        "largest weight": table.max_weight_unscaled,
+        "entropy": table.entropy_unscaled,
+        "gradient size ‖∂a/∂s‖": table.gradient_unscaled,
+    }
+    scaled = {
+        "largest weight": table.max_weight_scaled,
+        "entropy": table.entropy_scaled,
+        "gradient size ‖∂a/∂s‖": table.gradient_scaled,
+    }
+    st.plotly_chart(
+        wf.saturation_figure(table.widths, unscaled, scaled, style=style),
+        key="wt_saturation_figure",
+    )
+    st.dataframe(
+        wf.saturation_frame(
+            table.widths,
+            {
+                "score spread, unscaled": table.score_std_unscaled,
+                "score spread, scaled": table.score_std_scaled,
+                "largest weight, unscaled": table.max_weight_unscaled,
+                "largest weight, scaled": table.max_weight_scaled,
+                "entropy, unscaled": table.entropy_unscaled,
+                "entropy, scaled": table.entropy_scaled,
+            },
+        ),
+        hide_index=True,
+    )
     st.markdown(
         f"At d = {table.widths[-1]} the largest of {n_keys} weights is on average "
         f"**{table.max_weight_unscaled[-1]:.3f}** without scaling (almost one-hot) and "
@@ -246,19 +347,32 @@ def step_masking(style: FigureStyle) -> None:
     for index, (column, (title, weights, mask)) in enumerate(
         zip(st.columns(3), panels, strict=True)
     ):
-        column.plotly_chart(heatmap(
-            weights, DAYS, DAYS, title=title, mask=mask, style=style,
-        ), key=f"wt_mask_{index}")
+        column.plotly_chart(
+            heatmap(
+                weights,
+                DAYS,
+                DAYS,
+                title=title,
+                mask=mask,
+                style=style,
+            ),
+            key=f"wt_mask_{index}",
+        )
     formulas = st.columns(3)
     formulas[0].latex(r"\mathrm{softmax}_{\text{row}}(S + M)")
     formulas[1].latex(r"\mathrm{softmax}_{\text{row}}(S \odot M_{01})")
     formulas[2].latex(r"\mathrm{softmax}_{\text{column}}(S + M)")
-    st.dataframe(wf.masking_frame(DAYS, {
-        "weight on future, right": result.forbidden_weight(result.right),
-        "weight on future, ×mask": result.forbidden_weight(result.multiplied),
-        "row sum, right": result.row_sums(result.right),
-        "row sum, wrong axis": result.row_sums(result.wrong_axis),
-    }))
+    st.dataframe(
+        wf.masking_frame(
+            DAYS,
+            {
+                "weight on future, right": result.forbidden_weight(result.right),
+                "weight on future, ×mask": result.forbidden_weight(result.multiplied),
+                "row sum, right": result.row_sums(result.right),
+                "row sum, wrong axis": result.row_sums(result.wrong_axis),
+            },
+        )
+    )
     leak = result.forbidden_weight(result.multiplied)
     st.warning(
         f"Multiplying by a 0/1 mask turns a forbidden score into 0, and e⁰ = 1 is not 0: "
@@ -278,44 +392,74 @@ def step_heads(style: FigureStyle) -> None:
         "time, and then combines the heads' answers.",
         r"C_h = \mathrm{softmax}\!\left(\frac{Q_h K_h^\top}{\sqrt{h}}\right) V_h, "
         r"\qquad Q_h = X W^Q_{[:,\,(h-1)\cdot h_w : h\cdot h_w]}",
-        "X (5, 12) · Q, K, V (5, 12) → per head (H, 5, h) · weights (H, 5, 5) · "
-        "context (H, 5, h)",
+        "X (5, 12) · Q, K, V (5, 12) → per head (H, 5, h) · weights (H, 5, 5) · context (H, 5, h)",
     )
     controls = st.columns(2)
     # An empty link value (?wt_combine=) leaves even a required control empty: use the default.
-    head_width = controls[0].segmented_control(
-        "Head width h", ac.valid_head_counts(12), default=DEFAULT_HEAD_WIDTH, required=True,
-        key="wt_head_width", bind="query-params",
-    ) or DEFAULT_HEAD_WIDTH
-    strategy = controls[1].segmented_control(
-        "Combine the heads by", ac.COMBINE_STRATEGIES, default=DEFAULT_COMBINE, required=True,
-        key="wt_combine", bind="query-params",
-    ) or DEFAULT_COMBINE
+    head_width = (
+        controls[0].segmented_control(
+            "Head width h",
+            ac.valid_head_counts(12),
+            default=DEFAULT_HEAD_WIDTH,
+            required=True,
+            key="wt_head_width",
+            bind="query-params",
+        )
+        or DEFAULT_HEAD_WIDTH
+    )
+    strategy = (
+        controls[1].segmented_control(
+            "Combine the heads by",
+            ac.COMBINE_STRATEGIES,
+            default=DEFAULT_COMBINE,
+            required=True,
+            key="wt_combine",
+            bind="query-params",
+        )
+        or DEFAULT_COMBINE
+    )
     example = lessons.multi_head_example(head_width=head_width)
     n_heads = example.trace.weights.shape[0]
     st.markdown(f"e = 12, h = {head_width} gives **{n_heads} head{'s' * (n_heads > 1)}**.")
     titles = [f"head {index + 1}" for index in range(n_heads)]
-    st.plotly_chart(heatmap_grid(
-        example.trace.weights, DAYS, DAYS, titles=titles, title="Each head's attention weights",
-        style=style, columns=4,
-    ), key="wt_head_weights")
-    st.caption(f"Each head computed on its own gives the same numbers: max difference "
-               f"{wf.format_difference(example.separate_difference)}. The heads never talk "
-               "to each other, so they can run in parallel.")
+    st.plotly_chart(
+        heatmap_grid(
+            example.trace.weights,
+            DAYS,
+            DAYS,
+            titles=titles,
+            title="Each head's attention weights",
+            style=style,
+            columns=4,
+        ),
+        key="wt_head_weights",
+    )
+    st.caption(
+        f"Each head computed on its own gives the same numbers: max difference "
+        f"{wf.format_difference(example.separate_difference)}. The heads never talk "
+        "to each other, so they can run in parallel."
+    )
     combine_formulas = {
         "concat": r"O = [C_1 \; C_2 \; \dots \; C_H]\, W^O",
         "mean": r"O = \tfrac{1}{H} \textstyle\sum_h C_h",
         "max": r"O = \max_h C_h \;\text{(element by element)}",
         "learned": r"O = \textstyle\sum_h w_h C_h \;"
-                   r"\text{(one learned weight per head, dmol notes)}",
+        r"\text{(one learned weight per head, dmol notes)}",
     }
     st.latex(combine_formulas[strategy])
     output = example.combined[strategy]
-    st.plotly_chart(heatmap(
-        output, DAYS, [f"out {j}" for j in range(output.shape[1])],
-        title=f"Combined output ({output.shape[0]}, {output.shape[1]})", kind="values",
-        col_title="feature", style=style,
-    ), key="wt_head_output")
+    st.plotly_chart(
+        heatmap(
+            output,
+            DAYS,
+            [f"out {j}" for j in range(output.shape[1])],
+            title=f"Combined output ({output.shape[0]}, {output.shape[1]})",
+            kind="values",
+            col_title="feature",
+            style=style,
+        ),
+        key="wt_head_output",
+    )
 
 
 # --- Step 6 --------------------------------------------------------------------
@@ -341,18 +485,23 @@ def step_learning(style: FigureStyle) -> None:
         "target Y (4, 2)",
     )
     controls = st.columns(2)
-    seed = controls[0].number_input("Seed", 0, ac.limits.MAX_SEED, 0, key="wt_grad_seed",
-                                    bind="query-params")
+    seed = controls[0].number_input(
+        "Seed", 0, ac.limits.MAX_SEED, 0, key="wt_grad_seed", bind="query-params"
+    )
     causal = controls[1].toggle("Causal mask", False, key="wt_grad_causal", bind="query-params")
     with st.spinner("Asking PyTorch's autograd…"):
         check = gradient_check(int(seed), bool(causal))
     hand = {name: check.hand[name] for name in ("W_Q", "W_K", "W_V")}
-    st.plotly_chart(wf.gradient_grid(hand, title="Gradient each weight matrix receives (by hand)",
-                                     style=style), key="wt_gradients")
+    st.plotly_chart(
+        wf.gradient_grid(hand, title="Gradient each weight matrix receives (by hand)", style=style),
+        key="wt_gradients",
+    )
     st.dataframe(wf.difference_frame(check.max_difference), hide_index=True)
     worst = max(check.max_difference.values())
-    st.success(f"Loss {check.loss:.6f} (PyTorch: {check.autograd_loss:.6f}). Hand-written and "
-               f"autograd gradients agree to {worst:.1e} — float64 rounding.")
+    st.success(
+        f"Loss {check.loss:.6f} (PyTorch: {check.autograd_loss:.6f}). Hand-written and "
+        f"autograd gradients agree to {worst:.1e} — float64 rounding."
+    )
 
 
 STEPS = (step_lookup, step_examples, step_scaling, step_masking, step_heads, step_learning)

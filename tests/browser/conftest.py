@@ -68,11 +68,23 @@ def serve_app(log_name: str = "streamlit-server.log") -> Iterator[str]:
     with open(ARTIFACTS / log_name, "w") as log:
         process = subprocess.Popen(
             [
-                sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-                "--server.port", str(port), "--server.address", "127.0.0.1",
-                "--server.headless", "true", "--browser.gatherUsageStats", "false",
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                str(ROOT / "app.py"),
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.headless",
+                "true",
+                "--browser.gatherUsageStats",
+                "false",
             ],
-            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         url = f"http://127.0.0.1:{port}"
         try:

@@ -17,8 +17,7 @@ PLOTS = ".js-plotly-plot"
 PAGES = (
     ("Text attention", "Text attention", "/text", "text"),
     ("Time series", "Time-series attention", "/time_series", "time_series"),
-    ("Positional encodings", "Positional encodings", "/positional_encoding",
-     "positional_encoding"),
+    ("Positional encodings", "Positional encodings", "/positional_encoding", "positional_encoding"),
     ("Walkthrough", "Classroom walkthrough", "/walkthrough", "walkthrough"),
 )
 
@@ -41,8 +40,7 @@ def title_font_px(page: Page) -> float:
 def test_every_page_is_reached_from_home_and_draws_its_charts(page: Page, app_url: str) -> None:
     page.set_viewport_size(VIEWPORT)
     page.goto(app_url)
-    expect(page.get_by_role("heading", name="Attention Visualizer")).to_be_visible(
-        timeout=60_000)
+    expect(page.get_by_role("heading", name="Attention Visualizer")).to_be_visible(timeout=60_000)
     wait_ready(page)
     expect(page.locator(".katex").first).to_be_visible()
     expect(page.locator(EXCEPTION)).to_have_count(0)
@@ -61,8 +59,7 @@ def test_every_page_is_reached_from_home_and_draws_its_charts(page: Page, app_ur
 def test_presentation_mode_stays_on_across_page_switches(page: Page, app_url: str) -> None:
     page.set_viewport_size(VIEWPORT)
     page.goto(f"{app_url}/positional_encoding")
-    expect(page.get_by_role("heading", name="Positional encodings")).to_be_visible(
-        timeout=60_000)
+    expect(page.get_by_role("heading", name="Positional encodings")).to_be_visible(timeout=60_000)
     wait_ready(page)
     normal_title = title_font_px(page)
     expect(presentation_switch(page)).not_to_be_checked()

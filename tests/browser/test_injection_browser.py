@@ -43,8 +43,12 @@ def watched(page: Page) -> Iterator[list[str]]:
         dialog.dismiss()
 
     page.on("dialog", on_dialog)
-    page.on("request", lambda request: events.append(f"request: {request.url}")
-            if injected_request(request.url) else None)
+    page.on(
+        "request",
+        lambda request: (
+            events.append(f"request: {request.url}") if injected_request(request.url) else None
+        ),
+    )
     page.set_viewport_size(VIEWPORT)
     yield events
 
@@ -85,9 +89,31 @@ def expect_literal(page: Page, text: str) -> None:
 SWAP_LABELS_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
     .filter(plot => plot.layout.title.text.includes('Attention weights'))
     .map(plot => Array.from(plot.data[0].x))"""
-TOKENS_OF_IMG_AND_SCRIPT = ["<", "img", "src", "=", "x", "onerror", "=₂", "alert", "(", "1", ")",
-                            ">", "<₂", "script", ">₂", "alert₂", "(₂", "1₂", ")₂", "<₃", "/",
-                            "script₂", ">₃"]
+TOKENS_OF_IMG_AND_SCRIPT = [
+    "<",
+    "img",
+    "src",
+    "=",
+    "x",
+    "onerror",
+    "=₂",
+    "alert",
+    "(",
+    "1",
+    ")",
+    ">",
+    "<₂",
+    "script",
+    ">₂",
+    "alert₂",
+    "(₂",
+    "1₂",
+    ")₂",
+    "<₃",
+    "/",
+    "script₂",
+    ">₃",
+]
 
 
 def axis_texts(page: Page) -> list[str]:
@@ -103,13 +129,22 @@ def test_home_shows_a_script_in_the_present_parameter_as_text(page: Page, app_ur
         assert_nothing_ran(page, events)
 
 
-def test_text_page_shows_script_from_link_and_typing_only_as_text(
-    page: Page, app_url: str
-) -> None:
+def test_text_page_shows_script_from_link_and_typing_only_as_text(page: Page, app_url: str) -> None:
     with watched(page) as events:
-        open_page(page, app_url, "/text", {"text": IMG, "cross": "true", "text2": SCRIPT,
-                                           "pe": SCRIPT, "mask": IMG, "view": "4 Weights"},
-                  "Text attention")
+        open_page(
+            page,
+            app_url,
+            "/text",
+            {
+                "text": IMG,
+                "cross": "true",
+                "text2": SCRIPT,
+                "pe": SCRIPT,
+                "mask": IMG,
+                "view": "4 Weights",
+            },
+            "Text attention",
+        )
         expect_literal(page, f"pe={SCRIPT}; mask={IMG}")
         text_areas = page.get_by_test_id("stTextArea").locator("textarea")
         expect(text_areas.nth(0)).to_have_value(IMG)
@@ -139,17 +174,27 @@ def test_time_series_page_shows_markup_in_a_csv_header_only_as_text(
     header = f"{SCRIPT},{IMG},{PLOTLY_JS_LINK},{JS_LINK}"
     rows = "".join(f"{day},{day % 7},{day % 5},note {day}\n" for day in range(40))
     with watched(page) as events:
-        open_page(page, app_url, "/time_series",
-                  {"ts_source": "upload", "ts_length": "10", "ts_mask": IMG},
-                  "Time-series attention")
+        open_page(
+            page,
+            app_url,
+            "/time_series",
+            {"ts_source": "upload", "ts_length": "10", "ts_mask": IMG},
+            "Time-series attention",
+        )
         expect_literal(page, f"ts_mask={IMG}")
         page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(
-            files=[{"name": "markup.csv", "mimeType": "text/csv",
-                    "buffer": f"{header}\n{rows}".encode()}]
+            files=[
+                {
+                    "name": "markup.csv",
+                    "mimeType": "text/csv",
+                    "buffer": f"{header}\n{rows}".encode(),
+                }
+            ]
         )
         wait_ready(page)
         expect(page.locator(".gtitle", has_text="Attention weights of head 1")).to_be_visible(
-            timeout=LONG)
+            timeout=LONG
+        )
         features = page.get_by_test_id("stMultiSelect").filter(has_text="Feature columns")
         expect(features.get_by_text(SCRIPT, exact=True)).to_be_visible()
         expect(features.get_by_text(IMG, exact=True)).to_be_visible()
@@ -162,8 +207,13 @@ def test_positional_page_shows_script_from_link_and_typing_only_as_text(
     page: Page, app_url: str
 ) -> None:
     with watched(page) as events:
-        open_page(page, app_url, "/positional_encoding",
-                  {"pe_kind": SCRIPT, "pe_sentence": f"{IMG} {SCRIPT}"}, "Positional encodings")
+        open_page(
+            page,
+            app_url,
+            "/positional_encoding",
+            {"pe_kind": SCRIPT, "pe_sentence": f"{IMG} {SCRIPT}"},
+            "Positional encodings",
+        )
         expect_literal(page, f"pe_kind={SCRIPT}")
         sentence = page.get_by_test_id("stTextInput").locator("input")
         expect(sentence).to_have_value(f"{IMG} {SCRIPT}")
@@ -174,8 +224,7 @@ def test_positional_page_shows_script_from_link_and_typing_only_as_text(
 
         sentence.fill(f"{JS_LINK} {REMOTE_IMAGE} <b>bold</b>")
         sentence.press("Enter")
-        page.wait_for_function(f"() => ({SWAP_LABELS_JS})().flat().includes('bold')",
-                               timeout=LONG)
+        page.wait_for_function(f"() => ({SWAP_LABELS_JS})().flat().includes('bold')", timeout=LONG)
         wait_ready(page)
         expect(sentence).to_have_value(f"{JS_LINK} {REMOTE_IMAGE} <b>bold</b>")
         assert page.locator(".js-plotly-plot b", has_text="bold").count() == 0
@@ -184,8 +233,7 @@ def test_positional_page_shows_script_from_link_and_typing_only_as_text(
 
 @pytest.mark.parametrize(
     ("params", "shown"),
-    [({"step": IMG}, f"step={IMG}"),
-     ({"step": "5", "wt_combine": SCRIPT}, f"wt_combine={SCRIPT}")],
+    [({"step": IMG}, f"step={IMG}"), ({"step": "5", "wt_combine": SCRIPT}, f"wt_combine={SCRIPT}")],
     ids=["step", "combine"],
 )
 def test_walkthrough_shows_script_from_the_link_only_as_text(

@@ -49,8 +49,9 @@ def two_sessions(browser: Browser) -> Iterator[tuple[Page, Page]]:
         second.close()
 
 
-def assert_only_own_words(page: Page, own: list[str], foreign: list[str],
-                          stale: Sequence[str] = ()) -> None:
+def assert_only_own_words(
+    page: Page, own: list[str], foreign: list[str], stale: Sequence[str] = ()
+) -> None:
     """``own`` words are on the charts; ``foreign`` ones (another session's) are nowhere.
 
     ``stale`` words are this session's own earlier input: while a rerun is being
@@ -59,7 +60,8 @@ def assert_only_own_words(page: Page, own: list[str], foreign: list[str],
     page.wait_for_function(  # the rerun that draws them may still be on its way
         f"words => {{ const drawn = new Set(({CHART_TEXT_JS})()); "
         "return words.every(word => drawn.has(word)); }",
-        arg=own, timeout=60_000,
+        arg=own,
+        timeout=60_000,
     )
     wait_ready(page)
     expect(page.locator(EXCEPTION)).to_have_count(0)
@@ -68,14 +70,16 @@ def assert_only_own_words(page: Page, own: list[str], foreign: list[str],
     assert not drawn & set(foreign), sorted(drawn & set(foreign))
     assert page.evaluate(WORDS_ON_PAGE_JS, foreign) == []
     if stale:
-        page.wait_for_function(f"words => ({WORDS_ON_PAGE_JS})(words).length == 0",
-                               arg=list(stale), timeout=30_000)
+        page.wait_for_function(
+            f"words => ({WORDS_ON_PAGE_JS})(words).length == 0", arg=list(stale), timeout=30_000
+        )
 
 
 def in_url(page: Page, param: str, value: str) -> None:
     """Wait until the page's link holds ``param=value`` (the widget has taken the value)."""
-    expect(page).to_have_url(re.compile(rf"[?&]{param}={re.escape(quote_plus(value))}(&|$)"),
-                             timeout=30_000)
+    expect(page).to_have_url(
+        re.compile(rf"[?&]{param}={re.escape(quote_plus(value))}(&|$)"), timeout=30_000
+    )
 
 
 def type_sentence(page: Page, words: list[str]) -> None:
@@ -99,7 +103,8 @@ def open_page(page: Page, url: str, heading: str) -> None:
 def choose(page: Page, label: str, option: str, param: str) -> None:
     """Pick ``option`` in the sidebar selectbox labelled ``label`` (the rerun is not awaited)."""
     page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").filter(
-        has=page.get_by_text(label, exact=True)).click()
+        has=page.get_by_text(label, exact=True)
+    ).click()
     page.get_by_role("option", name=option, exact=True).click()
     in_url(page, param, option)
 
@@ -161,8 +166,9 @@ def test_two_sessions_typing_on_the_text_page_see_only_their_own_tokens(
 
 def series_csv(columns: tuple[str, str], scale: float) -> bytes:
     """31 days of two numeric columns; the same file name is used by both sessions."""
-    rows = "".join(f"2024-01-{day:02d},{scale * (day % 7):.2f},{scale * day:.2f}\n"
-                   for day in range(1, 32))
+    rows = "".join(
+        f"2024-01-{day:02d},{scale * (day % 7):.2f},{scale * day:.2f}\n" for day in range(1, 32)
+    )
     return f"date,{columns[0]},{columns[1]}\n{rows}".encode()
 
 
@@ -182,8 +188,11 @@ def test_two_sessions_uploading_files_see_only_their_own_columns(
 ) -> None:
     with two_sessions(browser) as (a, b):
         for page in (a, b):
-            open_page(page, f"{app_url}/time_series?ts_source=upload&ts_length=14",
-                      "Time-series attention")
+            open_page(
+                page,
+                f"{app_url}/time_series?ts_source=upload&ts_length=14",
+                "Time-series attention",
+            )
         settle(a, b)
 
         upload(a, series_csv(A_COLUMNS, 1.0))
@@ -191,7 +200,8 @@ def test_two_sessions_uploading_files_see_only_their_own_columns(
         settle(a, b)
         for page in (a, b):
             expect(page.locator(".gtitle", has_text="Attention weights of head 1")).to_be_visible(
-                timeout=30_000)
+                timeout=30_000
+            )
         assert_only_own_words(a, list(A_COLUMNS), list(B_COLUMNS))
         assert_only_own_words(b, list(B_COLUMNS), list(A_COLUMNS))
 
@@ -199,7 +209,8 @@ def test_two_sessions_uploading_files_see_only_their_own_columns(
         b.get_by_test_id("stRadio").filter(has_text="Head").get_by_text("2", exact=True).click()
         settle(a, b)
         expect(b.locator(".gtitle", has_text="Attention weights of head 2")).to_be_visible(
-            timeout=30_000)
+            timeout=30_000
+        )
         assert_only_own_words(a, list(A_COLUMNS), list(B_COLUMNS))
         assert_only_own_words(b, list(B_COLUMNS), list(A_COLUMNS))
 

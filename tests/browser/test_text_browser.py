@@ -30,8 +30,10 @@ def wait_for_plots(page: Page, count: int) -> list[dict]:
 
 def sidebar_select(page: Page, label: str) -> Locator:
     """The sidebar selectbox whose label is exactly ``label``."""
-    return page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").filter(
-        has=page.get_by_text(label, exact=True)
+    return (
+        page.get_by_test_id("stSidebar")
+        .get_by_test_id("stSelectbox")
+        .filter(has=page.get_by_text(label, exact=True))
     )
 
 

@@ -49,21 +49,31 @@ def series_csv(columns: tuple[str, str]) -> bytes:
     return f"date,{columns[0]},{columns[1]}\n{rows}".encode()
 
 
-def test_replacing_the_file_keeps_the_other_settings_in_the_link(page: Page,
-                                                                  app_url: str) -> None:
+def test_replacing_the_file_keeps_the_other_settings_in_the_link(page: Page, app_url: str) -> None:
     # Replacing a file passes through a run without one. Streamlit drops the URL
     # value of a bound widget missing from a finished run and, racing the next
     # upload, sometimes never puts it back; so these settings are drawn without data too.
-    settings = ("ts_length=14", "ts_scaling=min-max", "ts_act=tanh", "ts_head=2",
-                "ts_train=true", "ts_steps=100")
+    settings = (
+        "ts_length=14",
+        "ts_scaling=min-max",
+        "ts_act=tanh",
+        "ts_head=2",
+        "ts_train=true",
+        "ts_steps=100",
+    )
     page.set_viewport_size({"width": 1400, "height": 3200})
     page.goto(f"{app_url}/time_series?ts_source=upload&" + "&".join(settings))
     wait_ready(page)
     uploader = page.locator("[data-testid='stFileUploader'] input[type='file']")
-    for columns in (("apples", "bananas"), ("glaciers", "harbors"), ("comets", "dragons"),
-                    ("apples", "bananas")):
-        uploader.set_input_files(files=[{"name": "data.csv", "mimeType": "text/csv",
-                                         "buffer": series_csv(columns)}])
+    for columns in (
+        ("apples", "bananas"),
+        ("glaciers", "harbors"),
+        ("comets", "dragons"),
+        ("apples", "bananas"),
+    ):
+        uploader.set_input_files(
+            files=[{"name": "data.csv", "mimeType": "text/csv", "buffer": series_csv(columns)}]
+        )
         wait_ready(page)
         expect(page.get_by_test_id("stMultiSelect").get_by_text(columns[1])).to_be_visible()
         page.wait_for_timeout(500)  # a late URL change would land here
