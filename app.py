@@ -10,8 +10,9 @@ from pathlib import Path
 
 import streamlit as st
 
+from attention_core.memory import keep_freed_memory
 from ui import url
-from ui.style import PRESENT_KEY
+from ui.presentation import PRESENT_KEY
 
 HERE = Path(__file__).parent
 PRESENT_ON = ("1", "true", "on", "yes")
@@ -104,6 +105,9 @@ LANDING_LINKS = (
 
 
 def main() -> None:
+    # Server set-up: one process runs every session's reruns, so let it reuse the
+    # memory the arrays of each rerun free (once per process; see attention_core.memory).
+    keep_freed_memory()
     st.set_page_config(
         page_title="Attention Visualizer",
         page_icon=":material/visibility:",

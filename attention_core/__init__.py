@@ -1,12 +1,12 @@
 """attention_core: every computation of the Attention Visualizer, in plain NumPy.
 
 Pure functions and small frozen trace objects; no Streamlit, no Plotly. The
-PyTorch model and its training loop live in ``attention_core.model`` and
-``attention_core.training``, imported only on demand,
+PyTorch model and its training loop live in ``attention_core.timeseries.model`` and
+``attention_core.timeseries.training``, imported only on demand,
 so ``import attention_core`` stays fast.
 """
 
-from . import examples, limits
+from . import limits
 from .backward import AttentionGradients, attention_backward, softmax_backward
 from .config import ACTIVATIONS, MASKS, SCALINGS, AttentionConfig
 from .errors import InputError
@@ -41,9 +41,12 @@ from .positional import (
     rotary_embedding,
     sinusoidal_encoding,
 )
-from .samples import SEASONAL_PERIOD, seasonal_series, synthetic_ohlcv
-from .series import SeriesReport, read_series, series_report
-from .series_windows import (
+from .projections import Projections, glorot_uniform, init_projections
+from .teaching import examples
+from .text import EMBEDDINGS, Tokens, embed, one_hot_embeddings, random_embeddings, tokenize
+from .timeseries.csv_reader import SeriesReport, read_series, series_report
+from .timeseries.samples import SEASONAL_PERIOD, seasonal_series, synthetic_ohlcv
+from .timeseries.windows import (
     FEATURE_ACTIVATIONS,
     SERIES_SCALINGS,
     FeatureEmbedding,
@@ -60,8 +63,6 @@ from .series_windows import (
     series_attention,
     windows_at,
 )
-from .text import EMBEDDINGS, Tokens, embed, one_hot_embeddings, random_embeddings, tokenize
-from .weights import AttentionWeights, glorot_uniform, init_attention_weights
 
 __all__ = [
     "ACTIVATIONS",
@@ -78,11 +79,11 @@ __all__ = [
     "AttentionGradients",
     "AttentionRun",
     "AttentionTrace",
-    "AttentionWeights",
     "FeatureEmbedding",
     "ForecastErrors",
     "InputError",
     "MultiHeadTrace",
+    "Projections",
     "Scaler",
     "SeriesAttention",
     "SeriesDataset",
@@ -99,8 +100,8 @@ __all__ = [
     "forecast_errors",
     "glorot_uniform",
     "hardmax",
-    "init_attention_weights",
     "init_feature_embedding",
+    "init_projections",
     "learned_encoding",
     "limits",
     "masked_fill",

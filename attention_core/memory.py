@@ -11,7 +11,7 @@ allocator.
 :func:`keep_freed_memory` raises glibc's two thresholds so that blocks up to
 ``MMAP_THRESHOLD`` come from the heap and up to ``TRIM_THRESHOLD`` of free
 memory stays with the process for the next call. The app calls it once at
-start (``ui/__init__.py``); ``import attention_core`` never does, and on
+start (``app.py``); ``import attention_core`` never does, and on
 systems without glibc it does nothing.
 """
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 
 #: Blocks up to this size come from the heap instead of a fresh mapping.
 MMAP_THRESHOLD = 32 * 1024 * 1024
@@ -28,10 +29,11 @@ _M_TRIM_THRESHOLD = -1  # mallopt parameter numbers, from glibc's malloc.h
 _M_MMAP_THRESHOLD = -3
 
 
+@functools.cache
 def keep_freed_memory() -> bool:
     """Ask glibc's malloc to reuse freed blocks up to 32 MB; True when it agreed.
 
-    Process-wide and idempotent. Retained memory is bounded by
+    Process-wide and idempotent; only the first call asks glibc. Retained memory is bounded by
     ``TRIM_THRESHOLD`` per malloc arena (glibc keeps one per active thread, at
     most eight per core).
     """

@@ -15,9 +15,9 @@ from .errors import InputError
 from .functional import causal_mask, padding_mask, sliding_window_mask
 from .multihead import MultiHeadTrace, combine_heads, multi_head_attention
 from .positional import positional_encoding
+from .projections import Projections, init_projections
 from .text import embed
 from .validation import as_matrix, check_mask_shape
-from .weights import AttentionWeights, init_attention_weights
 
 PAD_TOKENS = frozenset({"<pad>", "[PAD]"})
 
@@ -34,7 +34,7 @@ class AttentionRun:
     p: np.ndarray  #: (T, d_model) positional encoding added to x
     x_kv: np.ndarray  #: (S, d_model) key/value-side token vectors
     p_kv: np.ndarray  #: (S, d_model)
-    weights: AttentionWeights
+    weights: Projections
     trace: MultiHeadTrace
     output: np.ndarray  #: combined heads: (T, d_model) for concat, (T, dv) otherwise
     mask: np.ndarray | None  #: (T, S) bool, True = may attend
@@ -104,7 +104,7 @@ def run_attention(
     else:
         p_kv = positional_encoding(config.positional, x_kv.shape[0], config.d_model, config.seed)
     rng = np.random.default_rng(config.seed)
-    weights = init_attention_weights(
+    weights = init_projections(
         rng, config.d_model, config.n_heads, config.d_k, config.d_v, config.d_model
     )
     x_in = x + p

@@ -68,6 +68,22 @@ def rotary_angles(length: int, width: int, base: float = 10_000.0) -> np.ndarray
     return np.arange(length)[:, None] * base ** (-2.0 * pair_index / width)
 
 
+def rotate(x: np.ndarray, base: float = 10_000.0) -> np.ndarray:
+    r"""RoPE on checked input: each column pair of row p turned by :math:`\theta_{p,i}`.
+
+    ``x (..., T, d)`` -> same shape; an odd last column is left as it is.
+    """
+    length, width = x.shape[-2], x.shape[-1]
+    pairs = 2 * (width // 2)
+    angles = rotary_angles(length, width, base)  # (T, d // 2)
+    cos, sin = np.cos(angles), np.sin(angles)
+    even, odd = x[..., 0:pairs:2], x[..., 1:pairs:2]  # (..., T, d // 2) each
+    rotated = x.astype(np.result_type(x, np.float32), copy=True)
+    rotated[..., 0:pairs:2] = even * cos - odd * sin
+    rotated[..., 1:pairs:2] = even * sin + odd * cos
+    return rotated
+
+
 def rotary_embedding(x: np.ndarray, base: float = 10_000.0) -> np.ndarray:
     r"""Rotary position embedding (RoPE, Su et al. 2021) of ``x (..., T, d)``.
 
@@ -82,17 +98,8 @@ def rotary_embedding(x: np.ndarray, base: float = 10_000.0) -> np.ndarray:
     on the offset :math:`r - p`. An odd last column is left as it is.
     Applied to queries and keys, never to values. Shape in = shape out.
     """
-    x = as_scores(x, "rotary input", min_ndim=2)
-    check_finite(x, "rotary input")
-    base = _check_base(base)
-    length, width = x.shape[-2], x.shape[-1]
-    angles = rotary_angles(length, width, base)
-    cos, sin = np.cos(angles), np.sin(angles)
-    rotated = x.astype(np.result_type(x, np.float32), copy=True)
-    even, odd = x[..., 0 : 2 * (width // 2) : 2], x[..., 1 : 2 * (width // 2) : 2]
-    rotated[..., 0 : 2 * (width // 2) : 2] = even * cos - odd * sin
-    rotated[..., 1 : 2 * (width // 2) : 2] = even * sin + odd * cos
-    return rotated
+    x = check_finite(as_scores(x, "rotary input", min_ndim=2), "rotary input")
+    return rotate(x, _check_base(base))
 
 
 def positional_encoding(

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from ui.heatmap import heatmap
+from ui.figures.heatmap import heatmap
 
 seed = st.number_input("Seed", 0, 1000, 0, key="seed")
 matrix = np.random.default_rng(int(seed)).random((16, 16))

@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 
 import attention_core as ac
-from attention_core import model as forecaster
-from attention_core import training as trainer
+from attention_core.timeseries import model as forecaster
+from attention_core.timeseries import training as trainer
 from benchmarks.common import Result, emit
 
 WALL_TARGET_S = 15.0

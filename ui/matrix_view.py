@@ -1,6 +1,6 @@
 """Draw one step of attention: formula and words beside its heatmap, numbers on demand.
 
-Any page can call :func:`matrix_step` with a :class:`ui.steps.Step` and the
+Any page can call :func:`matrix_step` with a :class:`ui.stages.Step` and the
 matrix; it builds the heatmap itself unless the page passes a (cached) figure.
 Every chart keeps plotly's own "download as PNG" button.
 """
@@ -15,9 +15,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from .export import csv_bytes, matrix_frame, npz_bytes
-from .heatmap import heatmap, heatmap_grid
-from .steps import KEY_SIDE, QUERY_SIDE, Step
-from .style import NORMAL, FigureStyle
+from .figures.heatmap import heatmap, heatmap_grid
+from .figures.style import NORMAL, FigureStyle
+from .stages import KEY_SIDE, QUERY_SIDE, Step
 
 PLOTLY_CONFIG = {
     "displaylogo": False,

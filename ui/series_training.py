@@ -1,6 +1,6 @@
 """The time-series page's training section: settings, one shared training run, results.
 
-Trains the notes' decoder model (``attention_core.model``, which imports
+Trains the notes' decoder model (``attention_core.timeseries.model``, which imports
 PyTorch) on the chosen columns. A run is keyed by the data and every setting;
 the first session to ask trains it, every other session with the same key reads
 the same frozen result. Widget keys share the page's ``ts_`` prefix so they sit
@@ -21,15 +21,15 @@ import streamlit as st
 import attention_core as ac
 from attention_core import limits
 
-from . import series_figures as figures
-from .heatmap import heatmap_grid
+from .figures import series as figures
+from .figures.heatmap import heatmap_grid
+from .figures.style import FigureStyle
 from .safe import show_error, show_info
-from .style import FigureStyle
 from .url import BIND
 
 if TYPE_CHECKING:  # both import torch; at run time they are imported only once training is on
-    from attention_core.model import ModelConfig, TrainConfig
-    from attention_core.training import TrainingResult
+    from attention_core.timeseries.model import ModelConfig, TrainConfig
+    from attention_core.timeseries.training import TrainingResult
 
 PREFIX = "ts_"
 LEARNING_RATES = (0.001, 0.003, 0.01)
@@ -66,7 +66,9 @@ class TrainingSettings:
 
 def training_settings() -> TrainingSettings:
     """The training widgets, drawn with or without data (like the page's window settings)."""
-    from attention_core.model import MAX_LAYERS  # imports torch: only once training is on
+    from attention_core.timeseries.model import (
+        MAX_LAYERS,
+    )  # imports torch: only once training is on
 
     first, second, third, fourth = st.columns(4)
     steps = first.slider(
@@ -94,7 +96,7 @@ def training_configs(
     window: int,
 ) -> tuple[ModelConfig, TrainConfig]:
     """The core's model and training configs for these settings, checked against the budget."""
-    from attention_core import model as forecaster  # imports torch: only here
+    from attention_core.timeseries import model as forecaster  # imports torch: only here
 
     model_config = forecaster.ModelConfig(
         n_features=n_features,
@@ -122,7 +124,7 @@ def train_with_progress(
     style: FigureStyle,
 ) -> TrainingResult:
     """Train once, drawing a progress bar and the live loss curves."""
-    from attention_core import training as trainer  # imports torch: only here
+    from attention_core.timeseries import training as trainer  # imports torch: only here
 
     bar = st.progress(0.0, text="Training…")
     chart = st.empty()

@@ -5,11 +5,11 @@ from __future__ import annotations
 import streamlit as st
 
 import attention_core as ac
-from attention_core import lessons
+from attention_core.teaching import walkthrough_steps
 
-from . import walkthrough_figures as wf
-from .heatmap import heatmap
-from .style import FigureStyle
+from .figures import walkthrough as wf
+from .figures.heatmap import heatmap
+from .figures.style import FigureStyle
 
 DAYS = [f"day {index}" for index in range(1, 6)]
 
@@ -27,7 +27,7 @@ def notes_versus_ours(
 
 def five_days_one(masked: bool, style: FigureStyle, key_prefix: str) -> None:
     """One side (masked or not) of the five-day example: our weights beside the notes'."""
-    result = lessons.five_day_reproduction(masked)
+    result = walkthrough_steps.five_day_reproduction(masked)
     title = "with the causal mask" if masked else "without a mask"
     st.subheader(f"Five days, {title}")
     left, right = st.columns(2)

@@ -9,13 +9,14 @@ from __future__ import annotations
 import streamlit as st
 
 import attention_core as ac
-from attention_core import order
-from ui import positional_figures as figures
+from attention_core.teaching import word_order
 from ui import url
 from ui.export import csv_bytes, matrix_frame, npz_bytes
+from ui.figures import positional as figures
+from ui.figures.style import FigureStyle
+from ui.figures.walkthrough import short_difference
+from ui.presentation import current_style
 from ui.safe import show_error, show_warning
-from ui.style import FigureStyle, current_style
-from ui.walkthrough_figures import short_difference
 
 KINDS = ("sinusoidal", "learned", "rotary", "none")
 DEFAULT_SENTENCE = "the dog bit the man"
@@ -161,7 +162,7 @@ def curves_view(matrix, kind: str, style: FigureStyle) -> None:
 
 
 def similarity_view(matrix, kind: str, style: FigureStyle) -> None:
-    similarity = order.position_similarity(matrix)
+    similarity = word_order.position_similarity(matrix)
     length = similarity.shape[0]
     left, right = st.columns([3, 2])
     left.plotly_chart(
@@ -198,7 +199,7 @@ def similarity_view(matrix, kind: str, style: FigureStyle) -> None:
 
 def rotary_view(length: int, d_model: int, base: float, style: FigureStyle) -> None:
     st.subheader("Rotary: only the distance between query and key matters")
-    offsets = order.rotary_offset_scores(d_model, max_offset=length - 1, base=base)
+    offsets = word_order.rotary_offset_scores(d_model, max_offset=length - 1, base=base)
     left, right = st.columns([3, 2])
     left.plotly_chart(
         figures.rotary_offset_figure(
@@ -267,7 +268,9 @@ def swap_inputs() -> tuple[ac.Tokens, int, int] | None:
     return tokens, int(first), int(second)
 
 
-def swap_result(title: str, comparison: order.SwapComparison, labels, style: FigureStyle) -> None:
+def swap_result(
+    title: str, comparison: word_order.SwapComparison, labels, style: FigureStyle
+) -> None:
     st.markdown(f"**{title}**")
     st.plotly_chart(
         figures.swap_grid(
@@ -314,7 +317,7 @@ def swap_view(kind: str, style: FigureStyle) -> None:
         )
     with_kind = kind if kind != "none" else "sinusoidal"
     runs = {
-        positional: order.compare_swapped(
+        positional: word_order.compare_swapped(
             tokens.tokens,
             first,
             second,
@@ -338,7 +341,7 @@ def swap_view(kind: str, style: FigureStyle) -> None:
     st.caption(
         f"One head, d = {SWAP_D_MODEL}, random word vectors (seed 0), b = 10 000. "
         "The right panel of each pair shows the swapped sentence's weights with rows "
-        "and columns put back in the original order."
+        "and columns put back in the original word_order."
     )
     download(
         "Download these weights (.npz)",
@@ -366,7 +369,7 @@ def main() -> None:
     style = current_style()
     length, d_model, kind, base = controls()
     try:
-        matrix = order.position_matrix(kind, length, d_model, base)
+        matrix = word_order.position_matrix(kind, length, d_model, base)
         matrix_view(matrix, kind, base, style)
         curves_view(matrix, kind, style)
         similarity_view(matrix, kind, style)

@@ -19,7 +19,8 @@ import streamlit as st
 import attention_core as ac
 from ui import url
 from ui.controls import attention_controls, control_keys
-from ui.head_view import MIN_WEIGHT, head_view
+from ui.figures.head_view import MIN_WEIGHT, head_view
+from ui.figures.style import FigureStyle
 from ui.mask_inputs import decode, encode, mask_editor, padding_hint
 from ui.matrix_view import (
     chart,
@@ -30,8 +31,9 @@ from ui.matrix_view import (
     step_heatmap,
     token_table,
 )
+from ui.presentation import current_style
 from ui.safe import show_error, show_info, show_warning
-from ui.steps import (
+from ui.stages import (
     Step,
     all_matrices,
     axis_labels,
@@ -41,7 +43,6 @@ from ui.steps import (
     step_title,
     steps_for,
 )
-from ui.style import FigureStyle, current_style
 from ui.url import BIND
 
 DEFAULT_TEXT = "The animal didn't cross the street because it was too tired."

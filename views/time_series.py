@@ -16,15 +16,16 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core import limits
-from attention_core.series import DELIMITER_NAMES
-from ui import series_figures as figures
+from attention_core.timeseries.csv_reader import DELIMITER_NAMES
 from ui.controls import ControlOptions, attention_controls, control_keys
 from ui.export import csv_bytes, matrix_frame
-from ui.heatmap import heatmap, heatmap_grid
+from ui.figures import series as figures
+from ui.figures.heatmap import heatmap, heatmap_grid
+from ui.figures.style import FigureStyle
+from ui.presentation import current_style
 from ui.safe import escape_markdown, show_error, show_info
 from ui.series_training import KEYS as TRAINING_KEYS
 from ui.series_training import TRAINING_INTRO, training_section, training_settings
-from ui.style import FigureStyle, current_style
 from ui.url import BIND, snapshot, warn_rejected
 from ui.worked_examples import five_days
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 import streamlit as st
 
 import attention_core as ac
-from attention_core import lessons, lookup
+from attention_core.teaching import soft_lookup, walkthrough_steps
 from ui import url
-from ui import walkthrough_figures as wf
-from ui.heatmap import heatmap, heatmap_grid
+from ui.figures import walkthrough as wf
+from ui.figures.heatmap import heatmap, heatmap_grid
+from ui.figures.style import FigureStyle
+from ui.figures.walkthrough import STEP_TITLES
+from ui.presentation import current_style
 from ui.safe import show_error
-from ui.style import FigureStyle, current_style
-from ui.walkthrough_figures import STEP_TITLES
 from ui.worked_examples import DAYS, five_days, notes_versus_ours
 
 STEP_KEY = "step"
@@ -117,7 +118,9 @@ def step_lookup(style: FigureStyle) -> None:
         "Query, axis 1 (stage ↔ page)", -3.0, 3.0, 1.0, 0.1, key="wt_query_1", bind="query-params"
     )
     examples = ac.examples
-    trace = lookup.soft_lookup((x, y), examples.LOOKUP_KEY_VECTORS, examples.LOOKUP_VALUE_VECTORS)
+    trace = soft_lookup.soft_lookup(
+        (x, y), examples.LOOKUP_KEY_VECTORS, examples.LOOKUP_VALUE_VECTORS
+    )
     st.plotly_chart(
         wf.lookup_figure(
             examples.LOOKUP_KEY_VECTORS,
@@ -182,7 +185,9 @@ def four_words(style: FigureStyle) -> None:
     notes_versus_ours(
         wf.format_matrix(ac.examples.FOUR_WORDS_PRINTED_OUTPUT), wf.format_matrix(trace.context)
     )
-    difference = lessons.printed_difference(trace.context, ac.examples.FOUR_WORDS_PRINTED_OUTPUT)
+    difference = walkthrough_steps.printed_difference(
+        trace.context, ac.examples.FOUR_WORDS_PRINTED_OUTPUT
+    )
     st.success(
         f"All twelve numbers agree: max |ours − printed| = {difference:.1e} "
         "(the notes print 8 decimals)."
@@ -227,11 +232,13 @@ def attention_is_cool(style: FigureStyle) -> None:
         "Row i (query)", range(3), format_func=lambda i: f"{i}: {tokens[i]}", key="wt_cool_row"
     )
     column = pick[1].selectbox("Column j (feature)", range(4), key="wt_cool_column")
-    entry = lessons.context_entry(examples.COOL_WEIGHTS, examples.COOL_VALUES, row, column)
+    entry = walkthrough_steps.context_entry(
+        examples.COOL_WEIGHTS, examples.COOL_VALUES, row, column
+    )
     text, latex = wf.entry_arithmetic("C", entry.row, entry.column, entry.terms, entry.value)
     st.latex(latex)
     st.text(text)
-    slide = lessons.context_entry(examples.COOL_WEIGHTS, examples.COOL_VALUES, 0, 0)
+    slide = walkthrough_steps.context_entry(examples.COOL_WEIGHTS, examples.COOL_VALUES, 0, 0)
     st.caption(
         f"The slides work out C₀₀ = {wf.plain_number(examples.COOL_PRINTED_C00)}; "
         f"we get {wf.plain_number(slide.value)}."
@@ -274,8 +281,8 @@ def step_examples(style: FigureStyle) -> None:
 
 
 @st.cache_data(max_entries=16)
-def saturation(n_keys: int) -> lessons.SaturationTable:
-    return lessons.softmax_saturation(n_keys=n_keys)
+def saturation(n_keys: int) -> walkthrough_steps.SaturationTable:
+    return walkthrough_steps.softmax_saturation(n_keys=n_keys)
 
 
 def step_scaling(style: FigureStyle) -> None:
@@ -338,7 +345,7 @@ def step_masking(style: FigureStyle) -> None:
         r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}",
         "scores S (5, 5) from the five-day example · mask (5, 5) · weights (5, 5)",
     )
-    result = lessons.five_day_masking()
+    result = walkthrough_steps.five_day_masking()
     panels = (
         ("Right: −∞, then softmax", result.right, result.mask),
         ("Wrong: × 0/1 mask", result.multiplied, None),
@@ -418,7 +425,7 @@ def step_heads(style: FigureStyle) -> None:
         )
         or DEFAULT_COMBINE
     )
-    example = lessons.multi_head_example(head_width=head_width)
+    example = walkthrough_steps.multi_head_example(head_width=head_width)
     n_heads = example.trace.weights.shape[0]
     st.markdown(f"e = 12, h = {head_width} gives **{n_heads} head{'s' * (n_heads > 1)}**.")
     titles = [f"head {index + 1}" for index in range(n_heads)]
@@ -467,7 +474,7 @@ def step_heads(style: FigureStyle) -> None:
 
 @st.cache_data(max_entries=16)
 def gradient_check(seed: int, causal: bool):  # -> gradcheck.GradientCheck
-    from attention_core import gradcheck  # imports PyTorch: only for this step
+    from attention_core.teaching import gradcheck  # imports PyTorch: only for this step
 
     return gradcheck.check_gradients(gradcheck.gradient_example(seed, causal))
 

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from ui.walkthrough_figures import STEP_TITLES
+from ui.figures.walkthrough import STEP_TITLES
 
 from .helpers import EXCEPTION, screenshot, wait_ready
 

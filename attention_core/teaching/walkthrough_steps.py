@@ -3,8 +3,8 @@ r"""The computations behind the classroom walkthrough, one small section per les
 Each function returns every number its step shows, so the page only draws:
 the documents' printed numbers next to ours (step 2), softmax saturation as the
 width grows (step 3), right and wrong masking (step 4) and heads side by side
-(step 5). Step 1 lives in :mod:`attention_core.lookup`, step 6 in
-:mod:`attention_core.gradcheck`.
+(step 5). Step 1 lives in :mod:`attention_core.teaching.soft_lookup`, step 6 in
+:mod:`attention_core.teaching.gradcheck`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import examples
-from .errors import InputError
-from .functional import (
+from ..errors import InputError
+from ..functional import (
     AttentionTrace,
     masked_fill,
     multiplicative_mask_pitfall,
@@ -23,9 +22,10 @@ from .functional import (
     softmax,
     wrong_axis_softmax_pitfall,
 )
-from .multihead import COMBINE_STRATEGIES, MultiHeadTrace, combine_heads, multi_head_attention
-from .validation import as_matrix, check_positive_int
-from .weights import AttentionWeights, init_attention_weights
+from ..multihead import COMBINE_STRATEGIES, MultiHeadTrace, combine_heads, multi_head_attention
+from ..projections import Projections, init_projections
+from ..validation import as_matrix, check_positive_int
+from . import examples
 
 # --- Step 2: the documents' worked examples ---------------------------------
 
@@ -255,7 +255,7 @@ class MultiHeadExample:
     """Multi-head self-attention on ``T`` random steps of width ``e``, ``H`` heads of ``h``."""
 
     x: np.ndarray  #: (T, e)
-    weights: AttentionWeights  #: w_q, w_k, w_v (e, e), w_o (e, e), head_weights (H,)
+    weights: Projections  #: w_q, w_k, w_v (e, e), w_o (e, e), head_weights (H,)
     trace: MultiHeadTrace  #: per-head q (H, T, h), weights (H, T, T), context (H, T, h)
     combined: dict[str, np.ndarray]  #: strategy -> output: concat (T, e), others (T, h)
     separate_difference: float  #: max |head run on its own - head run in parallel|
@@ -279,7 +279,7 @@ def multi_head_example(
     n_heads = width // head_width
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((check_positive_int(length, "Length", 128), width))
-    weights = init_attention_weights(rng, width, n_heads, head_width, head_width, width)
+    weights = init_projections(rng, width, n_heads, head_width, head_width, width)
     trace = multi_head_attention(x, weights.w_q, weights.w_k, weights.w_v, weights.w_o, n_heads)
     combined = {
         strategy: combine_heads(trace.context, strategy, weights.w_o, weights.head_weights)

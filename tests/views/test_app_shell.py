@@ -6,7 +6,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 def test_landing_page_explains_attention_with_the_formula() -> None:

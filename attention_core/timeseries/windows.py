@@ -17,12 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .config import AttentionConfig
-from .errors import InputError
-from .limits import MAX_TRAIN_WINDOWS, MAX_WINDOW
-from .pipeline import AttentionRun, build_mask, run_attention
-from .validation import check_positive_int
-from .weights import glorot_uniform
+from ..config import AttentionConfig
+from ..errors import InputError
+from ..limits import MAX_TRAIN_WINDOWS, MAX_WINDOW
+from ..pipeline import AttentionRun, build_mask, run_attention
+from ..projections import glorot_uniform
+from ..validation import check_positive_int
 
 SERIES_SCALINGS = ("zscore", "minmax", "none")
 FEATURE_ACTIVATIONS = ("relu", "tanh", "identity", "gelu")

@@ -1,4 +1,4 @@
-r"""The notes' decoder-style forecaster in PyTorch (trained by :mod:`attention_core.training`).
+r"""The notes' decoder-style forecaster in PyTorch (trained by :mod:`.training`).
 
 .. math::
     \tilde X = g(XW) \;\to\; E = \tilde X + P \;\to\;
@@ -10,7 +10,7 @@ the head reads the last time step, the only one that may attend to the whole
 window under the causal mask, and forecasts the next target value ``(B,)``.
 
 This module needs PyTorch and is imported only on demand
-(``from attention_core import model``); ``import attention_core`` stays
+(``from attention_core.timeseries import model``); ``import attention_core`` stays
 torch-free. The attention is written out with ``Linear(bias=False)`` Q/K/V/O
 projections so that ``w_q = query.weight.T`` etc. are exactly the matrices
 :func:`attention_core.multi_head_attention` takes (same head split).
@@ -25,13 +25,13 @@ import numpy as np
 import torch
 from torch import nn
 
-from .errors import InputError
-from .functional import causal_mask, sliding_window_mask
-from .limits import MAX_D_MODEL, MAX_HEADS, MAX_TRAIN_SECONDS, MAX_TRAIN_STEPS, MAX_WINDOW
-from .multihead import check_heads_divide
-from .positional import sinusoidal_encoding
-from .series_windows import FEATURE_ACTIVATIONS
-from .validation import check_positive_int
+from ..errors import InputError
+from ..functional import causal_mask, sliding_window_mask
+from ..limits import MAX_D_MODEL, MAX_HEADS, MAX_TRAIN_SECONDS, MAX_TRAIN_STEPS, MAX_WINDOW
+from ..multihead import check_heads_divide
+from ..positional import sinusoidal_encoding
+from ..validation import check_positive_int
+from .windows import FEATURE_ACTIVATIONS
 
 MODEL_MASKS = ("causal", "none", "sliding")
 MODEL_POSITIONAL = ("learned", "sinusoidal")
@@ -44,7 +44,7 @@ _ACTIVATIONS = {
     "relu": nn.ReLU,
     "tanh": nn.Tanh,
     "identity": nn.Identity,
-    "gelu": lambda: nn.GELU(approximate="tanh"),  # = attention_core.series_windows.activate
+    "gelu": lambda: nn.GELU(approximate="tanh"),  # = attention_core.timeseries.windows.activate
 }
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Page faults while computing 20 multi-head traces at T = 256 (8 heads; four
 # 2 MB arrays each) after 5 warm-up runs: fresh memory faults in every page.
@@ -19,8 +19,9 @@ import attention_core as ac
 if sys.argv[1] == "keep":
     from attention_core.memory import keep_freed_memory
     assert keep_freed_memory()
-elif sys.argv[1] == "ui":
-    import ui  # noqa: F401  (what every page imports)
+elif sys.argv[1] == "app":
+    from streamlit.testing.v1 import AppTest  # the app's entry script sets it up
+    AppTest.from_file("app.py", default_timeout=60).run()
 rng = np.random.default_rng(0)
 x = rng.standard_normal((256, 256)).astype(np.float32)
 w = (rng.standard_normal((256, 256)) / 16).astype(np.float32)
@@ -53,4 +54,4 @@ def test_kept_memory_is_reused_instead_of_faulting_in_fresh_pages() -> None:
     fresh = page_faults("default")
     assert fresh > 20 * 4 * 512 // 2  # at least half of the 2 MB arrays' pages, every run
     assert page_faults("keep") < fresh // 100
-    assert page_faults("ui") < fresh // 100  # the app turns it on for every page
+    assert page_faults("app") < fresh // 100  # app.py turns it on for every page

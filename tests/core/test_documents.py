@@ -2,7 +2,7 @@
 
 Each test starts from the inputs a document gives (its seed, its matrices) and
 compares with the numbers the document printed. Printed numbers that
-``attention_core.examples`` does not already hold are written here as literals.
+``attention_core.teaching.examples`` does not already hold are written here as literals.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 import attention_core as ac
-from attention_core import examples
+from attention_core.teaching import examples
 
 # A number printed with 8 decimals is within half a unit of the 8th decimal.
 PRINTED_8_DECIMALS = 5e-9

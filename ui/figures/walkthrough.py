@@ -1,6 +1,6 @@
 """Figures, tables and number formatting of the classroom walkthrough.
 
-Figure builders take arrays, labels and a :class:`ui.style.FigureStyle` and
+Figure builders take arrays, labels and a :class:`ui.figures.style.FigureStyle` and
 return a ``plotly.graph_objects.Figure``; table builders return a DataFrame
 (shown as text by Streamlit); formatters return plain strings.
 """

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .backward import AttentionGradients, attention_backward
-from .functional import scaled_dot_product_attention
-from .validation import check_positive_int
-from .weights import glorot_uniform
+from ..backward import AttentionGradients, attention_backward
+from ..functional import scaled_dot_product_attention
+from ..projections import glorot_uniform
+from ..validation import check_positive_int
 
 #: The matrices whose gradients are compared, in display order.
 GRADIENT_NAMES = ("W_Q", "W_K", "W_V", "X")

@@ -11,12 +11,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
-from attention_core import gradcheck, lessons, lookup
-from ui.walkthrough_figures import STEP_TITLES
+from attention_core.teaching import gradcheck, soft_lookup, walkthrough_steps
+from tests.plotly_specs import decode, figures
+from ui.figures.walkthrough import STEP_TITLES
 
-from .plotly_specs import decode, figures
-
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 PAGE = "views/walkthrough.py"
 
@@ -149,7 +148,7 @@ def test_lookup_weights_follow_the_query_sliders() -> None:
     at.slider(key="wt_query_0").set_value(2.0)
     at.slider(key="wt_query_1").set_value(0.0).run()
     bars = next(t for t in figures(at)[0]["data"] if t["type"] == "bar")
-    expected = lookup.soft_lookup(
+    expected = soft_lookup.soft_lookup(
         np.array([2.0, 0.0]), ac.examples.LOOKUP_KEY_VECTORS, ac.examples.LOOKUP_VALUE_VECTORS
     )
     np.testing.assert_allclose(decode(bars["y"]), expected.weights, atol=1e-12)
@@ -158,7 +157,7 @@ def test_lookup_weights_follow_the_query_sliders() -> None:
 
 
 def test_soft_lookup_weights_sum_to_one_and_pick_the_closest_key() -> None:
-    trace = lookup.soft_lookup(
+    trace = soft_lookup.soft_lookup(
         [-1.0, 2.0], ac.examples.LOOKUP_KEY_VECTORS, ac.examples.LOOKUP_VALUE_VECTORS
     )
     np.testing.assert_allclose(trace.scores, [-2.0, 5.0, -3.0])
@@ -169,7 +168,7 @@ def test_soft_lookup_weights_sum_to_one_and_pick_the_closest_key() -> None:
 
 def test_soft_lookup_refuses_a_query_of_the_wrong_length() -> None:
     with pytest.raises(ac.InputError, match="same length"):
-        lookup.soft_lookup(
+        soft_lookup.soft_lookup(
             [1.0, 2.0, 3.0], ac.examples.LOOKUP_KEY_VECTORS, ac.examples.LOOKUP_VALUE_VECTORS
         )
 
@@ -225,7 +224,7 @@ def test_attention_is_cool_entry_arithmetic_is_spelled_out() -> None:
 
 def test_five_day_weights_rounded_like_the_notes_match_exactly() -> None:
     for masked in (False, True):
-        result = lessons.five_day_reproduction(masked)
+        result = walkthrough_steps.five_day_reproduction(masked)
         assert result.weights_difference == 0.0
         assert result.rounded_output_difference < 1e-8  # the notes print 8 decimals
         assert result.exact_output_difference > 1e-4  # their rounding is visible
@@ -233,22 +232,27 @@ def test_five_day_weights_rounded_like_the_notes_match_exactly() -> None:
 
 def test_four_words_match_the_printed_output() -> None:
     trace = ac.examples.four_words_attention()
-    assert lessons.printed_difference(trace.context, ac.examples.FOUR_WORDS_PRINTED_OUTPUT) < 1e-8
+    assert (
+        walkthrough_steps.printed_difference(trace.context, ac.examples.FOUR_WORDS_PRINTED_OUTPUT)
+        < 1e-8
+    )
 
 
 def test_context_entry_terms_reproduce_the_slides() -> None:
-    entry = lessons.context_entry(ac.examples.COOL_WEIGHTS, ac.examples.COOL_VALUES, 0, 0)
+    entry = walkthrough_steps.context_entry(ac.examples.COOL_WEIGHTS, ac.examples.COOL_VALUES, 0, 0)
     assert entry.terms == ((1.0, 0.1), (0.0, 0.4), (0.0, 0.1))
     assert entry.value == ac.examples.COOL_PRINTED_C00
     with pytest.raises(ac.InputError):
-        lessons.context_entry(ac.examples.COOL_WEIGHTS, ac.examples.COOL_VALUES, 3, 0)
+        walkthrough_steps.context_entry(ac.examples.COOL_WEIGHTS, ac.examples.COOL_VALUES, 3, 0)
 
 
 # --- Step 3: scaling -------------------------------------------------------------
 
 
 def test_unscaled_softmax_saturates_as_the_width_grows_and_scaled_does_not() -> None:
-    table = lessons.softmax_saturation(widths=(4, 64, 512), n_keys=8, n_trials=400, seed=1)
+    table = walkthrough_steps.softmax_saturation(
+        widths=(4, 64, 512), n_keys=8, n_trials=400, seed=1
+    )
     assert np.all(np.diff(table.max_weight_unscaled) > 0)
     assert table.max_weight_unscaled[-1] > 0.9
     assert np.all(table.max_weight_scaled < 0.45)
@@ -262,7 +266,7 @@ def test_unscaled_softmax_saturates_as_the_width_grows_and_scaled_does_not() -> 
 def test_scaling_step_shows_the_core_table() -> None:
     at = open_page(step="3", wt_n_keys="16")
     frame = at.dataframe[0].value
-    table = lessons.softmax_saturation(n_keys=16)
+    table = walkthrough_steps.softmax_saturation(n_keys=16)
     np.testing.assert_allclose(
         frame["largest weight, unscaled"], table.max_weight_unscaled, atol=1e-3
     )
@@ -273,7 +277,7 @@ def test_scaling_step_shows_the_core_table() -> None:
 
 
 def test_masking_right_and_wrong_side_by_side() -> None:
-    result = lessons.five_day_masking()
+    result = walkthrough_steps.five_day_masking()
     np.testing.assert_allclose(result.right, ac.examples.five_day_attention(True).weights)
     assert np.all(result.forbidden_weight(result.right) == 0.0)
     np.testing.assert_allclose(result.row_sums(result.right), 1.0)
@@ -289,7 +293,7 @@ def test_masking_step_plots_the_three_variants() -> None:
     at = open_page(step="4")
     titles = [f["layout"]["title"]["text"] for f in figures(at)]
     assert titles == ["Right: −∞, then softmax", "Wrong: × 0/1 mask", "Wrong: column softmax"]
-    result = lessons.five_day_masking()
+    result = walkthrough_steps.five_day_masking()
     plotted = decode(figures(at)[1]["data"][0]["z"])
     np.testing.assert_allclose(plotted, result.multiplied, atol=1e-6)
     assert any("e⁰ = 1" in warning.value for warning in at.warning)
@@ -299,7 +303,7 @@ def test_masking_step_plots_the_three_variants() -> None:
 
 
 def test_twelve_features_in_heads_of_four_make_three_heads() -> None:
-    example = lessons.multi_head_example(head_width=4)
+    example = walkthrough_steps.multi_head_example(head_width=4)
     assert example.trace.weights.shape == (3, 5, 5)
     assert example.trace.q.shape == (3, 5, 4)
     assert example.combined["concat"].shape == (5, 12)
@@ -315,7 +319,7 @@ def test_heads_step_shows_one_panel_per_head_and_the_chosen_combination() -> Non
     grid = figures(at)[0]
     assert len(grid["data"]) == 2
     output = figures(at)[1]
-    example = lessons.multi_head_example(head_width=6)
+    example = walkthrough_steps.multi_head_example(head_width=6)
     np.testing.assert_allclose(decode(output["data"][0]["z"]), example.combined["max"], atol=1e-6)
 
 

@@ -307,7 +307,7 @@ BAD_ATTENTION_CALLS = [
     ("glorot-zero", lambda: ac.glorot_uniform(np.random.default_rng(0), 0, 3), "at least 1"),
     (
         "init-zero-heads",
-        lambda: ac.init_attention_weights(np.random.default_rng(0), 4, 0, 2, 2, 4),
+        lambda: ac.init_projections(np.random.default_rng(0), 4, 0, 2, 2, 4),
         "at least 1",
     ),
     ("embed-unknown", lambda: ac.embed(("a",), "glove", 4), "onehot, random"),

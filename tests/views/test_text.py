@@ -14,14 +14,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
-from ui.head_view import MAX_LINES, N_LEVELS, head_view, select_lines, strength_level
+from tests.plotly_specs import decode as decode_array
+from tests.plotly_specs import figures
+from ui.figures.head_view import MAX_LINES, N_LEVELS, head_view, select_lines, strength_level
 from ui.mask_inputs import decode, encode
-from ui.steps import steps_for
+from ui.stages import steps_for
 
-from .plotly_specs import decode as decode_array
-from .plotly_specs import figures
-
-PAGE = str(Path(__file__).resolve().parents[1] / "views" / "text.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "views" / "text.py")
 SENTENCE = "the cat sat on the mat"  # 6 tokens; "the" repeats, labelled "the₂"
 TABS = ("1 Tokens", "2 Positions", "3 Q K V", "4 Weights", "5 Head view", "6 Output")
 

@@ -11,10 +11,10 @@ import pytest
 import torch
 
 import attention_core as ac
-from attention_core import model as forecaster
-from attention_core import training as trainer
+from attention_core.timeseries import model as forecaster
+from attention_core.timeseries import training as trainer
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def small_model(mask: str = "causal", activation: str = "relu") -> forecaster.SeriesForecaster:

@@ -1,7 +1,7 @@
 """Figures of the positional-encoding page.
 
-Every builder takes arrays and a :class:`ui.style.FigureStyle` and returns a
-``plotly.graph_objects.Figure``; matrix views go through :func:`ui.heatmap.heatmap`.
+Every builder takes arrays and a :class:`ui.figures.style.FigureStyle` and returns a
+``plotly.graph_objects.Figure``; matrix views go through :func:`ui.figures.heatmap.heatmap`.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-r"""Training the forecaster of :mod:`attention_core.model`: bounded, seeded, one thread.
+r"""Training the forecaster of :mod:`attention_core.timeseries.model`: bounded, seeded, one thread.
 
 Adam on the mean squared error of next-step forecasts, on random batches of
 training windows ``X (B, T, p)``, validated on the dataset's last windows. A run
 stops at its step count, when validation loss stops improving (patience), or at
 its time budget, and keeps the best weights. The result is read-only NumPy
 arrays, so one run can be shared by every session that asks for it. Needs
-PyTorch; imported only on demand (``from attention_core import training``).
+PyTorch; imported only on demand (``from attention_core.timeseries import training``).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from .errors import InputError
+from ..errors import InputError
 from .model import ModelConfig, SeriesForecaster, TrainConfig, check_budget
-from .series_windows import ForecastErrors, SeriesDataset, forecast_errors
+from .windows import ForecastErrors, SeriesDataset, forecast_errors
 
 # One training at a time per process: it keeps to one core, and the global
 # torch RNG and thread settings are not shared between concurrent runs.

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InputError
-from .functional import softmax
-from .validation import as_matrix
+from ..errors import InputError
+from ..functional import softmax
+from ..validation import as_matrix
 
 
 @dataclass(frozen=True)

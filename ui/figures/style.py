@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PRESENT_KEY = "present"
-
 
 @dataclass(frozen=True)
 class FigureStyle:
@@ -65,10 +63,3 @@ PRESENTATION = FigureStyle(
 def style_for(presenting: bool) -> FigureStyle:
     """The figure style for presentation mode on or off."""
     return PRESENTATION if presenting else NORMAL
-
-
-def current_style() -> FigureStyle:
-    """The style of this session, read from the ``present`` toggle (see app.py)."""
-    import streamlit as st
-
-    return style_for(bool(st.session_state.get(PRESENT_KEY, False)))

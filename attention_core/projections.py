@@ -1,4 +1,8 @@
-r"""Seeded initial weights, drawn from a ``numpy.random.Generator``."""
+r"""The projection matrices of an attention layer, and their seeded initial values.
+
+"Weights" in this project always means softmax probabilities; the learned
+matrices that make queries, keys, values and the output are *projections*.
+"""
 
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ def glorot_uniform(rng: np.random.Generator, fan_in: int, fan_out: int) -> np.nd
 
 
 @dataclass(frozen=True)
-class AttentionWeights:
+class Projections:
     """The trainable matrices of one multi-head attention layer.
 
     ``w_q, w_k (d_in, H*dk)``, ``w_v (d_in, H*dv)``, ``w_o (H*dv, d_out)``,
@@ -42,9 +46,9 @@ class AttentionWeights:
     head_weights: np.ndarray
 
 
-def init_attention_weights(
+def init_projections(
     rng: np.random.Generator, d_in: int, n_heads: int, d_k: int, d_v: int, d_out: int
-) -> AttentionWeights:
+) -> Projections:
     """Glorot-uniform projections and per-head weights that start as a plain mean (1/H)."""
     w_q = glorot_uniform(rng, d_in, n_heads * d_k)
     w_k = glorot_uniform(rng, d_in, n_heads * d_k)
@@ -53,4 +57,4 @@ def init_attention_weights(
     # Learned combination weights start as a mean plus a little seeded noise, so
     # heads differ without one dominating.
     head_weights = 1.0 / n_heads + 0.1 * rng.standard_normal(n_heads)
-    return AttentionWeights(w_q, w_k, w_v, w_o, head_weights)
+    return Projections(w_q, w_k, w_v, w_o, head_weights)

@@ -11,10 +11,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
+from tests.plotly_specs import decode, figure_titled, figures
 
-from .plotly_specs import decode, figure_titled, figures
-
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "time_series.py")
 GOOD_CSV = b"date;price;note;volume\n" + b"".join(
     f"2024-01-{day:02d};{100 + day % 5},5;n{day};{1000 + day}\n".encode() for day in range(1, 31)

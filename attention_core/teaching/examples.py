@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .functional import AttentionTrace, scaled_dot_product_attention
+from ..functional import AttentionTrace, scaled_dot_product_attention
 
 # --- Five days of two variables (time-series notes), seed 42 ----------------
 

@@ -1,7 +1,7 @@
 """Figures of the time-series page: the series, attention over time, lags, training.
 
 Each builder takes arrays and labels and returns a ``plotly.graph_objects.Figure``.
-Matrix views are made by :func:`ui.heatmap.heatmap`; here they get the series
+Matrix views are made by :func:`ui.figures.heatmap.heatmap`; here they get the series
 drawn along their axes.
 """
 
