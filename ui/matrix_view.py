@@ -1,6 +1,6 @@
 """Draw one step of attention: formula and words beside its heatmap, numbers on demand.
 
-Any page can call :func:`matrix_step` with a :class:`ui.stages.Step` and the
+Any page can call :func:`matrix_stage` with a :class:`ui.stages.Stage` and the
 matrix; it builds the heatmap itself unless the page passes a (cached) figure.
 Every chart keeps plotly's own "download as PNG" button.
 """
@@ -17,7 +17,7 @@ import streamlit as st
 from .export import csv_bytes, matrix_frame, npz_bytes
 from .figures.heatmap import heatmap, heatmap_grid
 from .figures.style import NORMAL, FigureStyle
-from .stages import KEY_SIDE, QUERY_SIDE, Step
+from .stages import KEY_SIDE, QUERY_SIDE, Stage
 
 PLOTLY_CONFIG = {
     "displaylogo": False,
@@ -26,8 +26,8 @@ PLOTLY_CONFIG = {
 TEXT_TO_FIGURE = (1, 2)  # column widths: explanation beside a wider figure
 
 
-def step_heatmap(
-    step: Step,
+def stage_heatmap(
+    step: Stage,
     matrix: np.ndarray,
     row_labels: Sequence[str],
     col_labels: Sequence[str],
@@ -50,8 +50,8 @@ def step_heatmap(
     )
 
 
-def step_grid(
-    step: Step,
+def stage_grid(
+    step: Stage,
     stack: np.ndarray,
     row_labels: Sequence[str],
     col_labels: Sequence[str],
@@ -85,7 +85,7 @@ def chart(figure: go.Figure, key: str) -> None:
     st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch")
 
 
-def explain(step: Step, shapes: Sequence[str]) -> None:
+def explain(step: Stage, shapes: Sequence[str]) -> None:
     """The step's formula, its matrix shapes and its two-sentence explanation."""
     if step.formula:
         st.latex(step.formula)
@@ -124,8 +124,8 @@ def numbers_table(
     )
 
 
-def matrix_step(
-    step: Step,
+def matrix_stage(
+    step: Stage,
     matrix: np.ndarray,
     row_labels: Sequence[str],
     col_labels: Sequence[str],
@@ -151,7 +151,7 @@ def matrix_step(
         explain(step, shapes)
     with figure_column:
         if figure is None:
-            figure = step_heatmap(
+            figure = stage_heatmap(
                 step, matrix, row_labels, col_labels, title=title, mask=mask, style=style
             )
         chart(figure, key=f"chart_{key}")

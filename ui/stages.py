@@ -1,9 +1,9 @@
-r"""What each step of attention is: its formula, a plain-words explanation, its shape.
+r"""The stages of attention a page draws: formula, plain words and shape of each matrix.
 
 Every page that shows the path from tokens to context vectors can reuse these
-texts, so the same step is explained the same way everywhere. :func:`steps_for`
+texts, so the same step is explained the same way everywhere. :func:`stages_for`
 adapts the formulas to a configuration (scaling, mask, activation, combination,
-positional encoding); :func:`step_matrix` picks the matching array out of an
+positional encoding); :func:`stage_matrix` picks the matching array out of an
 :class:`attention_core.AttentionRun`.
 """
 
@@ -23,7 +23,7 @@ WIDTH = "width"  # feature columns 0 .. d-1
 
 
 @dataclass(frozen=True)
-class Step:
+class Stage:
     """One matrix of the attention pipeline, as a student sees it.
 
     ``kind`` picks the heatmap colour scale ('values', 'scores' or 'weights');
@@ -160,9 +160,9 @@ _ROTARY_Q = r"Q_h = \mathrm{RoPE}\big(\tilde X\, W^Q_h\big) \in \mathbb{R}^{T \t
 _ROTARY_K = r"K_h = \mathrm{RoPE}\big(\tilde X_{kv}\, W^K_h\big) \in \mathbb{R}^{S \times d_k}"
 
 
-def _base_steps() -> dict[str, Step]:
+def _base_stages() -> dict[str, Stage]:
     return {
-        "tokens": Step(
+        "tokens": Stage(
             "tokens",
             "Tokens",
             "tokens",
@@ -171,7 +171,7 @@ def _base_steps() -> dict[str, Step]:
             "number. A repeated word gets a small subscript so every row and column below has "
             "its own name.",
         ),
-        "x": Step(
+        "x": Stage(
             "x",
             "Token vectors X",
             "X",
@@ -180,8 +180,8 @@ def _base_steps() -> dict[str, Step]:
             "Each token becomes a row of d_model numbers; the same word always gets the same "
             "row. Attention only ever sees these numbers, never the letters.",
         ),
-        "p": Step("p", "Positional encoding P", "P", "", ""),
-        "x_plus_p": Step(
+        "p": Stage("p", "Positional encoding P", "P", "", ""),
+        "x_plus_p": Stage(
             "x_plus_p",
             "Input X + P",
             "X+P",
@@ -189,7 +189,7 @@ def _base_steps() -> dict[str, Step]:
             "Adding P tags each word vector with its place in the sentence. Without it, "
             "attention could not tell “dog bites man” from “man bites dog”.",
         ),
-        "q": Step(
+        "q": Stage(
             "q",
             "Queries Q",
             "Q",
@@ -198,7 +198,7 @@ def _base_steps() -> dict[str, Step]:
             "Different heads can look for different things.",
             per_head=True,
         ),
-        "k": Step(
+        "k": Stage(
             "k",
             "Keys K",
             "K",
@@ -208,7 +208,7 @@ def _base_steps() -> dict[str, Step]:
             rows=KEY_SIDE,
             per_head=True,
         ),
-        "v": Step(
+        "v": Stage(
             "v",
             "Values V",
             "V",
@@ -218,7 +218,7 @@ def _base_steps() -> dict[str, Step]:
             rows=KEY_SIDE,
             per_head=True,
         ),
-        "scores": Step(
+        "scores": Stage(
             "scores",
             "Raw scores QKᵀ",
             "S",
@@ -230,10 +230,10 @@ def _base_steps() -> dict[str, Step]:
             cols=KEY_SIDE,
             per_head=True,
         ),
-        "scaled": Step(
+        "scaled": Stage(
             "scaled", "Scaled scores", "S̃", "", "", kind="scores", cols=KEY_SIDE, per_head=True
         ),
-        "masked": Step(
+        "masked": Stage(
             "masked",
             "Masked scores",
             "Ŝ",
@@ -244,7 +244,7 @@ def _base_steps() -> dict[str, Step]:
             per_head=True,
             masked=True,
         ),
-        "weights": Step(
+        "weights": Stage(
             "weights",
             "Attention weights",
             "A",
@@ -255,7 +255,7 @@ def _base_steps() -> dict[str, Step]:
             per_head=True,
             masked=True,
         ),
-        "context": Step(
+        "context": Stage(
             "context",
             "Context vectors C",
             "C",
@@ -264,7 +264,7 @@ def _base_steps() -> dict[str, Step]:
             "of weights. A token that attends mostly to one key ends up close to that key's value.",
             per_head=True,
         ),
-        "concat": Step(
+        "concat": Stage(
             "concat",
             "Heads side by side",
             "[C₁…C_H]",
@@ -272,8 +272,8 @@ def _base_steps() -> dict[str, Step]:
             "The heads' context vectors are laid next to each other, one block of columns per "
             "head. Nothing is mixed yet.",
         ),
-        "output": Step("output", "Output", "O", "", ""),
-        "head_view": Step(
+        "output": Stage("output", "Output", "O", "", ""),
+        "head_view": Stage(
             "head_view",
             "Head view",
             "A",
@@ -287,12 +287,12 @@ def _base_steps() -> dict[str, Step]:
     }
 
 
-def steps_for(config: ac.AttentionConfig, cross: bool = False) -> dict[str, Step]:
+def stages_for(config: ac.AttentionConfig, cross: bool = False) -> dict[str, Stage]:
     """Every step, with the formulas and words that match ``config``.
 
     ``cross``: keys and values come from a second sentence (cross-attention).
     """
-    steps = _base_steps()
+    steps = _base_stages()
     formula, words = _POSITIONS[config.positional]
     steps["p"] = replace(steps["p"], formula=formula, explanation=words)
     formula, words = _SCALINGS[config.scaling]
@@ -323,7 +323,7 @@ def _subscript(number: int) -> str:
     return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
-def step_matrix(run: ac.AttentionRun, key: str, head: int | None = None) -> np.ndarray:
+def stage_matrix(run: ac.AttentionRun, key: str, head: int | None = None) -> np.ndarray:
     """The array a step shows: ``(H, R, C)`` for per-head steps when ``head`` is None,
     else ``(R, C)``.
 
@@ -369,7 +369,7 @@ def axis_labels(
     return [str(column) for column in range(width)]
 
 
-def step_title(step: Step, head: int | None = None, second_sentence: bool = False) -> str:
+def stage_title(step: Stage, head: int | None = None, second_sentence: bool = False) -> str:
     """``"Queries Q · head 2"``; ``second_sentence`` marks the key/value side of cross-attention."""
     title = step.title
     if second_sentence:

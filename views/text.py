@@ -25,23 +25,23 @@ from ui.mask_inputs import decode, encode, mask_editor, padding_hint
 from ui.matrix_view import (
     chart,
     explain,
-    matrix_step,
+    matrix_stage,
     npz_download,
-    step_grid,
-    step_heatmap,
+    stage_grid,
+    stage_heatmap,
     token_table,
 )
 from ui.presentation import current_style
 from ui.safe import show_error, show_info, show_warning
 from ui.stages import (
-    Step,
+    Stage,
     all_matrices,
     axis_labels,
     key_side_matrix,
     shape_caption,
-    step_matrix,
-    step_title,
-    steps_for,
+    stage_matrix,
+    stage_title,
+    stages_for,
 )
 from ui.url import BIND
 
@@ -79,7 +79,7 @@ def labels(run_key: RunKey) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return queries.labels, (queries if keys is None else keys).labels
 
 
-def axes(run_key: RunKey, step: Step, shape: tuple[int, ...], second: bool) -> tuple[list, list]:
+def axes(run_key: RunKey, step: Stage, shape: tuple[int, ...], second: bool) -> tuple[list, list]:
     """Row and column labels of a step's matrix; ``second``: the key sentence's own X, P."""
     query_labels, key_labels = labels(run_key)
     if second:
@@ -91,7 +91,7 @@ def axes(run_key: RunKey, step: Step, shape: tuple[int, ...], second: bool) -> t
 
 
 def matrix_of(run: ac.AttentionRun, key: str, head: int | None, second: bool) -> np.ndarray:
-    return key_side_matrix(run, key) if second else step_matrix(run, key, head)
+    return key_side_matrix(run, key) if second else stage_matrix(run, key, head)
 
 
 @st.cache_data(max_entries=FIGURE_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)
@@ -100,11 +100,11 @@ def heatmap_figure(
 ) -> go.Figure:
     """One step's heatmap: one head, or the key sentence's side when ``second``."""
     run = compute(run_key)
-    step = steps_for(run.config, run.is_cross)[key]
+    step = stages_for(run.config, run.is_cross)[key]
     matrix = matrix_of(run, key, head, second)
     rows, cols = axes(run_key, step, matrix.shape, second)
-    return step_heatmap(
-        step, matrix, rows, cols, title=step_title(step, head, second), mask=run.mask, style=style
+    return stage_heatmap(
+        step, matrix, rows, cols, title=stage_title(step, head, second), mask=run.mask, style=style
     )
 
 
@@ -112,10 +112,10 @@ def heatmap_figure(
 def grid_figure(run_key: RunKey, key: str, style: FigureStyle) -> go.Figure:
     """Every head's matrix of a per-head step, side by side."""
     run = compute(run_key)
-    step = steps_for(run.config, run.is_cross)[key]
-    stack = step_matrix(run, key)
+    step = stages_for(run.config, run.is_cross)[key]
+    stack = stage_matrix(run, key)
     rows, cols = axes(run_key, step, stack.shape, False)
-    return step_grid(
+    return stage_grid(
         step, stack, rows, cols, title=f"{step.title} · all heads", mask=run.mask, style=style
     )
 
@@ -212,7 +212,7 @@ class View:
 
     run_key: RunKey
     run: ac.AttentionRun
-    steps: dict[str, Step]
+    steps: dict[str, Stage]
     head: int  #: 0-based
     numbers: bool
     style: FigureStyle
@@ -225,14 +225,14 @@ class View:
         symbol = step.symbol + ("_kv" if second else "")
         name = key + ("_second_sentence" if second else "")
         name += "" if head is None else f"_head{head + 1}"  # also the CSV file's name
-        matrix_step(
+        matrix_stage(
             step,
             matrix,
             rows,
             cols,
             key=name,
             shapes=[shape_caption(symbol, matrix.shape, head)],
-            title=step_title(step, head, second),
+            title=stage_title(step, head, second),
             mask=self.run.mask,
             show_numbers=self.numbers,
             style=self.style,
@@ -241,7 +241,7 @@ class View:
 
     def grid(self, key: str) -> None:
         """Every head's matrix of a per-head step, side by side on one colour scale."""
-        stack = step_matrix(self.run, key)
+        stack = stage_matrix(self.run, key)
         each = shape_caption(self.steps[key].symbol, stack.shape[1:])
         st.caption(f"All {stack.shape[0]} heads ({each} each) on one colour scale.")
         chart(grid_figure(self.run_key, key, self.style), key=f"grid_{key}")
@@ -418,7 +418,7 @@ def main() -> None:
         npz_download(all_matrices(run), file_name="attention.npz", key="npz")
 
     view = View(
-        run_key, run, steps_for(config, keys is not None), head - 1, numbers, current_style()
+        run_key, run, stages_for(config, keys is not None), head - 1, numbers, current_style()
     )
     for tab, draw in zip(st.tabs(TABS, key="view", bind=BIND), TAB_VIEWS, strict=True):
         if tab.open:

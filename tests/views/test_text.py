@@ -18,7 +18,7 @@ from tests.plotly_specs import decode as decode_array
 from tests.plotly_specs import figures
 from ui.figures.head_view import MAX_LINES, N_LEVELS, head_view, select_lines, strength_level
 from ui.mask_inputs import decode, encode
-from ui.stages import steps_for
+from ui.stages import stages_for
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "text.py")
 SENTENCE = "the cat sat on the mat"  # 6 tokens; "the" repeats, labelled "the₂"
@@ -424,7 +424,7 @@ def test_every_configuration_has_a_formula_and_two_sentences_for_every_step() ->
     for mask in ac.MASKS:
         for positional in ac.POSITIONAL_ENCODINGS:
             config = ac.AttentionConfig(mask=mask, positional=positional)
-            for step in steps_for(config, cross=True).values():
+            for step in stages_for(config, cross=True).values():
                 assert step.formula and step.explanation.count(". ") >= 1, step.key
 
 
