@@ -1,49 +1,57 @@
 """attention_core: every computation of the Attention Visualizer, in plain NumPy.
 
-Pure functions and small frozen trace objects; no Streamlit, no Plotly. The
+The attention computation itself is one file, ``attention_core/attention.py``,
+read top to bottom; ``api.py`` checks a caller's input and runs it. No Streamlit,
+no Plotly. The
 PyTorch model and its training loop live in ``attention_core.timeseries.model`` and
 ``attention_core.timeseries.training``, imported only on demand,
 so ``import attention_core`` stays fast.
 """
 
 from . import limits
-from .backward import AttentionGradients, attention_backward, softmax_backward
-from .config import ACTIVATIONS, MASKS, SCALINGS, AttentionConfig
-from .errors import InputError
-from .functional import (
-    AttentionTrace,
-    causal_mask,
+from .api import (
+    combine_heads,
     hardmax,
     masked_fill,
-    multiplicative_mask_pitfall,
-    padding_mask,
-    scaled_dot_product_attention,
-    sequence_length_scale_pitfall,
-    sliding_window_mask,
-    softmax,
-    with_temperature,
-    wrong_axis_softmax_pitfall,
-)
-from .multihead import (
-    COMBINE_STRATEGIES,
-    MultiHeadTrace,
-    combine_heads,
     merge_heads,
     multi_head_attention,
+    scaled_dot_product_attention,
+    softmax,
     split_heads,
-    valid_head_counts,
+    with_temperature,
 )
-from .pipeline import PAD_TOKENS, AttentionRun, build_mask, run_attention, run_text_attention
-from .positional import (
+from .attention import AttentionTrace, MultiHeadTrace
+from .backward import AttentionGradients, attention_backward, softmax_backward
+from .config import AttentionConfig
+from .errors import InputError
+from .masks import causal_mask, padding_mask, sliding_window_mask
+from .options import (
+    ACTIVATIONS,
+    COMBINATIONS,
+    EMBEDDINGS,
+    MASKS,
     POSITIONAL_ENCODINGS,
-    learned_encoding,
-    positional_encoding,
-    rotary_embedding,
-    sinusoidal_encoding,
+    SCALINGS,
+    Option,
 )
+from .pipeline import (
+    PAD_TOKENS,
+    AttentionRun,
+    build_mask,
+    embed,
+    positional_encoding,
+    run_attention,
+    run_text_attention,
+)
+from .positional import learned_encoding, rotary_embedding, sinusoidal_encoding
 from .projections import Projections, glorot_uniform, init_projections
 from .teaching import examples
-from .text import EMBEDDINGS, Tokens, embed, one_hot_embeddings, random_embeddings, tokenize
+from .teaching.pitfalls import (
+    multiplicative_mask_pitfall,
+    sequence_length_scale_pitfall,
+    wrong_axis_softmax_pitfall,
+)
+from .text import Tokens, one_hot_embeddings, random_embeddings, tokenize
 from .timeseries.csv_reader import SeriesReport, read_series, series_report
 from .timeseries.samples import SEASONAL_PERIOD, seasonal_series, synthetic_ohlcv
 from .timeseries.windows import (
@@ -63,10 +71,11 @@ from .timeseries.windows import (
     series_attention,
     windows_at,
 )
+from .validation import valid_head_counts
 
 __all__ = [
     "ACTIVATIONS",
-    "COMBINE_STRATEGIES",
+    "COMBINATIONS",
     "EMBEDDINGS",
     "FEATURE_ACTIVATIONS",
     "MASKS",
@@ -83,6 +92,7 @@ __all__ = [
     "ForecastErrors",
     "InputError",
     "MultiHeadTrace",
+    "Option",
     "Projections",
     "Scaler",
     "SeriesAttention",

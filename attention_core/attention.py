@@ -152,18 +152,18 @@ def multi_head_attention(
     mask: np.ndarray | None = None,
     normalise: Callable[[np.ndarray], np.ndarray] = softmax,
     combine: Callable[[np.ndarray, Projections], np.ndarray] = output_projection,
-    rotary: bool = False,
+    rotary_base: float | None = None,
 ) -> MultiHeadTrace:
     r"""Project, attend in every head, combine; ``x_kv`` is ``x`` in self-attention.
 
     ``normalise``: softmax or hardmax; ``combine``: :math:`W^O` or another way to
-    merge heads; ``rotary``: rotate queries and keys by position (RoPE) first.
+    merge heads; ``rotary_base``: rotate queries and keys by position first (RoPE).
     """
     q = project(x, projections.w_q, n_heads)  # (H, T, dk)
     k = project(x_kv, projections.w_k, n_heads)  # (H, S, dk)
     v = project(x_kv, projections.w_v, n_heads)  # (H, S, dv)
-    if rotary:
-        q, k = rotate(q), rotate(k)
+    if rotary_base is not None:
+        q, k = rotate(q, rotary_base), rotate(k, rotary_base)
     heads = scaled_dot_product_attention(q, k, v, scale, mask, normalise)  # (H, T, ·)
     output = combine(heads.context, projections)  # (T, d_out)
     concat = merge_heads(heads.context)  # (T, H*dv)

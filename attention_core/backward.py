@@ -30,8 +30,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .api import scaled_dot_product_attention
+from .attention import AttentionTrace
 from .errors import InputError
-from .functional import AttentionTrace, scaled_dot_product_attention
 from .validation import as_matrix
 
 

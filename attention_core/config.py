@@ -7,25 +7,24 @@ choice fails in one place with one clear message.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
 from dataclasses import dataclass
+
+import numpy as np
 
 from .errors import InputError
 from .limits import MAX_D_MODEL, MAX_HEADS, MAX_SEED, MAX_TEMPERATURE, MAX_TOKENS, MIN_TEMPERATURE
-from .multihead import COMBINE_STRATEGIES, check_heads_divide
-from .positional import POSITIONAL_ENCODINGS
-from .text import EMBEDDINGS
-from .validation import check_positive_int
-
-MASKS = ("none", "causal", "sliding", "padding", "custom")
-SCALINGS = ("sqrt_dk", "none", "temperature")
-ACTIVATIONS = ("softmax", "hardmax")
-
-
-def _check_choice(value: str, choices: tuple[str, ...], what: str) -> str:
-    if value not in choices:
-        raise InputError(f"Unknown {what} {value!r}; choose one of: {', '.join(choices)}.")
-    return value
+from .options import (
+    ACTIVATIONS,
+    COMBINATIONS,
+    EMBEDDINGS,
+    MASKS,
+    POSITIONAL_ENCODINGS,
+    SCALINGS,
+    choose,
+)
+from .projections import Projections
+from .validation import check_heads_divide, check_positive_int
 
 
 @dataclass(frozen=True)
@@ -63,11 +62,11 @@ class AttentionConfig:
                 self._set("d_v", per_head)
         self._set("d_k", check_positive_int(self.d_k, "d_k (query/key width)", MAX_D_MODEL))
         self._set("d_v", check_positive_int(self.d_v, "d_v (value width)", MAX_D_MODEL))
-        _check_choice(self.embedding, EMBEDDINGS, "embedding")
-        _check_choice(self.positional, POSITIONAL_ENCODINGS, "positional encoding")
-        _check_choice(self.mask, MASKS, "mask")
+        choose(EMBEDDINGS, self.embedding, "embedding")
+        choose(POSITIONAL_ENCODINGS, self.positional, "positional encoding")
+        choose(MASKS, self.mask, "mask")
         self._set("window", check_positive_int(self.window, "The window", MAX_TOKENS))
-        _check_choice(self.scaling, SCALINGS, "scaling")
+        choose(SCALINGS, self.scaling, "scaling")
         if not (
             isinstance(self.temperature, (int, float))
             and not isinstance(self.temperature, bool)
@@ -77,8 +76,8 @@ class AttentionConfig:
                 f"The temperature must be between {MIN_TEMPERATURE} and {MAX_TEMPERATURE}, "
                 f"got {self.temperature!r}."
             )
-        _check_choice(self.activation, ACTIVATIONS, "activation")
-        _check_choice(self.combine, COMBINE_STRATEGIES, "head combination")
+        choose(ACTIVATIONS, self.activation, "activation")
+        choose(COMBINATIONS, self.combine, "head combination")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise InputError(f"The seed must be a whole number, got {self.seed!r}.")
         if not 0 <= self.seed <= MAX_SEED:
@@ -91,8 +90,14 @@ class AttentionConfig:
     @property
     def scale(self) -> float:
         r"""Factor on :math:`QK^\top`: :math:`1/\sqrt{d_k}`, 1, or :math:`1/(\tau\sqrt{d_k})`."""
-        if self.scaling == "none":
-            return 1.0
-        if self.scaling == "temperature":
-            return 1.0 / (self.temperature * math.sqrt(self.d_k))
-        return 1.0 / math.sqrt(self.d_k)
+        return SCALINGS[self.scaling].build(self.d_k, self.temperature)
+
+    @property
+    def normalise(self) -> Callable[[np.ndarray], np.ndarray]:
+        """The function that turns masked scores into weights (softmax or hardmax)."""
+        return ACTIVATIONS[self.activation].build
+
+    @property
+    def combine_heads(self) -> Callable[[np.ndarray, Projections], np.ndarray]:
+        """The function that merges the heads' context vectors into the output."""
+        return COMBINATIONS[self.combine].build

@@ -1,7 +1,10 @@
-r"""The full path from tokens to context vectors, every step kept for display.
+r"""From tokens to every matrix a page shows: embed, add positions, attend.
 
 .. math:: X \to X + P \to Q, K, V \to QK^\top \to \text{scaled} \to \text{masked}
-          \to \text{softmax} \to C_h \to \text{combined output}
+          \to \text{softmax} \to C_h \to O
+
+The checks happen here, at the edge (with :class:`AttentionConfig`); the
+computation itself is :func:`attention_core.attention.multi_head_attention`.
 """
 
 from __future__ import annotations
@@ -10,16 +13,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import attention
+from .api import check_scores_finite
 from .config import AttentionConfig
 from .errors import InputError
-from .functional import causal_mask, padding_mask, sliding_window_mask
-from .multihead import MultiHeadTrace, combine_heads, multi_head_attention
-from .positional import positional_encoding
+from .options import EMBEDDINGS, MASKS, POSITIONAL_ENCODINGS, choose
 from .projections import Projections, init_projections
-from .text import embed
 from .validation import as_matrix, check_mask_shape
 
 PAD_TOKENS = frozenset({"<pad>", "[PAD]"})
+ROTARY_BASE = 10_000.0
 
 
 @dataclass(frozen=True)
@@ -34,14 +37,27 @@ class AttentionRun:
     p: np.ndarray  #: (T, d_model) positional encoding added to x
     x_kv: np.ndarray  #: (S, d_model) key/value-side token vectors
     p_kv: np.ndarray  #: (S, d_model)
-    weights: Projections
-    trace: MultiHeadTrace
-    output: np.ndarray  #: combined heads: (T, d_model) for concat, (T, dv) otherwise
+    projections: Projections  #: W^Q, W^K, W^V, W^O and the per-head weights
+    trace: attention.MultiHeadTrace  #: every step; ``trace.output`` is the run's output
     mask: np.ndarray | None  #: (T, S) bool, True = may attend
 
     @property
     def is_cross(self) -> bool:
         return self.x_kv is not self.x
+
+
+def embed(tokens: tuple[str, ...] | list[str], kind: str, d_model: int, seed: int = 0):
+    """Token vectors ``X (T, d_model)`` of the chosen ``kind`` (see ``options.EMBEDDINGS``)."""
+    return choose(EMBEDDINGS, kind, "embedding").build(tokens, d_model, seed)
+
+
+def positional_encoding(kind: str, length: int, d_model: int, seed: int = 0) -> np.ndarray:
+    """The additive encoding ``P (length, d_model)`` for ``kind``.
+
+    ``"none"`` and ``"rotary"`` add nothing (zeros): rotary acts on the queries
+    and keys inside attention instead.
+    """
+    return choose(POSITIONAL_ENCODINGS, kind, "positional encoding").build(length, d_model, seed)
 
 
 def build_mask(
@@ -52,24 +68,7 @@ def build_mask(
     custom: np.ndarray | None = None,
 ) -> np.ndarray | None:
     """The boolean ``(n_q, n_k)`` mask for ``config.mask`` (None = attend to all)."""
-    if config.mask == "none":
-        return None
-    if config.mask == "causal":
-        return causal_mask(n_q, n_k)
-    if config.mask == "sliding":
-        return sliding_window_mask(n_q, config.window, causal=True, n_k=n_k)
-    if config.mask == "padding":
-        if key_is_padding is None:
-            key_is_padding = np.zeros(n_k, dtype=bool)
-        key_is_padding = np.asarray(key_is_padding, dtype=bool)
-        if key_is_padding.shape != (n_k,):
-            raise InputError(
-                f"Need one padding flag per key ({n_k} keys), got shape {key_is_padding.shape}."
-            )
-        return padding_mask(~key_is_padding, n_q)
-    if custom is None:
-        raise InputError("A custom mask needs a grid of True/False values, one per query and key.")
-    return check_mask_shape(custom, (n_q, n_k))
+    return MASKS[config.mask].build(n_q, n_k, config.window, key_is_padding, custom)
 
 
 def _check_vectors(vectors: object, name: str, d_model: int) -> np.ndarray:
@@ -90,39 +89,38 @@ def run_attention(
 ) -> AttentionRun:
     """Add positions, project, attend and combine heads for input vectors ``x (T, d_model)``.
 
-    ``x_kv (S, d_model)`` switches to cross-attention. Weights are Glorot
+    ``x_kv (S, d_model)`` switches to cross-attention. Projections are Glorot
     uniform from ``numpy.random.default_rng(config.seed)``, so the same config
     gives the same numbers in every session.
     """
     x = _check_vectors(x, "x", config.d_model)
     self_attention = x_kv is None
-    if not self_attention:
-        x_kv = _check_vectors(x_kv, "x_kv", config.d_model)
+    x_kv = x if self_attention else _check_vectors(x_kv, "x_kv", config.d_model)
+    if mask is not None:
+        mask = check_mask_shape(mask, (x.shape[0], x_kv.shape[0]))
     p = positional_encoding(config.positional, x.shape[0], config.d_model, config.seed)
-    if self_attention:
-        x_kv, p_kv = x, p
-    else:
-        p_kv = positional_encoding(config.positional, x_kv.shape[0], config.d_model, config.seed)
+    p_kv = p if self_attention else positional_encoding(
+        config.positional, x_kv.shape[0], config.d_model, config.seed
+    )  # fmt: skip
     rng = np.random.default_rng(config.seed)
-    weights = init_projections(
+    projections = init_projections(
         rng, config.d_model, config.n_heads, config.d_k, config.d_v, config.d_model
     )
-    x_in = x + p
-    trace = multi_head_attention(
-        x_in,
-        weights.w_q,
-        weights.w_k,
-        weights.w_v,
-        w_o=weights.w_o,
-        n_heads=config.n_heads,
-        mask=mask,
-        x_kv=x_in if self_attention else x_kv + p_kv,
-        scale=config.scale,
-        activation=config.activation,
-        rotary=config.positional == "rotary",
-    )
-    output = combine_heads(trace.context, config.combine, weights.w_o, weights.head_weights)
-    return AttentionRun(config, x, p, x_kv, p_kv, weights, trace, output, mask)
+    x_in = x + p  # (T, d_model)
+    with np.errstate(over="ignore", invalid="ignore"):
+        trace = attention.multi_head_attention(
+            x_in,
+            x_in if self_attention else x_kv + p_kv,
+            projections,
+            config.n_heads,
+            config.scale,
+            mask,
+            normalise=config.normalise,
+            combine=config.combine_heads,
+            rotary_base=ROTARY_BASE if config.positional == "rotary" else None,
+        )
+    check_scores_finite(trace)
+    return AttentionRun(config, x, p, x_kv, p_kv, projections, trace, mask)
 
 
 def run_text_attention(

@@ -13,10 +13,8 @@ from .errors import InputError
 from .limits import MAX_D_MODEL, MAX_POSITIONS
 from .validation import as_scores, check_finite, check_number, check_positive_int, check_seed
 
-POSITIONAL_ENCODINGS = ("none", "sinusoidal", "learned", "rotary")
 
-
-def _check_base(base: float) -> float:
+def check_base(base: float) -> float:
     base = check_number(base, "The base")
     if not np.isfinite(base) or base <= 1:
         raise InputError(f"The base must be a number greater than 1, got {base}.")
@@ -34,7 +32,7 @@ def sinusoidal_encoding(length: int, d_model: int, base: float = 10_000.0) -> np
     """
     length = check_positive_int(length, "Sequence length", MAX_POSITIONS)
     d_model = check_positive_int(d_model, "d_model", MAX_D_MODEL)
-    base = _check_base(base)
+    base = check_base(base)
     positions = np.arange(length)[:, None]  # (T, 1)
     pair_index = np.arange(0, d_model, 2)  # the "2i" of each sine column
     angles = positions / base ** (pair_index / d_model)  # (T, ceil(d/2))
@@ -99,25 +97,4 @@ def rotary_embedding(x: np.ndarray, base: float = 10_000.0) -> np.ndarray:
     Applied to queries and keys, never to values. Shape in = shape out.
     """
     x = check_finite(as_scores(x, "rotary input", min_ndim=2), "rotary input")
-    return rotate(x, _check_base(base))
-
-
-def positional_encoding(
-    kind: str, length: int, d_model: int, seed: int = 0, base: float = 10_000.0
-) -> np.ndarray:
-    """The additive encoding ``P (length, d_model)`` for ``kind``.
-
-    ``"none"`` and ``"rotary"`` add nothing (zeros): rotary acts on the queries
-    and keys inside attention instead.
-    """
-    if kind == "sinusoidal":
-        return sinusoidal_encoding(length, d_model, base)
-    if kind == "learned":
-        return learned_encoding(length, d_model, seed)
-    if kind in ("none", "rotary"):
-        length = check_positive_int(length, "Sequence length", MAX_POSITIONS)
-        d_model = check_positive_int(d_model, "d_model", MAX_D_MODEL)
-        return np.zeros((length, d_model))
-    raise InputError(
-        f"Unknown positional encoding {kind!r}; choose one of {', '.join(POSITIONAL_ENCODINGS)}."
-    )
+    return rotate(x, check_base(base))

@@ -33,17 +33,18 @@ def glorot_uniform(rng: np.random.Generator, fan_in: int, fan_out: int) -> np.nd
 
 @dataclass(frozen=True)
 class Projections:
-    """The trainable matrices of one multi-head attention layer.
+    """The learned matrices of one multi-head attention layer.
 
-    ``w_q, w_k (d_in, H*dk)``, ``w_v (d_in, H*dv)``, ``w_o (H*dv, d_out)``,
-    ``head_weights (H,)`` for the learned per-head combination.
+    ``w_q, w_k (d_in, H*dk)``, ``w_v (d_in, H*dv)``, ``w_o (H*dv, d_out)`` (None:
+    the heads are only concatenated), ``head_weights (H,)`` for the learned
+    per-head combination (None when unused).
     """
 
     w_q: np.ndarray
     w_k: np.ndarray
     w_v: np.ndarray
-    w_o: np.ndarray
-    head_weights: np.ndarray
+    w_o: np.ndarray | None = None
+    head_weights: np.ndarray | None = None
 
 
 def init_projections(

@@ -13,8 +13,6 @@ from .errors import InputError
 from .limits import MAX_D_MODEL, MAX_TEXT_CHARS, MAX_TOKENS
 from .validation import check_positive_int, check_seed
 
-EMBEDDINGS = ("onehot", "random")
-
 # Padding markers are one token each. CJK ideographs and kana are written
 # without spaces: one token per character. Then runs of word characters, then
 # any single other visible character (punctuation, symbols, emoji).
@@ -182,14 +180,3 @@ def random_embeddings(
             cache[key] = token_vector(key, d_model, seed)
         rows.append(cache[key])
     return np.array(rows)
-
-
-def embed(
-    tokens: tuple[str, ...] | list[str], kind: str, d_model: int, seed: int = 0
-) -> np.ndarray:
-    """Token vectors ``X (T, d_model)`` of the chosen ``kind`` ('onehot' or 'random')."""
-    if kind == "onehot":
-        return one_hot_embeddings(tokens, d_model)
-    if kind == "random":
-        return random_embeddings(tokens, d_model, seed)
-    raise InputError(f"Unknown embedding {kind!r}; choose one of {', '.join(EMBEDDINGS)}.")

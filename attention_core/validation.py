@@ -129,3 +129,21 @@ def check_mask_shape(mask: object, shape: tuple[int, int]) -> np.ndarray:
     if mask.shape != shape:
         raise InputError(f"The mask has shape {mask.shape}; it needs {shape} (queries, keys).")
     return mask
+
+
+def valid_head_counts(width: int, maximum: int | None = None) -> list[int]:
+    """All head counts that divide ``width`` evenly (optionally up to ``maximum``)."""
+    width = check_positive_int(width, "width")
+    limit = width if maximum is None else min(width, maximum)
+    return [h for h in range(1, limit + 1) if width % h == 0]
+
+
+def check_heads_divide(width: int, n_heads: int, what: str) -> int:
+    """Return the per-head width ``width // n_heads``, or raise naming valid counts."""
+    n_heads = check_positive_int(n_heads, "The number of heads")
+    if width % n_heads:
+        choices = ", ".join(str(h) for h in valid_head_counts(width))
+        raise InputError(
+            f"{n_heads} heads do not divide {what} = {width} evenly; choose one of: {choices}."
+        )
+    return width // n_heads

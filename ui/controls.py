@@ -18,16 +18,15 @@ from attention_core import limits
 from .url import BIND
 
 D_MODEL_DEFAULT = 16
-MAX_WINDOW_CONTROL = 32
 
 
 @dataclass(frozen=True)
 class ControlOptions:
     """Which choices a page offers (the time-series page offers fewer)."""
 
-    embeddings: Sequence[str] = ac.EMBEDDINGS
-    positional: Sequence[str] = ac.POSITIONAL_ENCODINGS
-    masks: Sequence[str] = ac.MASKS
+    embeddings: Sequence[str] = tuple(ac.EMBEDDINGS)
+    positional: Sequence[str] = tuple(ac.POSITIONAL_ENCODINGS)
+    masks: Sequence[str] = tuple(ac.MASKS)
     default_positional: str = "sinusoidal"
     default_mask: str = "none"
     d_model_default: int = D_MODEL_DEFAULT
@@ -82,10 +81,37 @@ def control_keys(prefix: str = "") -> list[str]:
     return [_key(prefix, name) for name in names]
 
 
-def _select(label: str, options: Sequence[str], default: str, key: str, help_key: str) -> str:
-    options = list(options)
-    index = options.index(default) if default in options else 0
-    return st.selectbox(label, options, index=index, key=key, bind=BIND, help=HELP[help_key])
+def _label(option: ac.Option, name: str) -> str:
+    """`` (÷ √dₖ)`` when the option's label says more than its name, else nothing."""
+    return "" if option.label == name else f" ({option.label})"
+
+
+def _select(
+    label: str,
+    table: dict[str, ac.Option],
+    offered: Sequence[str],
+    default: str,
+    key: str,
+    help_key: str,
+) -> str:
+    """A selectbox over the ``offered`` names of an option table; its help lists each one's help.
+
+    The names themselves are shown (not the table's labels): a bound widget
+    writes what it shows into the link, and links keep the names.
+    """
+    names = [name for name in table if name in offered]
+    index = names.index(default) if default in names else 0
+    choices = "\n".join(
+        f"- **{name}**{_label(table[name], name)}: {table[name].help}" for name in names
+    )
+    return st.selectbox(
+        label,
+        names,
+        index=index,
+        key=key,
+        bind=BIND,
+        help=f"{HELP[help_key]}\n\n{choices}",
+    )
 
 
 def _head_widths(prefix: str, d_model: int, n_heads: int) -> tuple[int | None, int | None]:
@@ -98,7 +124,7 @@ def _head_widths(prefix: str, d_model: int, n_heads: int) -> tuple[int | None, i
         d_k = st.number_input(
             "dₖ (query/key width per head)",
             1,
-            128,
+            limits.MAX_D_MODEL,
             d_model // n_heads,
             key=_key(prefix, "dk"),
             bind=BIND,
@@ -106,7 +132,7 @@ def _head_widths(prefix: str, d_model: int, n_heads: int) -> tuple[int | None, i
         d_v = st.number_input(
             "d_v (value width per head)",
             1,
-            128,
+            limits.MAX_D_MODEL,
             d_model // n_heads,
             key=_key(prefix, "dv"),
             bind=BIND,
@@ -130,7 +156,12 @@ def attention_controls(
         embedding = "random"
         if options.show_embedding:
             embedding = _select(
-                "Embedding", options.embeddings, "random", _key(prefix, "embedding"), "embedding"
+                "Embedding",
+                ac.EMBEDDINGS,
+                options.embeddings,
+                "random",
+                _key(prefix, "embedding"),
+                "embedding",
             )
         d_model = int(
             st.number_input(
@@ -156,31 +187,36 @@ def attention_controls(
         d_k, d_v = _head_widths(prefix, d_model, n_heads)
         positional = _select(
             "Positional encoding",
+            ac.POSITIONAL_ENCODINGS,
             options.positional,
             options.default_positional,
             _key(prefix, "pe"),
             "pe",
         )
         st.header("Attention")
-        mask = _select("Mask", options.masks, options.default_mask, _key(prefix, "mask"), "mask")
+        mask = _select(
+            "Mask", ac.MASKS, options.masks, options.default_mask, _key(prefix, "mask"), "mask"
+        )
         window = 3
         if mask == "sliding":
             window = st.slider(
                 "Window",
                 1,
-                MAX_WINDOW_CONTROL,
+                limits.MAX_TOKENS,
                 3,
                 key=_key(prefix, "window"),
                 bind=BIND,
                 help=HELP["window"],
             )
-        scaling = _select("Scaling", ac.SCALINGS, "sqrt_dk", _key(prefix, "scale"), "scale")
+        scaling = _select(
+            "Scaling", ac.SCALINGS, tuple(ac.SCALINGS), "sqrt_dk", _key(prefix, "scale"), "scale"
+        )
         temperature = 1.0
         if scaling == "temperature":
             temperature = st.slider(
                 "Temperature τ",
                 limits.MIN_TEMPERATURE,
-                5.0,
+                limits.MAX_TEMPERATURE,
                 1.0,
                 0.05,
                 key=_key(prefix, "temperature"),
@@ -188,12 +224,22 @@ def attention_controls(
                 help=HELP["temperature"],
             )
         activation = _select(
-            "Activation", ac.ACTIVATIONS, "softmax", _key(prefix, "activation"), "activation"
+            "Activation",
+            ac.ACTIVATIONS,
+            tuple(ac.ACTIVATIONS),
+            "softmax",
+            _key(prefix, "activation"),
+            "activation",
         )
         combine = "concat"
         if options.show_combine:
             combine = _select(
-                "Combine heads", ac.COMBINE_STRATEGIES, "concat", _key(prefix, "combine"), "combine"
+                "Combine heads",
+                ac.COMBINATIONS,
+                tuple(ac.COMBINATIONS),
+                "concat",
+                _key(prefix, "combine"),
+                "combine",
             )
         seed = int(
             st.number_input(

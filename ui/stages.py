@@ -344,7 +344,7 @@ def stage_matrix(run: ac.AttentionRun, key: str, head: int | None = None) -> np.
         "weights": trace.weights,
         "context": trace.context,
         "concat": trace.concat,
-        "output": run.output,
+        "output": run.trace.output,
     }
     matrix = arrays[key]
     if head is not None and matrix.ndim == 3:
@@ -386,11 +386,11 @@ def all_matrices(run: ac.AttentionRun) -> dict[str, np.ndarray]:
         "X": run.x,
         "P": run.p,
         "X_plus_P": run.x + run.p,
-        "W_Q": run.weights.w_q,
-        "W_K": run.weights.w_k,
-        "W_V": run.weights.w_v,
-        "W_O": run.weights.w_o,
-        "head_weights": run.weights.head_weights,
+        "W_Q": run.projections.w_q,
+        "W_K": run.projections.w_k,
+        "W_V": run.projections.w_v,
+        "W_O": run.projections.w_o,
+        "head_weights": run.projections.head_weights,
         "Q": trace.q,
         "K": trace.k,
         "V": trace.v,
@@ -400,7 +400,7 @@ def all_matrices(run: ac.AttentionRun) -> dict[str, np.ndarray]:
         "weights": trace.weights,
         "context": trace.context,
         "concat": trace.concat,
-        "output": run.output,
+        "output": run.trace.output,
     }
     if run.is_cross:
         matrices |= {"X_kv": run.x_kv, "P_kv": run.p_kv, "X_kv_plus_P_kv": run.x_kv + run.p_kv}

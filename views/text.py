@@ -334,7 +334,9 @@ def output_tab(view: View) -> None:
     if config.combine == "learned":
         st.caption(
             "Head weights: "
-            + ", ".join(f"w{h + 1} = {w:.3f}" for h, w in enumerate(view.run.weights.head_weights))
+            + ", ".join(
+                f"w{h + 1} = {w:.3f}" for h, w in enumerate(view.run.projections.head_weights)
+            )
         )
     view.step("output")
 

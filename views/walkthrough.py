@@ -417,7 +417,7 @@ def step_heads(style: FigureStyle) -> None:
     strategy = (
         controls[1].segmented_control(
             "Combine the heads by",
-            ac.COMBINE_STRATEGIES,
+            ac.COMBINATIONS,
             default=DEFAULT_COMBINE,
             required=True,
             key="wt_combine",

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..functional import AttentionTrace, scaled_dot_product_attention
+from ..api import scaled_dot_product_attention
+from ..attention import AttentionTrace
 
 # --- Five days of two variables (time-series notes), seed 42 ----------------
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..api import scaled_dot_product_attention
 from ..backward import AttentionGradients, attention_backward
-from ..functional import scaled_dot_product_attention
 from ..projections import glorot_uniform
 from ..validation import check_positive_int
 

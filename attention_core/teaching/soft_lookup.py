@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..api import softmax
 from ..errors import InputError
-from ..functional import softmax
 from ..validation import as_matrix
 
 

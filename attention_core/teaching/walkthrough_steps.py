@@ -13,19 +13,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
-from ..functional import (
-    AttentionTrace,
+from ..api import (
+    combine_heads,
     masked_fill,
-    multiplicative_mask_pitfall,
+    multi_head_attention,
     scaled_dot_product_attention,
     softmax,
-    wrong_axis_softmax_pitfall,
 )
-from ..multihead import COMBINE_STRATEGIES, MultiHeadTrace, combine_heads, multi_head_attention
+from ..attention import AttentionTrace, MultiHeadTrace
+from ..errors import InputError
+from ..options import COMBINATIONS
 from ..projections import Projections, init_projections
 from ..validation import as_matrix, check_positive_int
 from . import examples
+from .pitfalls import multiplicative_mask_pitfall, wrong_axis_softmax_pitfall
 
 # --- Step 2: the documents' worked examples ---------------------------------
 
@@ -255,7 +256,7 @@ class MultiHeadExample:
     """Multi-head self-attention on ``T`` random steps of width ``e``, ``H`` heads of ``h``."""
 
     x: np.ndarray  #: (T, e)
-    weights: Projections  #: w_q, w_k, w_v (e, e), w_o (e, e), head_weights (H,)
+    projections: Projections  #: w_q, w_k, w_v (e, e), w_o (e, e), head_weights (H,)
     trace: MultiHeadTrace  #: per-head q (H, T, h), weights (H, T, T), context (H, T, h)
     combined: dict[str, np.ndarray]  #: strategy -> output: concat (T, e), others (T, h)
     separate_difference: float  #: max |head run on its own - head run in parallel|
@@ -269,7 +270,7 @@ def multi_head_example(
     .. math:: Q_h = X W^Q_{[:,\, h\text{-th block}]},\quad
               C_h = \mathrm{softmax}\!\left(\frac{Q_h K_h^\top}{\sqrt{h}}\right) V_h
 
-    then every combination in :data:`COMBINE_STRATEGIES`. Also runs each head on
+    then every combination in :data:`attention_core.options.COMBINATIONS`. Also runs each head on
     its own, to show the heads do not interact (``separate_difference`` is 0).
     """
     width = check_positive_int(width, "Width e", 512)
@@ -279,17 +280,21 @@ def multi_head_example(
     n_heads = width // head_width
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((check_positive_int(length, "Length", 128), width))
-    weights = init_projections(rng, width, n_heads, head_width, head_width, width)
-    trace = multi_head_attention(x, weights.w_q, weights.w_k, weights.w_v, weights.w_o, n_heads)
+    projections = init_projections(rng, width, n_heads, head_width, head_width, width)
+    trace = multi_head_attention(
+        x, projections.w_q, projections.w_k, projections.w_v, projections.w_o, n_heads
+    )
     combined = {
-        strategy: combine_heads(trace.context, strategy, weights.w_o, weights.head_weights)
-        for strategy in COMBINE_STRATEGIES
+        strategy: combine_heads(trace.context, strategy, projections.w_o, projections.head_weights)
+        for strategy in COMBINATIONS
     }
     separate = [
         scaled_dot_product_attention(
-            x @ weights.w_q[:, block], x @ weights.w_k[:, block], x @ weights.w_v[:, block]
+            x @ projections.w_q[:, block],
+            x @ projections.w_k[:, block],
+            x @ projections.w_v[:, block],
         ).context
         for block in (slice(h * head_width, (h + 1) * head_width) for h in range(n_heads))
     ]
     difference = float(np.max(np.abs(np.stack(separate) - trace.context)))
-    return MultiHeadExample(x, weights, trace, combined, difference)
+    return MultiHeadExample(x, projections, trace, combined, difference)

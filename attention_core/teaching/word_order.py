@@ -182,7 +182,7 @@ def compare_swapped(
     where = np.argsort(order)  # where[a] = position of original token a after the swap
     realigned = swapped.trace.weights[:, where][:, :, where]  # (H, T, T)
     weight_difference = float(np.max(np.abs(realigned - original.trace.weights)))
-    output_difference = float(np.max(np.abs(swapped.output[where] - original.output)))
+    output_difference = float(np.max(np.abs(swapped.trace.output[where] - original.trace.output)))
     return SwapComparison(
         config,
         tokens,

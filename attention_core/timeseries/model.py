@@ -26,11 +26,10 @@ import torch
 from torch import nn
 
 from ..errors import InputError
-from ..functional import causal_mask, sliding_window_mask
 from ..limits import MAX_D_MODEL, MAX_HEADS, MAX_TRAIN_SECONDS, MAX_TRAIN_STEPS, MAX_WINDOW
-from ..multihead import check_heads_divide
+from ..masks import causal_mask, sliding_window_mask
 from ..positional import sinusoidal_encoding
-from ..validation import check_positive_int
+from ..validation import check_heads_divide, check_positive_int
 from .windows import FEATURE_ACTIVATIONS
 
 MODEL_MASKS = ("causal", "none", "sliding")

@@ -838,7 +838,7 @@ def test_run_attention_rejects_bad_vectors(call, fragment):
 def test_run_attention_accepts_vectors_as_nested_python_lists():
     run = ac.run_attention([[0.0] * 16] * 3, ac.AttentionConfig())
 
-    assert run.output.shape == (3, 16)
+    assert run.trace.output.shape == (3, 16)
 
 
 def test_run_text_attention_with_one_hot_and_too_many_distinct_words_raises():
@@ -860,9 +860,9 @@ def test_run_text_attention_shapes_for_self_attention(combine):
     assert run.trace.q.shape == run.trace.k.shape == (3, 6, 4)
     assert run.trace.weights.shape == (3, 6, 6)
     assert run.trace.context.shape == (3, 6, 4)
-    assert run.output.shape == ((6, 12) if combine == "concat" else (6, 4))
+    assert run.trace.output.shape == ((6, 12) if combine == "concat" else (6, 4))
     assert run.mask is None
-    assert np.all(np.isfinite(run.output))
+    assert np.all(np.isfinite(run.trace.output))
 
 
 @pytest.mark.parametrize("combine", ["concat", "mean", "max", "learned"])
@@ -879,7 +879,7 @@ def test_run_text_attention_shapes_for_cross_attention(combine):
     assert run.trace.weights.shape == (4, 2, 4)
     assert run.trace.context.shape == (4, 2, 3)
     assert run.mask.shape == (2, 4)
-    assert run.output.shape == ((2, 12) if combine == "concat" else (2, 3))
+    assert run.trace.output.shape == ((2, 12) if combine == "concat" else (2, 3))
 
 
 @pytest.mark.parametrize("combine", ["concat", "mean", "max", "learned"])
@@ -890,7 +890,7 @@ def test_run_text_attention_with_free_head_widths(combine):
 
     assert run.trace.q.shape == (5, 3, 3)
     assert run.trace.v.shape == (5, 3, 2)
-    assert run.output.shape == ((3, 12) if combine == "concat" else (3, 2))
+    assert run.trace.output.shape == ((3, 12) if combine == "concat" else (3, 2))
 
 
 def test_run_text_attention_is_reproducible_for_the_same_config():
@@ -899,7 +899,7 @@ def test_run_text_attention_is_reproducible_for_the_same_config():
     first = ac.run_text_attention(("to", "be", "or", "not"), config)
     second = ac.run_text_attention(("to", "be", "or", "not"), config)
 
-    np.testing.assert_array_equal(first.output, second.output)
+    np.testing.assert_array_equal(first.trace.output, second.trace.output)
     np.testing.assert_array_equal(first.trace.weights, second.trace.weights)
 
 

@@ -79,7 +79,7 @@ OPTION_CASES = [
     {"mask": "sliding", "window": "2", "view": "4 Weights"},
     *({"pe": pe, "view": "2 Positions"} for pe in ac.POSITIONAL_ENCODINGS),
     *({"heads": str(h), "head": str(h), "view": "3 Q K V"} for h in (1, 2, 4, 8, 16)),
-    *({"combine": combine, "view": "6 Output"} for combine in ac.COMBINE_STRATEGIES),
+    *({"combine": combine, "view": "6 Output"} for combine in ac.COMBINATIONS),
     {"activation": "hardmax", "view": "4 Weights"},
     {"scale": "none", "view": "4 Weights"},
     {"scale": "temperature", "temperature": "0.3", "view": "4 Weights"},
