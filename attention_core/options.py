@@ -25,11 +25,21 @@ from .validation import check_positive_int
 
 @dataclass(frozen=True)
 class Option:
-    """One choice: what a widget shows (``label``, ``help``) and what it runs (``build``)."""
+    """One choice: what a widget shows (``label``, ``help``) and what it runs (``build``).
+
+    ``code`` names the functions whose source the app shows for this choice
+    when ``build`` only adapts their signature to the table's.
+    """
 
     label: str
     help: str
     build: Callable[..., Any]
+    code: tuple[Callable[..., Any], ...] = ()
+
+    @property
+    def shown(self) -> tuple[Callable[..., Any], ...]:
+        """The functions that compute this choice, for "The code"."""
+        return self.code or (self.build,)
 
 
 def choose(table: dict[str, Option], name: object, what: str) -> Option:
@@ -47,7 +57,9 @@ def _one_hot(tokens: tuple[str, ...], d_model: int, seed: int) -> np.ndarray:
 
 
 EMBEDDINGS = {
-    "onehot": Option("one-hot", "A 1 in the word's own column, 0 elsewhere.", _one_hot),
+    "onehot": Option(
+        "one-hot", "A 1 in the word's own column, 0 elsewhere.", _one_hot, (one_hot_embeddings,)
+    ),
     "random": Option("random", "A random vector, the same for the same word.", random_embeddings),
 }
 
@@ -67,7 +79,12 @@ def _sinusoidal(length: int, d_model: int, seed: int) -> np.ndarray:
 
 POSITIONAL_ENCODINGS = {
     "none": Option("none", "No position: word order is invisible.", _no_positions),
-    "sinusoidal": Option("sinusoidal", "Waves of many speeds (Vaswani et al. 2017).", _sinusoidal),
+    "sinusoidal": Option(
+        "sinusoidal",
+        "Waves of many speeds (Vaswani et al. 2017).",
+        _sinusoidal,
+        (sinusoidal_encoding,),
+    ),
     "learned": Option("learned", "A table of vectors training would learn.", learned_encoding),
     "rotary": Option(
         "rotary", "Rotate queries and keys by position (RoPE); adds nothing.", _no_positions
@@ -78,9 +95,18 @@ POSITIONAL_ENCODINGS = {
 
 MASKS = {
     "none": Option("none", "Every query sees every key.", masks.no_mask),
-    "causal": Option("causal", "Only itself and earlier tokens.", masks.causal_choice),
-    "sliding": Option("sliding", "Only the last few tokens.", masks.sliding_choice),
-    "padding": Option("padding", "Every key except <pad> tokens.", masks.padding_choice),
+    "causal": Option(
+        "causal", "Only itself and earlier tokens.", masks.causal_choice, (masks.causal_mask,)
+    ),
+    "sliding": Option(
+        "sliding", "Only the last few tokens.", masks.sliding_choice, (masks.sliding_window_mask,)
+    ),
+    "padding": Option(
+        "padding",
+        "Every key except <pad> tokens.",
+        masks.padding_choice,
+        (masks.padding_choice, masks.padding_mask),
+    ),
     "custom": Option("custom", "Your own grid of allowed pairs.", masks.custom_choice),
 }
 

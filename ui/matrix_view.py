@@ -7,13 +7,14 @@ Every chart keeps plotly's own "download as PNG" button.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from .code_view import show_code
 from .export import csv_bytes, matrix_frame, npz_bytes
 from .figures.heatmap import heatmap, heatmap_grid
 from .figures.style import NORMAL, FigureStyle
@@ -137,18 +138,21 @@ def matrix_stage(
     show_numbers: bool = False,
     style: FigureStyle = NORMAL,
     figure: go.Figure | None = None,
+    code: Sequence[Callable] = (),
 ) -> None:
-    """Formula, shape and words (left) beside the heatmap of ``matrix (R, C)`` (right).
+    """Formula, shape, words and "The code" (left) beside the heatmap of ``matrix (R, C)``.
 
     ``mask (R, C)`` greys out forbidden cells when ``step.masked``. With
     ``show_numbers`` the rounded numbers and a CSV button follow. ``key`` must
-    be unique on the page; it also names the CSV file.
+    be unique on the page; it also names the CSV file. ``code``: the core
+    functions that computed ``matrix``, shown in an expander.
     """
     title = title or step.title
     text_column, figure_column = st.columns(TEXT_TO_FIGURE, gap="medium")
     with text_column:
         st.subheader(title)
         explain(step, shapes)
+        show_code(code)
     with figure_column:
         if figure is None:
             figure = stage_heatmap(

@@ -9,12 +9,13 @@ positional encoding); :func:`stage_matrix` picks the matching array out of an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 import attention_core as ac
+from attention_core import attention, pipeline, positional
 
 # Which token list labels the rows/columns of a step's matrix.
 QUERY_SIDE = "query"  # tokens of the (first) sentence
@@ -407,3 +408,27 @@ def all_matrices(run: ac.AttentionRun) -> dict[str, np.ndarray]:
     if run.mask is not None:
         matrices["mask"] = run.mask
     return matrices
+
+
+def stage_code(key: str, config: ac.AttentionConfig) -> tuple[Callable, ...]:
+    """The core functions that compute stage ``key`` under ``config``, for "The code"."""
+    rotary = (positional.rotate,) if config.positional == "rotary" else ()
+    projection = (attention.project, attention.split_heads)
+    code = {
+        "tokens": (ac.tokenize,),
+        "x": ac.EMBEDDINGS[config.embedding].shown,
+        "p": ac.POSITIONAL_ENCODINGS[config.positional].shown,
+        "x_plus_p": (pipeline.run_attention,),
+        "q": (*projection, *rotary),
+        "k": (*projection, *rotary),
+        "v": projection,
+        "scores": (attention.attention_scores,),
+        "scaled": (attention.scale_scores, *ac.SCALINGS[config.scaling].shown),
+        "masked": (attention.mask_scores, *ac.MASKS[config.mask].shown),
+        "weights": ac.ACTIVATIONS[config.activation].shown,
+        "head_view": ac.ACTIVATIONS[config.activation].shown,
+        "context": (attention.attention_context,),
+        "concat": (attention.merge_heads,),
+        "output": ac.COMBINATIONS[config.combine].shown,
+    }
+    return code[key]

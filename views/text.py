@@ -18,6 +18,7 @@ import streamlit as st
 
 import attention_core as ac
 from ui import url
+from ui.code_view import show_code
 from ui.controls import attention_controls, control_keys
 from ui.figures.head_view import MIN_WEIGHT, head_view
 from ui.figures.style import FigureStyle
@@ -39,6 +40,7 @@ from ui.stages import (
     axis_labels,
     key_side_matrix,
     shape_caption,
+    stage_code,
     stage_matrix,
     stage_title,
     stages_for,
@@ -237,6 +239,7 @@ class View:
             show_numbers=self.numbers,
             style=self.style,
             figure=heatmap_figure(self.run_key, key, head, second, self.style),
+            code=stage_code(key, self.run.config),
         )
 
     def grid(self, key: str) -> None:
@@ -254,6 +257,7 @@ def tokens_tab(view: View) -> None:
         st.subheader(view.steps["tokens"].title)
         sizes = [f"T = {len(queries.tokens)} queries"]
         explain(view.steps["tokens"], sizes + ([f"S = {len(keys.tokens)} keys"] if keys else []))
+        show_code(stage_code("tokens", view.run.config))
     with table_column:
         token_table(queries.tokens, queries.labels, "Sentence")
         if keys is not None:
@@ -313,6 +317,7 @@ def head_view_tab(view: View) -> None:
     with text_column:
         st.subheader(step.title)
         explain(step, [f"A: {n_heads} heads × {len(query_labels)} × {len(key_labels)}"])
+        show_code(stage_code("head_view", view.run.config))
         st.caption(
             f"Lines with weight ≤ {MIN_WEIGHT} are not drawn. Click a head in the "
             "legend to hide it."

@@ -6,15 +6,18 @@ step. PyTorch is imported only when step 6 is shown.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import streamlit as st
 
 import attention_core as ac
 from attention_core.teaching import soft_lookup, walkthrough_steps
 from ui import url
+from ui.code_view import show_code
 from ui.figures import walkthrough as wf
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
-from ui.figures.walkthrough import STEP_TITLES
+from ui.figures.walkthrough import STEP_CODE, STEP_TITLES
 from ui.presentation import current_style
 from ui.safe import show_error
 from ui.worked_examples import DAYS, five_days, notes_versus_ours
@@ -90,11 +93,12 @@ def navigation() -> int:
     return step
 
 
-def explain(plain: str, formula: str, shapes: str) -> None:
-    """The three parts every step opens with: plain words, the formula, the shapes."""
+def explain(plain: str, formula: str, shapes: str, code: Sequence[Callable] = ()) -> None:
+    """What every step opens with: plain words, the formula, the shapes and "The code"."""
     st.markdown(plain)
     st.latex(formula)
     st.caption(f"Shapes: {shapes}")
+    show_code(code)
 
 
 # --- Step 1 --------------------------------------------------------------------
@@ -109,6 +113,7 @@ def step_lookup(style: FigureStyle) -> None:
         r"s_j = q \cdot k_j \qquad a = \mathrm{softmax}(s) \qquad o = \sum_j a_j\, v_j",
         "query q (2,) · keys K (3, 2) · values V (3, 3), one-hot professions · "
         "weights a (3,) · output o (3,)",
+        code=STEP_CODE[1],
     )
     sliders = st.columns(2)
     x = sliders[0].slider(
@@ -262,6 +267,7 @@ def step_examples(style: FigureStyle) -> None:
         "Each example starts from the document's own inputs, and its printed numbers "
         "stand next to ours, so you can check every digit."
     )
+    show_code(STEP_CODE[2])
     tabs = st.tabs(
         [
             "Four words (NLP notes)",
@@ -294,6 +300,7 @@ def step_scaling(style: FigureStyle) -> None:
         r"\mathrm{Var}(q \cdot k) = \sum_{i=1}^{d} \mathrm{Var}(q_i k_i) = d"
         r"\quad\Rightarrow\quad \mathrm{Var}\!\left(\frac{q \cdot k}{\sqrt d}\right) = 1",
         "q (d,) and n keys K (n, d) with entries ~ N(0, 1) · scores (n,) · weights (n,)",
+        code=STEP_CODE[3],
     )
     n_keys = st.slider("Number of keys n", 2, 64, 8, key="wt_n_keys", bind="query-params")
     table = saturation(n_keys)
@@ -344,6 +351,7 @@ def step_masking(style: FigureStyle) -> None:
         r"W = \mathrm{softmax}_{\text{row}}\big(S + M\big), \qquad "
         r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}",
         "scores S (5, 5) from the five-day example · mask (5, 5) · weights (5, 5)",
+        code=STEP_CODE[4],
     )
     result = walkthrough_steps.five_day_masking()
     panels = (
@@ -454,6 +462,7 @@ def step_heads(style: FigureStyle) -> None:
         r"\text{(one learned weight per head, dmol notes)}",
     }
     st.latex(combine_formulas[strategy])
+    show_code((*STEP_CODE[5], *ac.COMBINATIONS[strategy].shown))
     output = example.combined[strategy]
     st.plotly_chart(
         heatmap(
@@ -490,6 +499,7 @@ def step_learning(style: FigureStyle) -> None:
         r"\partial W^Q = X^\top \partial S\, K",
         "X (4, 3) · W_Q, W_K, W_V (3, 2) · scores and weights A (4, 4) · output O and "
         "target Y (4, 2)",
+        code=STEP_CODE[6],
     )
     controls = st.columns(2)
     seed = controls[0].number_input(

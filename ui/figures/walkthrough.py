@@ -7,12 +7,15 @@ return a ``plotly.graph_objects.Figure``; table builders return a DataFrame
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
+
+from attention_core import attention, backward
+from attention_core.teaching import pitfalls, soft_lookup, walkthrough_steps
 
 from .heatmap import heatmap_grid
 from .style import NORMAL, FigureStyle
@@ -26,6 +29,22 @@ STEP_TITLES = (
     "Several heads in parallel",
     "Learning: the backward pass by hand",
 )
+
+#: The core functions each step's numbers come from, shown in its "The code" expander.
+STEP_CODE: dict[int, tuple[Callable, ...]] = {
+    1: (soft_lookup.soft_lookup, attention.softmax),
+    2: (attention.scaled_dot_product_attention, attention.softmax),
+    3: (walkthrough_steps.softmax_saturation, attention.softmax),
+    4: (
+        walkthrough_steps.masking_comparison,
+        attention.mask_scores,
+        attention.softmax,
+        pitfalls.multiplicative_mask_pitfall,
+        pitfalls.wrong_axis_softmax_pitfall,
+    ),
+    5: (attention.multi_head_attention, attention.project, attention.split_heads),
+    6: (backward.attention_backward, backward.softmax_backward),
+}
 
 _SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
