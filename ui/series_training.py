@@ -150,7 +150,7 @@ def train_with_progress(
 
 
 TRAINING_INTRO = (
-    "FeatureEmbeddings g(XW) → + positions P (trainable when *learned*) → masked multi-head "
+    "FeatureEmbedding g(XW) → + positions P (trainable when *learned*) → masked multi-head "
     "attention → W_O → feed-forward block, N times → a linear head on the last day, trained to "
     "forecast the next target value. The sidebar's d_model, heads, mask, positional encoding "
     "and seed apply; attention always uses softmax with 1/√dₖ here. The last 20% of the "

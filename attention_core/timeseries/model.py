@@ -27,7 +27,7 @@ from torch import nn
 
 from ..errors import InputError
 from ..limits import MAX_D_MODEL, MAX_HEADS, MAX_TRAIN_SECONDS, MAX_TRAIN_STEPS, MAX_WINDOW
-from ..masks import causal_mask, sliding_window_mask
+from ..options import MASKS
 from ..positional import sinusoidal_encoding
 from ..validation import check_heads_divide, check_positive_int
 from .windows import FEATURE_ACTIVATIONS
@@ -109,7 +109,7 @@ class TrainConfig:
             raise InputError(f"The time budget must be at most {MAX_TRAIN_SECONDS} seconds.")
 
 
-class FeatureEmbeddings(nn.Module):
+class FeatureEmbedding(nn.Module):
     r""":math:`\tilde X = g(XW + b)`: ``(B, T, p)`` -> ``(B, T, d_model)``."""
 
     def __init__(self, n_features: int, d_model: int, activation: str) -> None:
@@ -121,7 +121,7 @@ class FeatureEmbeddings(nn.Module):
         return self.activation(self.linear(x))
 
 
-class PositionalEmbeddings(nn.Module):
+class PositionalEncoding(nn.Module):
     r""":math:`E = \tilde X + P`, ``P (T, d_model)``: a trainable table or fixed sinusoids."""
 
     def __init__(self, window: int, d_model: int, kind: str) -> None:
@@ -137,7 +137,7 @@ class PositionalEmbeddings(nn.Module):
         return x + self.table  # (B, T, d) + (T, d)
 
 
-class FeatureMultiHeadAttention(nn.Module):
+class MultiHeadAttention(nn.Module):
     r"""Masked multi-head self-attention, heads concatenated (before :math:`W^O`).
 
     .. math:: A_h = \mathrm{softmax}\!\left(\frac{Q_h K_h^\top}{\sqrt{d_k}} + M\right) V_h
@@ -167,7 +167,7 @@ class FeatureMultiHeadAttention(nn.Module):
         return context.transpose(1, 2).reshape(batch, length, -1), weights
 
 
-class FeatureEngineering(nn.Module):
+class FeedForward(nn.Module):
     r"""The feed-forward block after attention: :math:`g(Z W_1 + b_1) W_2 + b_2`, ``(B, T, d)``."""
 
     def __init__(self, d_model: int, d_hidden: int, activation: str) -> None:
@@ -185,9 +185,9 @@ class AttentionLayer(nn.Module):
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
-        self.attention = FeatureMultiHeadAttention(config.d_model, config.n_heads)
+        self.attention = MultiHeadAttention(config.d_model, config.n_heads)
         self.output = nn.Linear(config.d_model, config.d_model, bias=False)  # W^O
-        self.engineering = FeatureEngineering(config.d_model, config.d_hidden, config.activation)
+        self.engineering = FeedForward(config.d_model, config.d_hidden, config.activation)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         concat, weights = self.attention(x, mask)
@@ -195,12 +195,10 @@ class AttentionLayer(nn.Module):
 
 
 def attention_mask(config: ModelConfig) -> np.ndarray:
-    """The ``(T, T)`` bool mask of ``config.mask``, True = may attend (from the NumPy core)."""
-    if config.mask == "causal":
-        return causal_mask(config.window)
-    if config.mask == "sliding":
-        return sliding_window_mask(config.window, config.sliding_window)
-    return np.ones((config.window, config.window), dtype=bool)
+    """The ``(T, T)`` bool mask of ``config.mask``, True = may attend (the core's mask table)."""
+    window = config.window
+    mask = MASKS[config.mask].build(window, window, config.sliding_window, None, None)
+    return np.ones((window, window), dtype=bool) if mask is None else mask
 
 
 class SeriesForecaster(nn.Module):
@@ -209,8 +207,8 @@ class SeriesForecaster(nn.Module):
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         self.config = config
-        self.embeddings = FeatureEmbeddings(config.n_features, config.d_model, config.activation)
-        self.positions = PositionalEmbeddings(config.window, config.d_model, config.positional)
+        self.embeddings = FeatureEmbedding(config.n_features, config.d_model, config.activation)
+        self.positions = PositionalEncoding(config.window, config.d_model, config.positional)
         self.layers = nn.ModuleList(AttentionLayer(config) for _ in range(config.n_layers))
         self.head = nn.Linear(config.d_model, 1)
         self.register_buffer("mask", torch.from_numpy(attention_mask(config)))

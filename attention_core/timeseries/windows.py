@@ -2,7 +2,7 @@ r"""From a series to attention over time: scaling, windows, feature embeddings.
 
 A window is ``T`` consecutive rows of the ``p`` chosen feature columns,
 ``X (T, p)``; the model forecasts the target one step after the window's last
-row. Before attention, each row is embedded (the notes' FeatureEmbeddings):
+row. Before attention, each row is embedded (the notes' FeatureEmbeddings layer):
 
 .. math:: \tilde X = g(X W + b), \qquad W \in \mathbb R^{p \times d_{model}}
 
