@@ -48,6 +48,17 @@ MAX_TRAIN_SECONDS = 60
 # of daily data; more only slows the validation passes.
 MAX_TRAIN_WINDOWS = 5_000
 
+# Time-series model size: layers and the feed-forward block's hidden width.
+MAX_LAYERS = 4
+MAX_HIDDEN = 256
+# Multiply-adds of one forward pass over a batch: beyond this a training step takes
+# seconds on one core and the time budget would stop training almost at once.
+MAX_STEP_MACS = 400_000_000
+
+# Walkthrough step 3: keys per random query in the softmax-saturation table
+# (500 trials x 5 widths up to 512 stay well under a second).
+MAX_WALKTHROUGH_KEYS = 64
+
 # Temperature for the "what if" view; outside this range softmax is just one-hot
 # or uniform and nothing more is learned.
 MIN_TEMPERATURE = 0.05

@@ -66,18 +66,14 @@ class TrainingSettings:
 
 def training_settings() -> TrainingSettings:
     """The training widgets, drawn with or without data (like the page's window settings)."""
-    from attention_core.timeseries.model import (
-        MAX_LAYERS,
-    )  # imports torch: only once training is on
-
     first, second, third, fourth = st.columns(4)
     steps = first.slider(
         "Training steps", 50, limits.MAX_TRAIN_STEPS, 300, 50, key=f"{PREFIX}steps", bind=BIND
     )
-    layers = second.slider("Layers N", 1, MAX_LAYERS, 1, key=f"{PREFIX}layers", bind=BIND)
+    layers = second.slider("Layers N", 1, limits.MAX_LAYERS, 1, key=f"{PREFIX}layers", bind=BIND)
     hidden = third.select_slider(
         "Hidden width of the feed-forward block",
-        [8, 16, 32, 64, 128, 256],
+        [2**power for power in range(3, limits.MAX_HIDDEN.bit_length())],
         32,
         key=f"{PREFIX}hidden",
         bind=BIND,

@@ -107,7 +107,9 @@ def data_source() -> tuple[pd.DataFrame | None, str]:
         st.caption(SAMPLES[name])
         return load_sample(name), f"sample:{name}"
     upload = st.file_uploader(
-        "A CSV, TSV or semicolon-separated file (at most 5 MB, 100 000 rows, 50 columns)",
+        "A CSV, TSV or semicolon-separated file (at most "
+        f"{limits.MAX_UPLOAD_BYTES // (1024 * 1024)} MB, {limits.MAX_SERIES_ROWS:,} rows, "
+        f"{limits.MAX_SERIES_COLUMNS} columns)",
         type=["csv", "tsv", "txt"],
         key=f"{PREFIX}upload",
         max_upload_size=limits.MAX_UPLOAD_BYTES // (1024 * 1024),

@@ -302,7 +302,14 @@ def step_scaling(style: FigureStyle) -> None:
         "q (d,) and n keys K (n, d) with entries ~ N(0, 1) · scores (n,) · weights (n,)",
         code=STEP_CODE[3],
     )
-    n_keys = st.slider("Number of keys n", 2, 64, 8, key="wt_n_keys", bind="query-params")
+    n_keys = st.slider(
+        "Number of keys n",
+        2,
+        ac.limits.MAX_WALKTHROUGH_KEYS,
+        8,
+        key="wt_n_keys",
+        bind="query-params",
+    )
     table = saturation(n_keys)
     unscaled = {
         "largest weight": table.max_weight_unscaled,

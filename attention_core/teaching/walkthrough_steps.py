@@ -22,6 +22,7 @@ from ..api import (
 )
 from ..attention import AttentionTrace, MultiHeadTrace
 from ..errors import InputError
+from ..limits import MAX_WALKTHROUGH_KEYS
 from ..options import COMBINATIONS
 from ..projections import Projections, init_projections
 from ..validation import as_matrix, check_positive_int
@@ -163,7 +164,7 @@ def softmax_saturation(
     Dividing by :math:`\sqrt d` keeps the variance at 1 for every d.
     ``n_trials`` random queries, each against ``n_keys`` random keys.
     """
-    n_keys = check_positive_int(n_keys, "Number of keys", 512)
+    n_keys = check_positive_int(n_keys, "Number of keys", MAX_WALKTHROUGH_KEYS)
     n_trials = check_positive_int(n_trials, "Number of trials", 10_000)
     rng = np.random.default_rng(seed)
     rows: list[tuple[float, ...]] = []

@@ -26,7 +26,16 @@ import torch
 from torch import nn
 
 from ..errors import InputError
-from ..limits import MAX_D_MODEL, MAX_HEADS, MAX_TRAIN_SECONDS, MAX_TRAIN_STEPS, MAX_WINDOW
+from ..limits import (
+    MAX_D_MODEL,
+    MAX_HEADS,
+    MAX_HIDDEN,
+    MAX_LAYERS,
+    MAX_STEP_MACS,
+    MAX_TRAIN_SECONDS,
+    MAX_TRAIN_STEPS,
+    MAX_WINDOW,
+)
 from ..options import MASKS
 from ..positional import sinusoidal_encoding
 from ..validation import check_heads_divide, check_positive_int
@@ -34,11 +43,6 @@ from .windows import FEATURE_ACTIVATIONS
 
 MODEL_MASKS = ("causal", "none", "sliding")
 MODEL_POSITIONAL = ("learned", "sinusoidal")
-MAX_LAYERS = 4
-MAX_HIDDEN = 256
-# Multiply-adds of one forward pass over a batch: beyond this a step takes
-# seconds on one core and the time budget would stop training almost at once.
-MAX_STEP_MACS = 400_000_000
 _ACTIVATIONS = {
     "relu": nn.ReLU,
     "tanh": nn.Tanh,
