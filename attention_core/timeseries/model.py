@@ -226,7 +226,7 @@ class SeriesForecaster(nn.Module):
         return self.head(hidden[:, -1, :]).squeeze(-1), all_weights  # (B,), N x (B, H, T, T)
 
 
-def core_weights(layer: AttentionLayer) -> dict[str, np.ndarray]:
+def core_projections(layer: AttentionLayer) -> dict[str, np.ndarray]:
     """A layer's ``w_q, w_k, w_v (d, H*dk)``, ``w_o (H*dv, d)`` as the NumPy core takes them.
 
     ``x @ w_q`` equals ``query(x)``: the core multiplies from the right, torch

@@ -45,7 +45,7 @@ def test_model_attention_equals_core_attention_on_copied_weights(mask: str) -> N
         output = layer.output(concat)
     core = ac.multi_head_attention(
         embedded[0].numpy(),
-        **forecaster.core_weights(layer),
+        **forecaster.core_projections(layer),
         n_heads=2,
         mask=forecaster.attention_mask(model.config),
     )
@@ -62,7 +62,7 @@ def test_model_attention_matches_core_in_float32_to_1e6() -> None:
         _, weights = model(x)
     core = ac.multi_head_attention(
         embedded[0].numpy().astype(np.float64),
-        **forecaster.core_weights(model.layers[0]),
+        **forecaster.core_projections(model.layers[0]),
         n_heads=2,
         mask=ac.causal_mask(6),
     )
