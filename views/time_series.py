@@ -43,7 +43,8 @@ SAMPLES = {
     "ohlcv": "Synthetic stock: open, high, low, close, volume",
     "stocks": "Six tech stocks 2018–2019 (plotly's sample data)",
 }
-SCALINGS = {"z-score": "zscore", "min-max": "minmax", "none": "none"}  # label -> core name
+# The page shows (and links hold) each scaling's label; the core takes its name.
+SCALINGS = {option.label: name for name, option in ac.SERIES_SCALINGS.items()}
 DEFAULT_WINDOW = 28
 DEFAULT_FEATURES = 8
 NEEDS_DATA = "This step needs data: choose a sample, or upload a file that fits a window."

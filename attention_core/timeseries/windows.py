@@ -20,12 +20,34 @@ import pandas as pd
 from ..config import AttentionConfig
 from ..errors import InputError
 from ..limits import MAX_TRAIN_WINDOWS, MAX_WINDOW
+from ..options import Option, choose
 from ..pipeline import AttentionRun, build_mask, run_attention
 from ..projections import glorot_uniform
 from ..validation import check_positive_int
 
-SERIES_SCALINGS = ("zscore", "minmax", "none")
-FEATURE_ACTIVATIONS = ("relu", "tanh", "identity", "gelu")
+
+def zscore_scaling(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""Offset and scale of ``values (N, p)``: :math:`o = \bar x`, :math:`s = \mathrm{std}(x)`."""
+    return values.mean(axis=0), values.std(axis=0)
+
+
+def minmax_scaling(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r""":math:`o = \min x`, :math:`s = \max x - \min x`: values in [0, 1]."""
+    return values.min(axis=0), values.max(axis=0) - values.min(axis=0)
+
+
+def no_scaling(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r""":math:`o = 0`, :math:`s = 1`: the numbers as they are."""
+    return np.zeros(values.shape[1]), np.ones(values.shape[1])
+
+
+#: How each column is scaled before windows are cut: build(values (N, p)) -> offset, scale.
+#: The labels are what the page shows and writes into its links.
+SERIES_SCALINGS = {
+    "zscore": Option("z-score", "Mean 0 and standard deviation 1 per column.", zscore_scaling),
+    "minmax": Option("min-max", "Values between 0 and 1 per column.", minmax_scaling),
+    "none": Option("none", "The numbers as they are in the file.", no_scaling),
+}
 #: The most recent share of windows kept aside to validate a trained model.
 VALIDATION_SHARE = 0.2
 #: Fewest windows worth training on (a handful of them are validation).
@@ -59,15 +81,7 @@ def fit_scaler(values: np.ndarray, method: str) -> Scaler:
     A constant column gets :math:`s = 1` (it is only shifted), never a division by 0.
     """
     values = np.asarray(values, dtype=float)
-    if method not in SERIES_SCALINGS:
-        raise InputError(f"Unknown scaling {method!r}; choose one of {', '.join(SERIES_SCALINGS)}.")
-    width = values.shape[1]
-    if method == "none":
-        return Scaler(method, np.zeros(width), np.ones(width))
-    if method == "zscore":
-        offset, scale = values.mean(axis=0), values.std(axis=0)
-    else:
-        offset, scale = values.min(axis=0), values.max(axis=0) - values.min(axis=0)
+    offset, scale = choose(SERIES_SCALINGS, method, "scaling").build(values)
     scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
     return Scaler(method, offset, scale)
 
@@ -195,22 +209,36 @@ def forecast_errors(actual: np.ndarray, predicted: np.ndarray) -> ForecastErrors
     return ForecastErrors(float(np.mean(np.abs(error))), float(np.sqrt(np.mean(error**2))))
 
 
-def activate(z: np.ndarray, name: str) -> np.ndarray:
-    r"""The embedding's activation :math:`g`: relu, tanh, identity or gelu.
+def relu(z: np.ndarray) -> np.ndarray:
+    r""":math:`\max(z, 0)`."""
+    return np.maximum(z, 0.0)
 
-    GELU uses the tanh form, :math:`\tfrac12 z (1 + \tanh(\sqrt{2/\pi}(z + 0.044715 z^3)))`,
-    the same as ``torch.nn.GELU(approximate="tanh")``.
+
+def identity(z: np.ndarray) -> np.ndarray:
+    """:math:`z`, unchanged."""
+    return z
+
+
+def gelu(z: np.ndarray) -> np.ndarray:
+    r"""GELU in its tanh form, :math:`\tfrac12 z (1 + \tanh(\sqrt{2/\pi}(z + 0.044715 z^3)))`.
+
+    The same as ``torch.nn.GELU(approximate="tanh")``.
     """
-    if name == "relu":
-        return np.maximum(z, 0.0)
-    if name == "tanh":
-        return np.tanh(z)
-    if name == "identity":
-        return z
-    if name == "gelu":
-        return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (z + 0.044715 * z**3)))
-    choices = ", ".join(FEATURE_ACTIVATIONS)
-    raise InputError(f"Unknown activation {name!r}; choose one of {choices}.")
+    return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (z + 0.044715 * z**3)))
+
+
+#: The embedding's activation g in g(XW + b): each choice once, with its function.
+FEATURE_ACTIVATIONS = {
+    "relu": Option("ReLU", "Negative values become 0.", relu),
+    "tanh": Option("tanh", "Squashed into (-1, 1).", np.tanh),
+    "identity": Option("identity", "No activation: a plain linear map.", identity),
+    "gelu": Option("GELU", "A smooth ReLU (tanh form, as in GPT-2).", gelu),
+}
+
+
+def activate(z: np.ndarray, name: str) -> np.ndarray:
+    """The embedding's activation ``name`` (see :data:`FEATURE_ACTIVATIONS`) applied to ``z``."""
+    return choose(FEATURE_ACTIVATIONS, name, "activation").build(z)
 
 
 @dataclass(frozen=True)
@@ -230,8 +258,7 @@ def init_feature_embedding(
     n_features: int, d_model: int, activation: str = "relu", seed: int = 0
 ) -> FeatureEmbedding:
     """Glorot-uniform ``W (p, d_model)`` and zero bias, from ``default_rng([seed, 0xFE])``."""
-    if activation not in FEATURE_ACTIVATIONS:
-        activate(np.zeros(1), activation)  # raises the InputError naming the choices
+    choose(FEATURE_ACTIVATIONS, activation, "activation")
     rng = np.random.default_rng([int(seed), 0xFE])
     return FeatureEmbedding(glorot_uniform(rng, n_features, d_model), np.zeros(d_model), activation)
 

@@ -191,3 +191,7 @@ def test_too_big_a_model_is_refused_before_training() -> None:
 def test_importing_attention_core_does_not_import_torch() -> None:
     code = "import attention_core, sys; assert 'torch' not in sys.modules, 'torch imported'"
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=60)
+
+
+def test_the_torch_model_offers_exactly_the_cores_feature_activations() -> None:
+    assert set(forecaster._ACTIVATIONS) == set(ac.FEATURE_ACTIVATIONS)
