@@ -66,3 +66,15 @@ MAX_TEMPERATURE = 20.0
 
 # Seeds are shown in the URL; keep them short.
 MAX_SEED = 2**31 - 1
+
+# Learning page (a tiny transformer on a toy task): small enough that every
+# setting trains in seconds on one core, big enough to show several heads.
+MIN_LEARNING_D_MODEL = 16
+MAX_LEARNING_D_MODEL = 64
+MAX_LEARNING_LAYERS = 2
+MAX_LEARNING_HEADS = 4
+MAX_LEARNING_STEPS = 3_000
+# Seconds per run: the training lock keeps other trainings waiting meanwhile.
+MAX_LEARNING_SECONDS = 30
+# Trained models kept per server (each a few hundred kB of snapshots).
+MAX_CACHED_LEARNING_RUNS = 64

@@ -1,0 +1,102 @@
+"""What a training run is: the model's shape and the training budget (both hashable cache keys).
+
+Checked once here, so the model, the training loop and the NumPy forward pass
+can trust them. Each task has defaults that reach 99 % held-out token accuracy
+within seconds on one thread (``make bench`` measures seeds 0-4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from ..functional import causal_mask
+from ..limits import (
+    MAX_LEARNING_D_MODEL,
+    MAX_LEARNING_HEADS,
+    MAX_LEARNING_LAYERS,
+    MAX_LEARNING_SECONDS,
+    MAX_LEARNING_STEPS,
+    MIN_LEARNING_D_MODEL,
+)
+from ..multihead import check_heads_divide
+from ..validation import check_positive_int, check_seed
+from .tasks import get_task
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """A tiny transformer for ``task``: layers, heads, width, MLP or attention only."""
+
+    task: str
+    n_layers: int = 1
+    n_heads: int = 1
+    d_model: int = 32
+    mlp: bool = False
+
+    def __post_init__(self) -> None:
+        get_task(self.task)
+        check_positive_int(self.n_layers, "The number of layers", MAX_LEARNING_LAYERS)
+        check_positive_int(self.n_heads, "The number of heads", MAX_LEARNING_HEADS)
+        d_model = check_positive_int(self.d_model, "d_model", MAX_LEARNING_D_MODEL)
+        if d_model < MIN_LEARNING_D_MODEL:
+            raise InputError(f"d_model must be at least {MIN_LEARNING_D_MODEL}, got {d_model}.")
+        check_heads_divide(self.d_model, self.n_heads, "d_model")
+
+    @property
+    def vocab_size(self) -> int:
+        return get_task(self.task).vocab_size
+
+    @property
+    def length(self) -> int:
+        return get_task(self.task).length
+
+    @property
+    def causal(self) -> bool:
+        return get_task(self.task).causal
+
+    def attention_mask(self) -> np.ndarray:
+        """``(T, T)`` bool, True = may attend: causal for next-token tasks, else all True."""
+        if self.causal:
+            return causal_mask(self.length)
+        return np.ones((self.length, self.length), dtype=bool)
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Budget and optimiser of one run: AdamW, fresh random batches every step.
+
+    Training stops at the first evaluation whose held-out token accuracy reaches
+    ``target_accuracy``, or after ``steps`` steps, or after ``max_seconds``.
+    """
+
+    steps: int = 1500
+    batch_size: int = 64
+    learning_rate: float = 0.003
+    seed: int = 0
+    eval_every: int = 25
+    target_accuracy: float = 1.0
+    extra_steps: int = 0  #: steps trained on after the target, to sharpen the patterns
+    max_seconds: float = 20.0
+
+    def __post_init__(self) -> None:
+        check_positive_int(self.steps, "The number of training steps", MAX_LEARNING_STEPS)
+        check_positive_int(self.batch_size, "The batch size", 512)
+        check_positive_int(self.eval_every, "The evaluation interval")
+        check_seed(self.seed)
+        if not 1e-5 <= self.learning_rate <= 0.1:
+            raise InputError("The learning rate must be between 0.00001 and 0.1.")
+        if not 0 < self.target_accuracy <= 1:
+            raise InputError("The target accuracy must be in (0, 1].")
+        if not 0 < self.max_seconds <= MAX_LEARNING_SECONDS:
+            raise InputError(f"The time budget must be at most {MAX_LEARNING_SECONDS} seconds.")
+
+
+#: Per task: the model and training defaults the page's link starts from.
+DEFAULTS: dict[str, tuple[ModelConfig, TrainConfig]] = {
+    "reverse": (ModelConfig("reverse", 1, 1, 32, False), TrainConfig(learning_rate=0.01)),
+    "sort": (ModelConfig("sort", 2, 2, 32, True), TrainConfig(learning_rate=0.01)),
+    "induction": (ModelConfig("induction", 2, 1, 32, False), TrainConfig(learning_rate=0.01)),
+}

@@ -1,0 +1,111 @@
+r"""The trained tiny transformer's forward pass in NumPy, its attention by :mod:`attention_core.attention`.
+
+.. math::
+    h^0 = E[x] + P,\quad
+    h^{l} = h^{l-1} + \mathrm{MHA}(\mathrm{LN}(h^{l-1}))\;[\,+\,\mathrm{MLP}(\mathrm{LN}(\cdot))\,],
+    \quad \mathrm{logits} = \mathrm{LN}(h^L)\, W^U + b^U
+
+Every drawing of the learning page comes from here: the weights of every head
+are :func:`attention_core.attention.multi_head_attention` on the trained
+projections, not read back from PyTorch. Tokens ``(T,)``, residual ``(T, d)``,
+weights ``(L, H, T, T)``. No PyTorch needed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import attention
+from ..projections import Projections
+from .config import ModelConfig
+
+LAYER_NORM_EPS = 1e-5  # torch.nn.LayerNorm's default
+
+Norm = tuple[np.ndarray, np.ndarray]  #: gain (d,), bias (d,)
+
+
+@dataclass(frozen=True)
+class LayerArrays:
+    """One block's trained matrices, ``x @ w`` convention (read-only float32, as trained)."""
+
+    attention_norm: Norm
+    w_q: np.ndarray  #: (d, H*dk)
+    w_k: np.ndarray  #: (d, H*dk)
+    w_v: np.ndarray  #: (d, H*dv)
+    w_o: np.ndarray  #: (H*dv, d)
+    mlp_norm: Norm | None
+    mlp: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None  #: w1, b1, w2, b2
+
+    def projections(self) -> Projections:
+        """The core's :class:`Projections`; heads combine through W^O, so head_weights go unread."""
+        return Projections(self.w_q, self.w_k, self.w_v, self.w_o, head_weights=np.ones(1))
+
+
+@dataclass(frozen=True)
+class ModelArrays:
+    """Every trained parameter of a :class:`~.model.TinyTransformer` as NumPy arrays."""
+
+    token_embedding: np.ndarray  #: (V, d)
+    position_embedding: np.ndarray  #: (T, d)
+    layers: tuple[LayerArrays, ...]
+    final_norm: Norm
+    unembed: tuple[np.ndarray, np.ndarray]  #: (d, V), (V,)
+
+
+@dataclass(frozen=True)
+class ForwardTrace:
+    """What one sequence does in the model: every head's trace, weights and the logits."""
+
+    tokens: np.ndarray  #: (T,)
+    traces: tuple[attention.MultiHeadTrace, ...]  #: one per layer
+    weights: np.ndarray  #: (L, H, T, T) every head's softmax weights
+    logits: np.ndarray  #: (T, V)
+
+    @property
+    def predictions(self) -> np.ndarray:
+        """``(T,)`` the most likely next (or output) token at every position."""
+        return np.argmax(self.logits, axis=-1)
+
+
+def layer_norm(x: np.ndarray, norm: Norm) -> np.ndarray:
+    r""":math:`\gamma \odot (x - \mu) / \sqrt{\sigma^2 + \epsilon} + \beta`, per row of ``(T, d)``."""
+    gain, bias = norm
+    mean = x.mean(axis=-1, keepdims=True)
+    variance = x.var(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(variance + LAYER_NORM_EPS) * gain + bias
+
+
+def mlp(x: np.ndarray, arrays: tuple[np.ndarray, ...]) -> np.ndarray:
+    r""":math:`\mathrm{ReLU}(x W_1 + b_1) W_2 + b_2`: ``(T, d) -> (T, d)``."""
+    w1, b1, w2, b2 = arrays
+    return np.maximum(x @ w1 + b1, 0.0) @ w2 + b2
+
+
+def forward(arrays: ModelArrays, config: ModelConfig, tokens: np.ndarray) -> ForwardTrace:
+    """Run ``tokens (T,)`` through the trained model; attention by the core, head by head."""
+    tokens = np.asarray(tokens)
+    mask = config.attention_mask() if config.causal else None  # (T, T) or None
+    scale = 1.0 / np.sqrt(config.d_model // config.n_heads)
+    # float32 matrices as trained; float64 arithmetic from here on
+    hidden = arrays.token_embedding[tokens].astype(np.float64) + arrays.position_embedding  # (T, d)
+    traces = []
+    for layer in arrays.layers:
+        normed = layer_norm(hidden, layer.attention_norm)
+        trace = attention.multi_head_attention(
+            normed, normed, layer.projections(), config.n_heads, scale, mask
+        )
+        hidden = hidden + trace.output  # (T, d)
+        if layer.mlp is not None:
+            hidden = hidden + mlp(layer_norm(hidden, layer.mlp_norm), layer.mlp)
+        traces.append(trace)
+    w_unembed, b_unembed = arrays.unembed
+    logits = layer_norm(hidden, arrays.final_norm) @ w_unembed + b_unembed  # (T, V)
+    weights = np.stack([trace.weights for trace in traces])  # (L, H, T, T)
+    return ForwardTrace(tokens, tuple(traces), weights, logits)
+
+
+def probe_weights(arrays: ModelArrays, config: ModelConfig, tokens: np.ndarray) -> np.ndarray:
+    """Every head's weights ``(L, H, T, T)`` on one sequence."""
+    return forward(arrays, config, tokens).weights

@@ -1,0 +1,164 @@
+r"""A tiny transformer in PyTorch, written with the NumPy core's names (trained by :mod:`.training`).
+
+.. math::
+    h^0 = E[x] + P \;\to\;
+    h^{l} = h^{l-1} + \mathrm{MultiHeadAttention}(\mathrm{LN}(h^{l-1}))
+    \;[\, + \mathrm{MLP}(\mathrm{LN}(\cdot)) \,] \;\to\;
+    \mathrm{logits} = \mathrm{LN}(h^L)\, W^U + b^U
+
+Shapes: tokens ``(B, T)``, the residual stream ``(B, T, d_model)``, logits
+``(B, T, V)``. :class:`MultiHeadAttention` uses ``Linear(bias=False)``
+projections and the head split of :func:`attention_core.attention.split_heads`,
+so ``x @ query.weight.T`` is the core's ``x @ w_q`` and
+:func:`weights_as_arrays` hands the core exactly the matrices it multiplies.
+
+Needs PyTorch; imported only on demand (``from attention_core.learning import model``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+from torch import nn
+
+from .forward import LayerArrays, ModelArrays, ModelConfig
+
+
+class MultiHeadAttention(nn.Module):
+    r""":func:`attention_core.attention.multi_head_attention` with trainable projections.
+
+    .. math:: O = [\,\mathrm{softmax}(\mathrm{mask}(Q_h K_h^\top / \sqrt{d_k}))\, V_h\,]_h\, W^O
+    """
+
+    def __init__(self, d_model: int, n_heads: int) -> None:
+        super().__init__()
+        self.n_heads, self.d_head = n_heads, d_model // n_heads
+        self.query = nn.Linear(d_model, d_model, bias=False)  # W^Q = query.weight.T
+        self.key = nn.Linear(d_model, d_model, bias=False)
+        self.value = nn.Linear(d_model, d_model, bias=False)
+        self.output = nn.Linear(d_model, d_model, bias=False)  # W^O
+
+    def split_heads(self, projected: torch.Tensor) -> torch.Tensor:
+        """``(B, T, H*d) -> (B, H, T, d)``: head h gets columns ``h*d:(h+1)*d``."""
+        batch, length, _ = projected.shape
+        return projected.view(batch, length, self.n_heads, self.d_head).transpose(1, 2)
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``x (B, T, d)``, ``mask (T, T)`` True = may attend -> ``(B, T, d)``, ``(B, H, T, T)``."""
+        q = self.split_heads(self.query(x))  # (B, H, T, dk)
+        k = self.split_heads(self.key(x))
+        v = self.split_heads(self.value(x))
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_head)  # (B, H, T, T)
+        weights = torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=-1)
+        context = weights @ v  # (B, H, T, dv)
+        batch, _, length, _ = context.shape
+        merged = context.transpose(1, 2).reshape(batch, length, -1)  # (B, T, H*dv)
+        return self.output(merged), weights
+
+
+class MLP(nn.Module):
+    r""":math:`\mathrm{ReLU}(x W_1 + b_1) W_2 + b_2`, width ``4 d_model``."""
+
+    def __init__(self, d_model: int) -> None:
+        super().__init__()
+        self.hidden = nn.Linear(d_model, 4 * d_model)
+        self.output = nn.Linear(4 * d_model, d_model)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.output(torch.relu(self.hidden(x)))
+
+
+class Block(nn.Module):
+    """Pre-norm residual block: attention, then (optionally) the MLP."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        self.attention_norm = nn.LayerNorm(config.d_model)
+        self.attention = MultiHeadAttention(config.d_model, config.n_heads)
+        self.mlp_norm = nn.LayerNorm(config.d_model) if config.mlp else None
+        self.mlp = MLP(config.d_model) if config.mlp else None
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        attended, weights = self.attention(self.attention_norm(x), mask)
+        x = x + attended
+        if self.mlp is not None:
+            x = x + self.mlp(self.mlp_norm(x))
+        return x, weights
+
+
+class TinyTransformer(nn.Module):
+    """Tokens ``(B, T)`` -> logits ``(B, T, V)`` and every layer's weights ``L x (B, H, T, T)``."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.token_embedding = nn.Embedding(config.vocab_size, config.d_model)
+        self.position_embedding = nn.Parameter(0.02 * torch.randn(config.length, config.d_model))
+        self.blocks = nn.ModuleList(Block(config) for _ in range(config.n_layers))
+        self.final_norm = nn.LayerNorm(config.d_model)
+        self.unembed = nn.Linear(config.d_model, config.vocab_size)
+        self.register_buffer("mask", torch.from_numpy(config.attention_mask()))
+        for module in self.modules():
+            if isinstance(module, (nn.Linear, nn.Embedding)):
+                nn.init.normal_(module.weight, std=0.02 if isinstance(module, nn.Embedding) else 0.1)
+
+    def forward(self, tokens: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
+        hidden = self.token_embedding(tokens) + self.position_embedding  # (B, T, d)
+        all_weights = []
+        for block in self.blocks:
+            hidden, weights = block(hidden, self.mask)
+            all_weights.append(weights)
+        return self.unembed(self.final_norm(hidden)), all_weights  # (B, T, V), L x (B, H, T, T)
+
+
+def _array(parameter: torch.Tensor, transpose: bool = False) -> np.ndarray:
+    """A parameter as a read-only float32 NumPy copy (``.T`` for a Linear's ``(out, in)``)."""
+    value = parameter.detach().cpu()
+    array = (value.T if transpose else value).numpy().copy()
+    array.setflags(write=False)
+    return array
+
+
+def _norm(norm: nn.LayerNorm) -> tuple[np.ndarray, np.ndarray]:
+    return _array(norm.weight), _array(norm.bias)
+
+
+def weights_as_arrays(model: TinyTransformer) -> ModelArrays:
+    """Every trained matrix as the NumPy forward pass takes it (``x @ w``, read-only).
+
+    The core multiplies from the right and torch stores ``weight (out, in)``,
+    so each projection is the transposed weight.
+    """
+    layers = []
+    for block in model.blocks:
+        attention = block.attention
+        mlp = block.mlp
+        layers.append(
+            LayerArrays(
+                attention_norm=_norm(block.attention_norm),
+                w_q=_array(attention.query.weight, True),
+                w_k=_array(attention.key.weight, True),
+                w_v=_array(attention.value.weight, True),
+                w_o=_array(attention.output.weight, True),
+                mlp_norm=_norm(block.mlp_norm) if mlp is not None else None,
+                mlp=(
+                    (
+                        _array(mlp.hidden.weight, True),
+                        _array(mlp.hidden.bias),
+                        _array(mlp.output.weight, True),
+                        _array(mlp.output.bias),
+                    )
+                    if mlp is not None
+                    else None
+                ),
+            )
+        )
+    return ModelArrays(
+        token_embedding=_array(model.token_embedding.weight),
+        position_embedding=_array(model.position_embedding),
+        layers=tuple(layers),
+        final_norm=_norm(model.final_norm),
+        unembed=(_array(model.unembed.weight, True), _array(model.unembed.bias)),
+    )

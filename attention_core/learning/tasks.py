@@ -1,0 +1,314 @@
+r"""Toy tasks a tiny transformer learns in seconds, each with the attention it needs.
+
+A task makes batches of token sequences ``(B, T)`` and their targets ``(B, T)``
+(``IGNORE`` where no answer is asked), parses a probe the student types, and
+draws its *target pattern*: the ``(T, T)`` 0/1 matrix of where a head that
+solves the task should look.
+
+* **reverse** (no mask): ``y_i = x_{n-1-i}``, the anti-diagonal.
+* **sort** (minGPT's demo): 6 symbols of 3 kinds, then their sorted copy,
+  causal, next token; a query that writes output ``k`` looks at the input
+  positions holding that symbol.
+* **induction** (causal, next token): distinct random tokens whose last ``n``
+  repeat; the token after the previous occurrence of the current token.
+
+Head scores follow TransformerLens's head detector (``mul`` measure): the
+weight a head puts on the pattern's cells, averaged over the rows the pattern
+covers, so a perfect head scores 1 and the score reads as "mean weight on the
+relevant diagonal".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+
+IGNORE = -1  #: target value where no answer is asked (not in the loss or the accuracy)
+DIGITS = "0123456789"
+LETTERS = "abcdefghijklmnop"  # induction's 16 symbols: enough for 12 distinct tokens
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Token sequences and their targets, ``(B, T)`` ints; targets are ``IGNORE`` off the loss."""
+
+    tokens: np.ndarray
+    targets: np.ndarray
+
+
+@dataclass(frozen=True)
+class Task:
+    """One toy task: its alphabet, lengths, mask, data and the pattern it needs."""
+
+    name: str
+    title: str
+    alphabet: str  #: one character per token id
+    probe_length: int  #: symbols the student types
+    length: int  #: T, tokens the model sees
+    causal: bool
+    pattern_name: str  #: what the target pattern is, in words
+    score_names: tuple[str, ...]  #: head scores drawn over training
+    default_probe: str
+    make: Callable[[np.random.Generator, int], Batch]  #: rng, batch size -> batch
+    expand: Callable[[np.ndarray], Batch]  #: typed probe ids (n,) -> one sequence (1, T)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.alphabet)
+
+    def parse(self, text: str) -> np.ndarray:
+        """The typed probe as token ids ``(n,)``; spaces and commas are ignored."""
+        symbols = [c for c in str(text) if c not in " ,"]
+        wrong = sorted({c for c in symbols if c not in self.alphabet})
+        if wrong:
+            shown = " ".join(repr(c) for c in wrong[:5])
+            raise InputError(
+                f"{shown} {'is' if len(wrong) == 1 else 'are'} not in this task's alphabet; "
+                f"type only {alphabet_words(self.alphabet)}."
+            )
+        if len(symbols) != self.probe_length:
+            raise InputError(
+                f"Type exactly {self.probe_length} symbols for {self.title.lower()} "
+                f"(you typed {len(symbols)}), e.g. {self.default_probe}."
+            )
+        return np.array([self.alphabet.index(c) for c in symbols], dtype=np.int64)
+
+    def labels(self, tokens: np.ndarray) -> list[str]:
+        """Unique axis labels ``symbol·position`` (plotly merges repeated category labels)."""
+        return [f"{self.alphabet[t]}·{i}" for i, t in enumerate(np.asarray(tokens).tolist())]
+
+
+HELD_OUT_EVERY = 5  # one sequence in five is never trained on (minGPT splits sort this way)
+_HASH_BASE = 31
+_HASH_MODULUS = 1_000_003
+
+
+def is_held_out(tokens: np.ndarray) -> np.ndarray:
+    """``(B, T) -> (B,)`` bool: a fixed fifth of all sequences, kept out of training.
+
+    A hash of the whole sequence, so held-out accuracy is measured on sequences
+    the model never saw (it matters for sort: there are only 3**6 inputs).
+    """
+    powers = np.array([pow(_HASH_BASE, i, _HASH_MODULUS) for i in range(tokens.shape[1])])
+    return (tokens.astype(np.int64) @ powers) % _HASH_MODULUS % HELD_OUT_EVERY == 0
+
+
+def alphabet_words(alphabet: str) -> str:
+    return f"{alphabet[0]}–{alphabet[-1]}" if len(alphabet) > 3 else ", ".join(alphabet)
+
+
+# --- reverse -----------------------------------------------------------------------
+
+REVERSE_N = 8
+
+
+def reverse_batch(rng: np.random.Generator, batch_size: int) -> Batch:
+    """Random digits ``(B, n)``; targets: the same rows reversed."""
+    tokens = rng.integers(0, len(DIGITS), size=(batch_size, REVERSE_N))
+    return Batch(tokens, tokens[:, ::-1].copy())
+
+
+def reverse_expand(probe: np.ndarray) -> Batch:
+    return Batch(probe[None, :], probe[None, ::-1].copy())
+
+
+# --- sort (minGPT's demo) ----------------------------------------------------------
+
+SORT_N, SORT_SYMBOLS = 6, 3
+
+
+def _sort_sequences(inputs: np.ndarray) -> Batch:
+    """``[x, sorted(x)]`` without its last token; targets: the next token, output half only.
+
+    minGPT's ``SortDataset``: ``(B, 2n-1)`` tokens, the first ``n-1`` targets ignored.
+    """
+    full = np.concatenate([inputs, np.sort(inputs, axis=1)], axis=1)  # (B, 2n)
+    tokens, targets = full[:, :-1].copy(), full[:, 1:].copy()
+    targets[:, : SORT_N - 1] = IGNORE
+    return Batch(tokens, targets)
+
+
+def sort_batch(rng: np.random.Generator, batch_size: int) -> Batch:
+    return _sort_sequences(rng.integers(0, SORT_SYMBOLS, size=(batch_size, SORT_N)))
+
+
+def sort_expand(probe: np.ndarray) -> Batch:
+    return _sort_sequences(probe[None, :])
+
+
+# --- induction ---------------------------------------------------------------------
+
+INDUCTION_T, INDUCTION_MIN_REPEAT, INDUCTION_MAX_REPEAT = 16, 4, 8
+
+
+def induction_batch(rng: np.random.Generator, batch_size: int) -> Batch:
+    """``T - n`` distinct random tokens, then their last ``n`` again (``n`` random per row).
+
+    A random sequence followed by its repeat; its length varies, so no fixed
+    offset predicts the repeat: "find the previous occurrence of this token and
+    copy what followed it" does. Targets: the repeat's next tokens.
+    """
+    t = INDUCTION_T
+    repeats = rng.integers(INDUCTION_MIN_REPEAT, INDUCTION_MAX_REPEAT + 1, size=batch_size)
+    order = np.argsort(rng.random((batch_size, len(LETTERS))), axis=1)  # random permutations
+    tokens = np.empty((batch_size, t), dtype=np.int64)
+    targets = np.full((batch_size, t), IGNORE, dtype=np.int64)
+    for row, n in enumerate(repeats):
+        first = order[row, : t - n]
+        tokens[row] = np.concatenate([first, first[t - 2 * n :]])
+        targets[row, t - n : t - 1] = tokens[row, t - n + 1 :]
+    return Batch(tokens, targets)
+
+
+def induction_expand(probe: np.ndarray) -> Batch:
+    """A typed sequence as it is; its targets wherever the induction rule has an answer."""
+    tokens = probe[None, :]
+    return Batch(tokens, induction_targets(probe)[None, :])
+
+
+def induction_targets(tokens: np.ndarray) -> np.ndarray:
+    """``(T,)``: the token after the latest earlier occurrence of token t, else ``IGNORE``."""
+    targets = np.full(len(tokens), IGNORE, dtype=np.int64)
+    for t in range(len(tokens)):
+        earlier = np.flatnonzero(tokens[:t] == tokens[t])
+        if earlier.size:
+            targets[t] = tokens[earlier[-1] + 1]
+    return targets
+
+
+# --- target patterns (TransformerLens head-detector definitions) -------------------
+
+
+def anti_diagonal_pattern(length: int) -> np.ndarray:
+    """``P_ij = [j = T-1-i]`` (reverse)."""
+    return np.fliplr(np.eye(length))
+
+
+def previous_token_pattern(length: int) -> np.ndarray:
+    """``P_ij = [j = i-1]``: each token looks at the one before it."""
+    return np.eye(length, k=-1)
+
+
+def duplicate_token_pattern(tokens: np.ndarray) -> np.ndarray:
+    """``P_ij = [x_j = x_i, j < i]``: earlier copies of the same token."""
+    tokens = np.asarray(tokens)
+    return np.tril(tokens[:, None] == tokens[None, :], k=-1).astype(float)
+
+
+def induction_pattern(tokens: np.ndarray) -> np.ndarray:
+    """``P_ij = [x_{j-1} = x_i, j-1 < i]``: the token after an earlier copy of this one.
+
+    TransformerLens: the duplicate-token pattern shifted one column right.
+    """
+    duplicate = duplicate_token_pattern(tokens)
+    shifted = np.zeros_like(duplicate)
+    shifted[:, 1:] = duplicate[:, :-1]
+    return np.tril(shifted)
+
+
+def sort_pattern(tokens: np.ndarray) -> np.ndarray:
+    """Query ``i`` writing output symbol ``y_i`` looks at the input positions holding ``y_i``.
+
+    ``tokens (2n-1,)``; rows before the output half stay empty.
+    """
+    tokens = np.asarray(tokens)
+    pattern = np.zeros((len(tokens), len(tokens)))
+    targets = _sort_sequences(tokens[None, :SORT_N]).targets[0]
+    for i in range(SORT_N - 1, len(tokens)):
+        pattern[i, :SORT_N] = tokens[:SORT_N] == targets[i]
+    return pattern
+
+
+def pattern_score(weights: np.ndarray, pattern: np.ndarray) -> np.ndarray:
+    r"""Mean weight on the pattern over the rows it covers: ``(..., T, T) -> (...)``.
+
+    .. math:: s = \frac{1}{|R|} \sum_{i \in R} \sum_j A_{ij} P_{ij},
+              \quad R = \{ i : \textstyle\sum_j P_{ij} > 0 \}
+    """
+    rows = pattern.sum(axis=-1) > 0  # (T,)
+    on_pattern = (weights * pattern).sum(axis=-1)  # (..., T)
+    if not rows.any():  # nothing to look for (e.g. no token repeats): no score
+        return np.full(on_pattern.shape[:-1], np.nan)
+    return on_pattern[..., rows].mean(axis=-1)
+
+
+def target_pattern(task: Task, tokens: np.ndarray, score: str | None = None) -> np.ndarray:
+    """The ``(T, T)`` pattern named ``score`` (the task's first by default) on ``tokens``."""
+    name = score or task.score_names[0]
+    length = len(tokens)
+    if name == "anti-diagonal":
+        return anti_diagonal_pattern(length)
+    if name == "previous token":
+        return previous_token_pattern(length)
+    if name == "induction":
+        return induction_pattern(tokens)
+    if name == "sorted symbol":
+        return sort_pattern(tokens)
+    raise ValueError(f"unknown score {name!r}")
+
+
+def head_scores(task: Task, tokens: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
+    """Every score of the task for every head: ``weights (..., L, H, T, T)`` -> ``(..., L, H)``."""
+    return {
+        name: pattern_score(weights, target_pattern(task, tokens, name))
+        for name in task.score_names
+    }
+
+
+TASKS: dict[str, Task] = {
+    task.name: task
+    for task in (
+        Task(
+            name="reverse",
+            title="Reverse",
+            alphabet=DIGITS,
+            probe_length=REVERSE_N,
+            length=REVERSE_N,
+            causal=False,
+            pattern_name="the anti-diagonal: output position i reads input position n−1−i",
+            score_names=("anti-diagonal",),
+            default_probe="31415926",
+            make=reverse_batch,
+            expand=reverse_expand,
+        ),
+        Task(
+            name="sort",
+            title="Sort",
+            alphabet=DIGITS[:SORT_SYMBOLS],
+            probe_length=SORT_N,
+            length=2 * SORT_N - 1,
+            causal=True,
+            pattern_name="each output step looks at the input positions holding the symbol "
+            "it writes next",
+            score_names=("sorted symbol",),
+            default_probe="210201",
+            make=sort_batch,
+            expand=sort_expand,
+        ),
+        Task(
+            name="induction",
+            title="Induction",
+            alphabet=LETTERS,
+            probe_length=INDUCTION_T,
+            length=INDUCTION_T,
+            causal=True,
+            pattern_name="the token after the previous occurrence of the current token "
+            "(layer 2), helped by a previous-token head (layer 1)",
+            score_names=("induction", "previous token"),
+            default_probe="pkgjcnhfaobhfaob",
+            make=induction_batch,
+            expand=induction_expand,
+        ),
+    )
+}
+
+
+def get_task(name: str) -> Task:
+    """The task called ``name``, or an InputError listing the tasks."""
+    if name not in TASKS:
+        raise InputError(f"Unknown task {name!r}; choose one of: {', '.join(TASKS)}.")
+    return TASKS[name]

@@ -1,0 +1,85 @@
+"""Figures of the learning page: loss, held-out accuracy and head scores over training."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .style import NORMAL, FigureStyle
+
+SCORE_DASHES = ("solid", "dot", "dash", "dashdot")
+
+
+def training_curves(
+    steps: np.ndarray,
+    loss: np.ndarray,
+    accuracy: np.ndarray,
+    scores: dict[str, np.ndarray] | None = None,
+    *,
+    marker_step: int | None = None,
+    style: FigureStyle = NORMAL,
+    title: str = "Training: loss, held-out accuracy and head scores",
+) -> go.Figure:
+    """Loss ``(E,)``, accuracy ``(E,)`` and each head score ``name -> (E, L, H)`` over ``steps``.
+
+    One panel each, sharing the step axis, so a drop in the loss lines up with
+    the head that formed at the same time; ``marker_step`` draws a vertical line.
+    """
+    rows = 3 if scores else 2
+    figure = make_subplots(
+        rows=rows,
+        cols=1,
+        shared_xaxes=True,
+        vertical_spacing=0.06,
+        subplot_titles=["training loss", "held-out token accuracy", "head scores"][:rows],
+    )
+    steps = np.asarray(steps)
+    figure.add_trace(
+        go.Scatter(x=steps, y=loss, name="loss", line={"color": "#000000"}, showlegend=False),
+        row=1,
+        col=1,
+    )
+    figure.add_trace(
+        go.Scatter(
+            x=steps, y=accuracy, name="accuracy", line={"color": "#009E73"}, showlegend=False
+        ),
+        row=2,
+        col=1,
+    )
+    for index, (name, values) in enumerate((scores or {}).items()):
+        _score_lines(figure, steps, name, np.asarray(values), SCORE_DASHES[index % 4], style)
+    if marker_step is not None:
+        figure.add_vline(x=marker_step, line={"color": "#D55E00", "width": 2, "dash": "dot"})
+    figure.update_yaxes(range=[0, 1.02], row=2, col=1, tickformat=".0%")
+    if scores:
+        figure.update_yaxes(range=[0, 1.02], row=3, col=1)
+    figure.update_xaxes(title="training step", row=rows, col=1)
+    figure.update_layout(
+        title={"text": title, "font": {"size": style.title_size}},
+        font={"size": style.font_size},
+        height=220 + 170 * rows,
+        margin={"l": 10, "r": 10, "t": 70, "b": 10},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.08, "x": 0.0},
+        hovermode="x unified",
+    )
+    return figure
+
+
+def _score_lines(
+    figure: go.Figure, steps: np.ndarray, name: str, values: np.ndarray, dash: str, style
+) -> None:
+    """One line per head of ``values (E, L, H)``, coloured by head number across layers."""
+    _, n_layers, n_heads = values.shape
+    for layer in range(n_layers):
+        for head in range(n_heads):
+            figure.add_trace(
+                go.Scatter(
+                    x=steps,
+                    y=values[:, layer, head],
+                    name=f"{name}: layer {layer + 1} head {head + 1}",
+                    line={"color": style.head_colour(layer * n_heads + head), "dash": dash},
+                ),
+                row=3,
+                col=1,
+            )
