@@ -94,6 +94,7 @@ PAGES = {
         ("time_series", "Time series", ":material/show_chart:"),
         ("positional_encoding", "Positional encodings", ":material/waves:"),
         ("walkthrough", "Walkthrough", ":material/school:"),
+        ("learning", "Watch attention learn", ":material/model_training:"),
     )
 }
 LANDING_LINKS = (
@@ -101,6 +102,7 @@ LANDING_LINKS = (
     ("walkthrough", "Step-by-step lecture with the course notes' worked examples."),
     ("time_series", "Upload a series, see which past steps each day attends to, train a model."),
     ("positional_encoding", "Why attention must be told where a token is, and the ways to do it."),
+    ("learning", "Train a tiny transformer in seconds and watch its attention form."),
 )
 
 

@@ -63,7 +63,10 @@ def training_settings(task: str) -> tuple[ModelConfig, TrainConfig]:
         "d_model", D_MODELS, model.d_model, key=f"{key}d_model", bind=BIND
     )
     mlp = fourth.toggle(
-        "MLP after attention", model.mlp, key=f"{key}mlp", bind=BIND,
+        "MLP after attention",
+        model.mlp,
+        key=f"{key}mlp",
+        bind=BIND,
         help="Off: attention only, as in Olsson et al.'s induction-head models.",
     )
     first, second, third = st.columns(3)
@@ -82,7 +85,12 @@ def training_settings(task: str) -> tuple[ModelConfig, TrainConfig]:
         f"{train.max_seconds:g} s, whichever comes first.",
     )
     seed = third.number_input(
-        "Seed", 0, limits.MAX_SEED, 0, key=f"{key}seed", bind=BIND,
+        "Seed",
+        0,
+        limits.MAX_SEED,
+        0,
+        key=f"{key}seed",
+        bind=BIND,
         help="Sets the initial weights and the training batches.",
     )
     model = ModelConfig(task, int(layers), int(heads), int(d_model), bool(mlp))

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from ..functional import causal_mask
 from ..limits import (
     MAX_LEARNING_D_MODEL,
     MAX_LEARNING_HEADS,
@@ -21,8 +20,8 @@ from ..limits import (
     MAX_LEARNING_STEPS,
     MIN_LEARNING_D_MODEL,
 )
-from ..multihead import check_heads_divide
-from ..validation import check_positive_int, check_seed
+from ..masks import causal_mask
+from ..validation import check_heads_divide, check_positive_int, check_seed
 from .tasks import get_task
 
 
@@ -85,6 +84,8 @@ class TrainConfig:
         check_positive_int(self.steps, "The number of training steps", MAX_LEARNING_STEPS)
         check_positive_int(self.batch_size, "The batch size", 512)
         check_positive_int(self.eval_every, "The evaluation interval")
+        if not 0 <= self.extra_steps <= MAX_LEARNING_STEPS:
+            raise InputError(f"The extra steps must be between 0 and {MAX_LEARNING_STEPS}.")
         check_seed(self.seed)
         if not 1e-5 <= self.learning_rate <= 0.1:
             raise InputError("The learning rate must be between 0.00001 and 0.1.")
@@ -96,7 +97,16 @@ class TrainConfig:
 
 #: Per task: the model and training defaults the page's link starts from.
 DEFAULTS: dict[str, tuple[ModelConfig, TrainConfig]] = {
-    "reverse": (ModelConfig("reverse", 1, 1, 32, False), TrainConfig(learning_rate=0.01)),
-    "sort": (ModelConfig("sort", 2, 2, 32, True), TrainConfig(learning_rate=0.01)),
-    "induction": (ModelConfig("induction", 2, 1, 32, False), TrainConfig(learning_rate=0.01)),
+    "reverse": (
+        ModelConfig("reverse", n_layers=1, n_heads=1, d_model=32, mlp=False),
+        TrainConfig(steps=1000, learning_rate=0.003, eval_every=5, extra_steps=100),
+    ),
+    "sort": (
+        ModelConfig("sort", n_layers=2, n_heads=2, d_model=32, mlp=True),
+        TrainConfig(steps=1500, learning_rate=0.01, eval_every=10, target_accuracy=0.995),
+    ),
+    "induction": (
+        ModelConfig("induction", n_layers=2, n_heads=2, d_model=64, mlp=False),
+        TrainConfig(steps=2000, learning_rate=0.003, eval_every=25, target_accuracy=0.995),
+    ),
 }

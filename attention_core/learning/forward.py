@@ -1,4 +1,4 @@
-r"""The trained tiny transformer's forward pass in NumPy, its attention by :mod:`attention_core.attention`.
+r"""The trained tiny transformer's forward pass in NumPy; attention by :mod:`..attention`.
 
 .. math::
     h^0 = E[x] + P,\quad
@@ -70,7 +70,7 @@ class ForwardTrace:
 
 
 def layer_norm(x: np.ndarray, norm: Norm) -> np.ndarray:
-    r""":math:`\gamma \odot (x - \mu) / \sqrt{\sigma^2 + \epsilon} + \beta`, per row of ``(T, d)``."""
+    r""":math:`\gamma \odot (x - \mu) / \sqrt{\sigma^2 + \epsilon} + \beta` per row, ``(T, d)``."""
     gain, bias = norm
     mean = x.mean(axis=-1, keepdims=True)
     variance = x.var(axis=-1, keepdims=True)

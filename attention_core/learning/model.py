@@ -1,4 +1,4 @@
-r"""A tiny transformer in PyTorch, written with the NumPy core's names (trained by :mod:`.training`).
+r"""A tiny transformer in PyTorch with the NumPy core's names (trained by :mod:`.training`).
 
 .. math::
     h^0 = E[x] + P \;\to\;
@@ -102,7 +102,9 @@ class TinyTransformer(nn.Module):
         self.register_buffer("mask", torch.from_numpy(config.attention_mask()))
         for module in self.modules():
             if isinstance(module, (nn.Linear, nn.Embedding)):
-                nn.init.normal_(module.weight, std=0.02 if isinstance(module, nn.Embedding) else 0.1)
+                nn.init.normal_(
+                    module.weight, std=0.02 if isinstance(module, nn.Embedding) else 0.1
+                )
 
     def forward(self, tokens: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
         hidden = self.token_embedding(tokens) + self.position_embedding  # (B, T, d)
@@ -162,3 +164,38 @@ def weights_as_arrays(model: TinyTransformer) -> ModelArrays:
         final_norm=_norm(model.final_norm),
         unembed=(_array(model.unembed.weight, True), _array(model.unembed.bias)),
     )
+
+
+def load_arrays(model: TinyTransformer, arrays: ModelArrays) -> TinyTransformer:
+    """Put NumPy matrices (as :func:`weights_as_arrays` gives them) back into ``model``."""
+
+    def put(parameter: torch.Tensor, array: np.ndarray, transpose: bool = False) -> None:
+        value = torch.from_numpy(np.array(array.T if transpose else array, dtype=np.float32))
+        parameter.data.copy_(value)
+
+    def put_norm(norm: nn.LayerNorm, pair: tuple[np.ndarray, np.ndarray]) -> None:
+        put(norm.weight, pair[0])
+        put(norm.bias, pair[1])
+
+    put(model.token_embedding.weight, arrays.token_embedding)
+    put(model.position_embedding, arrays.position_embedding)
+    for block, layer in zip(model.blocks, arrays.layers, strict=True):
+        put_norm(block.attention_norm, layer.attention_norm)
+        for linear, array in zip(
+            (block.attention.query, block.attention.key, block.attention.value),
+            (layer.w_q, layer.w_k, layer.w_v),
+            strict=True,
+        ):
+            put(linear.weight, array, transpose=True)
+        put(block.attention.output.weight, layer.w_o, transpose=True)
+        if block.mlp is not None:
+            put_norm(block.mlp_norm, layer.mlp_norm)
+            w1, b1, w2, b2 = layer.mlp
+            put(block.mlp.hidden.weight, w1, transpose=True)
+            put(block.mlp.hidden.bias, b1)
+            put(block.mlp.output.weight, w2, transpose=True)
+            put(block.mlp.output.bias, b2)
+    put_norm(model.final_norm, arrays.final_norm)
+    put(model.unembed.weight, arrays.unembed[0], transpose=True)
+    put(model.unembed.bias, arrays.unembed[1])
+    return model

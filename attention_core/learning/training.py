@@ -185,8 +185,8 @@ def _train(
         if reached is None and accuracy >= train.target_accuracy:
             reached = step
         if reached is not None and step >= reached + train.extra_steps:
-            stop_reason = f"reached {history[-1][2]:.1%} held-out accuracy at step {reached}"
-            stop_reason += f", trained on to step {step}" if step > reached else ""
+            stop_reason = f"reached {train.target_accuracy:.1%} held-out accuracy at step {reached}"
+            stop_reason += f" and trained on to step {step}" if step > reached else ""
             break
         if seconds > train.max_seconds:
             stop_reason = f"stopped at step {step}: time budget of {train.max_seconds:g} s used"

@@ -1,0 +1,116 @@
+"""The learning page with AppTest: training from a link, the replay, the curves and "Try it"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from attention_core.learning.config import DEFAULTS
+from attention_core.learning.forward import forward
+from attention_core.learning.predict import predict
+from attention_core.learning.tasks import get_task
+from tests.plotly_specs import decode, figure_titled
+from ui.learning_sections import TRY_IT_CODE
+from ui.learning_training import RUNS
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "views" / "learning.py")
+
+
+def open_page(**query_params: str) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=180)  # the first run imports torch and trains
+    for name, value in query_params.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def panels(figure: dict) -> np.ndarray:
+    """Every heatmap panel's z of a heatmap grid, ``(panels, T, T)``."""
+    return np.stack([decode(trace["z"]) for trace in figure["data"] if trace["type"] == "heatmap"])
+
+
+def default_result(task: str):
+    model, train = DEFAULTS[task]
+    result = RUNS.cached((model, train))
+    assert result is not None
+    return result
+
+
+def test_default_link_trains_reverse_once_and_draws_the_cores_attention() -> None:
+    at = open_page()
+    assert_clean(at)
+    result = default_result("reverse")
+    assert at.metric[0].value == f"{result.accuracy[-1]:.1%}" and result.accuracy[-1] >= 0.99
+    replay = figure_titled(at, "Every head at step")
+    final_weights = forward(result.final, result.model, result.probe).weights  # (1, 1, 8, 8)
+    np.testing.assert_allclose(panels(replay)[0], final_weights[0, 0], atol=1e-6)
+    target = figure_titled(at, "Target (probe): anti-diagonal")
+    np.testing.assert_array_equal(decode(target["data"][0]["z"]), np.fliplr(np.eye(8)))
+    # another session with the same link reads the same run: no second training
+    model, train = DEFAULTS["reverse"]
+    again = open_page()
+    assert_clean(again)
+    assert RUNS.slot((model, train)).runs == 1
+
+
+def test_the_replay_slider_shows_an_earlier_snapshot_and_marks_it_on_the_curves() -> None:
+    at = open_page()
+    result = default_result("reverse")
+    first = result.snapshots[0]
+    at.select_slider(key="learn_reverse_replay").set_value(first.step).run()
+    assert_clean(at)
+    shown = panels(figure_titled(at, "Every head at step 0"))[0]
+    np.testing.assert_allclose(
+        shown, forward(first.arrays, result.model, result.probe).weights[0, 0], atol=1e-6
+    )
+    curves = figure_titled(at, "Training: loss")
+    assert any(shape.get("x0") == 0 for shape in curves["layout"].get("shapes", []))
+
+
+def test_try_it_shows_the_models_answer_and_the_attention_on_the_typed_sequence() -> None:
+    at = open_page(learn_reverse_probe="12345678")
+    assert_clean(at)
+    result = default_result("reverse")
+    prediction = predict(result.final, result.model, np.arange(1, 9))
+    table = at.dataframe[0].value
+    assert list(table["model reads"]) == list("12345678")
+    assert list(table["right answer"]) == list("87654321")
+    shown = panels(figure_titled(at, "Every head of the trained model on your sequence"))[0]
+    np.testing.assert_allclose(shown, prediction.trace.weights[0, 0], atol=1e-6)
+    code = at.expander[-1]
+    assert code.label == "The code"
+    sources = [block.value for block in code.code]
+    assert len(sources) == len(TRY_IT_CODE)
+
+
+def test_a_bad_probe_gets_a_message_and_the_rest_of_the_page_stays() -> None:
+    at = open_page(learn_reverse_probe="12ab")
+    assert not at.exception
+    assert "not in this task's alphabet" in at.error[0].value
+    assert figure_titled(at, "Training: loss")  # the curves are still drawn
+
+
+def test_each_task_trains_from_its_link_and_draws_its_target() -> None:
+    for task, target in (
+        ("sort", "Target (probe): sorted symbol"),
+        ("induction", "Target (probe): induction"),
+    ):
+        at = open_page(learn_task=task)
+        assert_clean(at)
+        assert figure_titled(at, target)
+        assert default_result(task).accuracy[-1] >= 0.99
+        probe = get_task(task).default_probe
+        assert at.text_input(key=f"learn_{task}_probe").value == probe
+
+
+def test_refused_link_values_are_named() -> None:
+    at = open_page(learn_reverse_d_model="48", learn_task="reverse")
+    assert not at.exception
+    assert "learn\\_reverse\\_d\\_model=48" in at.warning[0].value

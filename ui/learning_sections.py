@@ -1,0 +1,213 @@
+"""The learning page after training: the curves, the replay of attention forming, and "Try it".
+
+Every attention matrix drawn here is computed by
+:func:`attention_core.learning.forward.forward` (through
+:mod:`attention_core.attention`) from the trained matrices, never read back
+from PyTorch.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import streamlit as st
+
+import attention_core as ac
+from attention_core import attention
+from attention_core.learning import forward as learned_forward
+from attention_core.learning.predict import Prediction, predict
+from attention_core.learning.tasks import IGNORE, Task, get_task, head_scores, target_pattern
+
+from .figures.heatmap import heatmap, heatmap_grid
+from .figures.learning import training_curves
+from .figures.style import FigureStyle
+from .safe import escape_markdown, show_error
+from .url import BIND
+
+if TYPE_CHECKING:
+    from attention_core.learning.training import LearningResult
+
+PREFIX = "learn_"
+#: The functions that compute every matrix of "Try it", in the order they run.
+TRY_IT_CODE = (
+    learned_forward.forward,
+    attention.multi_head_attention,
+    attention.project,
+    attention.split_heads,
+    attention.scaled_dot_product_attention,
+    attention.attention_scores,
+    attention.scale_scores,
+    attention.mask_scores,
+    attention.softmax,
+    attention.attention_context,
+    attention.output_projection,
+    attention.merge_heads,
+)
+
+
+def show_code(functions: Sequence[Callable]) -> None:
+    """An expander "The code": the source of each function, from the function object itself."""
+    with st.expander("The code", icon=":material/code:"):
+        for function in functions:
+            st.caption(f"{function.__module__.replace('.', '/')}.py · {function.__name__}")
+            st.code(inspect.getsource(function), language="python")
+
+
+def head_titles(scores: dict[str, np.ndarray], n_layers: int, n_heads: int) -> list[str]:
+    """``layer l · head h`` with the head's scores, e.g. ``anti-diagonal 0.97``."""
+    titles = []
+    for layer in range(n_layers):
+        for head in range(n_heads):
+            words = ", ".join(f"{name} {value[layer, head]:.2f}" for name, value in scores.items())
+            titles.append(f"layer {layer + 1} · head {head + 1}: {words}")
+    return titles
+
+
+def heads_beside_target(
+    task: Task,
+    tokens: np.ndarray,
+    weights: np.ndarray,
+    mask: np.ndarray | None,
+    style: FigureStyle,
+    title: str,
+    key: str,
+    where: str,
+) -> dict[str, np.ndarray]:
+    """Every head's ``weights (L, H, T, T)`` (left) beside the task's target pattern (right)."""
+    labels = task.labels(tokens)
+    scores = head_scores(task, tokens, weights)
+    n_layers, n_heads = weights.shape[:2]
+    left, right = st.columns([3, 1])
+    left.plotly_chart(
+        heatmap_grid(
+            weights.reshape(-1, *weights.shape[2:]),
+            labels,
+            labels,
+            titles=head_titles(scores, n_layers, n_heads),
+            title=title,
+            mask=mask,
+            style=style,
+            columns=min(n_heads, 2) if n_layers == 1 else n_heads,
+        ),
+        key=f"{key}_heads",
+    )
+    right.plotly_chart(
+        heatmap(
+            target_pattern(task, tokens),
+            labels,
+            labels,
+            title=f"Target ({where}): {task.score_names[0]}",
+            mask=mask,
+            style=style,
+        ),
+        key=f"{key}_target",
+    )
+    right.caption(escape_markdown(f"Target pattern: {task.pattern_name}."))
+    return scores
+
+
+def curves_section(result: LearningResult, marker_step: int | None, style: FigureStyle) -> None:
+    """Loss, held-out accuracy and every head's score over training, and the run's figures."""
+    columns = st.columns(3)
+    columns[0].metric("Held-out token accuracy", f"{result.accuracy[-1]:.1%}")
+    reached = result.steps_to_target
+    columns[1].metric("Steps to 99 %", "not reached" if reached is None else f"{reached}")
+    columns[2].metric("Training time (one thread)", f"{result.seconds:.1f} s")
+    st.caption(escape_markdown(f"Training {result.stop_reason}."))
+    st.plotly_chart(
+        training_curves(
+            result.eval_steps,
+            result.loss,
+            result.accuracy,
+            result.scores,
+            marker_step=marker_step,
+            style=style,
+        ),
+        key=f"{PREFIX}curves",
+    )
+
+
+def replay_section(result: LearningResult, style: FigureStyle) -> int:
+    """A training-step slider over the snapshots; every head on the probe at that step.
+
+    Returns the chosen step (marked on the curves).
+    """
+    task = get_task(result.model.task)
+    steps = [snapshot.step for snapshot in result.snapshots]
+    chosen = st.select_slider(
+        "Training step (slide to replay the attention forming)",
+        steps,
+        value=steps[-1],
+        key=f"{PREFIX}{task.name}_replay",
+        bind=BIND,
+    )
+    index = steps.index(chosen)
+    weights = result.snapshot_weights[index]  # (L, H, T, T), by attention_core from the weights
+    mask = result.model.attention_mask() if result.model.causal else None
+    probe = ", ".join(task.labels(result.probe))
+    heads_beside_target(
+        task,
+        result.probe,
+        weights,
+        mask,
+        style,
+        f"Every head at step {chosen}, on the probe {probe}",
+        f"{PREFIX}replay",
+        "probe",
+    )
+    return int(chosen)
+
+
+def _answer_table(task: Task, prediction: Prediction) -> dict[str, list[str]]:
+    def symbols(ids: np.ndarray) -> list[str]:
+        return [task.alphabet[i] if i != IGNORE else "" for i in ids.tolist()]
+
+    marks = [
+        "" if e == IGNORE else ("✓" if a == e else "✗")
+        for a, e in zip(prediction.answer.tolist(), prediction.expected.tolist(), strict=True)
+    ]
+    return {
+        "position": [str(i) for i in range(len(prediction.tokens))],
+        "model reads": symbols(prediction.tokens),
+        "right answer": symbols(prediction.expected),
+        "model answers": symbols(prediction.answer),
+        "": marks,
+    }
+
+
+def try_it_section(result: LearningResult, style: FigureStyle) -> None:
+    """The student's own probe: the trained model's answer and every head's attention."""
+    task = get_task(result.model.task)
+    text = st.text_input(
+        f"Your sequence: {task.probe_length} symbols from {task.alphabet}",
+        task.default_probe,
+        max_chars=4 * task.probe_length,
+        key=f"{PREFIX}{task.name}_probe",
+        bind=BIND,
+    )
+    try:
+        probe = task.parse(text)
+    except ac.InputError as error:
+        show_error(str(error))
+        return
+    prediction = predict(result.final, result.model, probe)
+    if prediction.asked:
+        st.markdown(f"The model gets **{prediction.correct} of {prediction.asked}** answers right.")
+    else:
+        st.markdown("Nothing to predict here: no token repeats, so no answer is determined.")
+    st.dataframe(_answer_table(task, prediction), hide_index=True, key=f"{PREFIX}answers")
+    mask = result.model.attention_mask() if result.model.causal else None
+    heads_beside_target(
+        task,
+        prediction.tokens,
+        prediction.trace.weights,
+        mask,
+        style,
+        "Every head of the trained model on your sequence",
+        f"{PREFIX}try",
+        "your sequence",
+    )
+    show_code(TRY_IT_CODE)

@@ -1,0 +1,82 @@
+"""Watch attention learn: a tiny transformer trains on a toy task and its heads take shape.
+
+Read top to bottom: pick a task (its target pattern is the attention that
+solves it), the model and training settings, then training (PyTorch, one
+thread, shared by every session with the same settings), the attention
+replayed over training, and the student's own sequence. The sections live in
+`ui.learning_training` and `ui.learning_sections`.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import attention_core as ac
+from attention_core.learning.tasks import TASKS
+from ui.learning_sections import curves_section, replay_section, try_it_section
+from ui.learning_training import PREFIX, setting_keys, train_shared, training_settings
+from ui.presentation import current_style
+from ui.safe import show_error
+from ui.url import BIND, snapshot, warn_rejected
+
+TASK_WORDS = {
+    "reverse": "Eight digits in, the same digits reversed out. Every output position must read "
+    "one input position, n−1−i: the ideal head is the **anti-diagonal**. No mask: a position "
+    "may look ahead.",
+    "sort": "minGPT's demo: six symbols from {0, 1, 2}, then their sorted copy, one token at a "
+    "time (causal mask). To write the next output symbol, a head should look at the input "
+    "positions that hold it.",
+    "induction": "Distinct random letters whose last few repeat. From the start of the repeat, "
+    "the next letter is the one that followed this letter last time. Two heads work together "
+    "(Olsson et al. 2022): a **previous-token** head in layer 1 writes each letter's "
+    "predecessor into it, and an **induction** head in layer 2 finds the letter after the "
+    "previous occurrence of the current one. Causal mask.",
+}
+
+
+def page_keys(task: str) -> list[str]:
+    return [
+        f"{PREFIX}task",
+        f"{PREFIX}{task}_replay",
+        f"{PREFIX}{task}_probe",
+        *setting_keys(task),
+    ]
+
+
+def main() -> None:
+    before = snapshot()
+    style = current_style()
+    st.title("Watch attention learn")
+    st.markdown(
+        "A tiny transformer starts from random weights and learns a toy task in a few "
+        "seconds. Its attention starts as noise; slide through training and watch each "
+        "head settle on the one pattern the task needs."
+    )
+    task = st.radio(
+        "Task",
+        list(TASKS),  # bound widgets put the option text in the link: short words
+        horizontal=True,
+        key=f"{PREFIX}task",
+        bind=BIND,
+    )
+    st.markdown(TASK_WORDS[task])
+    with st.expander("Model and training settings", icon=":material/tune:"):
+        try:
+            model, train = training_settings(task)
+        except ac.InputError as error:
+            show_error(str(error))
+            st.stop()
+    st.header("1 · Training")
+    result = train_shared(model, train, style)
+    st.header("2 · Watch the attention form")
+    with st.container():
+        chosen = replay_section(result, style)
+    # The curves mark the replayed step; drawn after the slider, shown above it.
+    st.header("3 · Loss, accuracy and head scores")
+    curves_section(result, chosen, style)
+    st.header("4 · Try it")
+    try_it_section(result, style)
+    warn_rejected(before, page_keys(task))
+
+
+main()
