@@ -23,6 +23,7 @@ BENCHMARKS = (
     "cold_start",  # 4. streamlit run -> text page drawn, vs a bare app
     "classroom",  # 5. 30 browser sessions on one server
     "training",  # 6. the time-series model's default training run
+    "learning",  # 7. the learning page: time to 99 % per task, reruns while training
 )
 
 

@@ -27,6 +27,7 @@ TITLES = {
     "time_series": "Time-series attention",
     "positional_encoding": "Positional encodings",
     "walkthrough": "Classroom walkthrough",
+    "learning": "Watch attention learn",
 }
 MAX_TEXT_CHARS = 20_000  # attention_core.limits.MAX_TEXT_CHARS, written out
 
@@ -604,3 +605,41 @@ def test_repeated_step_opens_the_first_step_given_and_says_the_other_was_refused
     assert_drawn_without_exception(at, "walkthrough")
     assert at.segmented_control(key="step").value == 4
     assert refused("step=3") in warnings_shown(at)
+
+
+# ------------------------------------------------------------------ the learning page's probe
+
+PROBE_KEY = "learn_reverse_probe"
+BAD_PROBES = {
+    "empty": ("", "Type exactly 8 symbols"),
+    "too-short": ("1234", "Type exactly 8 symbols"),
+    "letters": ("abcdefgh", "are not in this task's alphabet; type only 0–9."),
+    "emoji": ("1234567🤖", "'🤖' is not in this task's alphabet"),
+    "img-onerror": ("<img src=x onerror=alert(1)>", "not in this task's alphabet"),
+    "markdown-js-link": ("[1](javascript:1)", "not in this task's alphabet"),
+    "control-chars": ("1234\x00567", "not in this task's alphabet"),
+}
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("case", BAD_PROBES)
+def test_a_bad_probe_on_the_learning_page_says_what_to_type(case: str, route: str) -> None:
+    text, words = BAD_PROBES[case]
+    if route == "link":
+        at = open_page("learning", {PROBE_KEY: text})
+    else:
+        at = open_page("learning", {})
+        at.text_input(key=PROBE_KEY).set_value(text)
+        at.run()
+    assert_drawn_without_exception(at, "learning")
+    (error,) = errors_shown(at)
+    assert words in error
+    assert_markup_only_as_text(at)
+    assert chart_titled(at, "Training: loss, held-out accuracy and head scores")
+
+
+def test_a_probe_too_long_for_the_box_in_a_link_is_named_and_the_default_used() -> None:
+    at = open_page("learning", {PROBE_KEY: "1" * 100_000})
+    assert_drawn_without_exception(at, "learning")
+    assert at.text_input(key=PROBE_KEY).value == "31415926"
+    assert any(PROBE_KEY in warning for warning in warnings_shown(at))

@@ -29,7 +29,7 @@ from ..errors import InputError
 
 IGNORE = -1  #: target value where no answer is asked (not in the loss or the accuracy)
 DIGITS = "0123456789"
-LETTERS = "abcdefghijklmnop"  # induction's 16 symbols: enough for 12 distinct tokens
+LETTERS = "abcdefgh"  # induction: few letters, so a letter alone does not tell where it is
 
 
 @dataclass(frozen=True)
@@ -146,21 +146,22 @@ INDUCTION_T, INDUCTION_MIN_REPEAT, INDUCTION_MAX_REPEAT = 16, 3, 6
 
 
 def induction_batch(rng: np.random.Generator, batch_size: int) -> Batch:
-    """``T - n`` distinct random tokens, then their last ``n`` again (``n`` random per row).
+    """Random letters, then ``n`` distinct letters twice (``n`` random per row).
 
-    A random sequence followed by its repeat; its length varies, so no fixed
-    offset predicts the repeat: "find the previous occurrence of this token and
-    copy what followed it" does. Targets: the repeat's next tokens.
+    The letters before the repeated part are drawn with replacement, so a letter
+    may occur there too, followed by something else: only "find the *latest*
+    earlier occurrence of this letter and copy what followed it" predicts the
+    repeat, and no position or fixed offset does. Targets: the repeat's next letters.
     """
-    t = INDUCTION_T
+    t, vocab = INDUCTION_T, len(LETTERS)
     repeats = rng.integers(INDUCTION_MIN_REPEAT, INDUCTION_MAX_REPEAT + 1, size=batch_size)
-    order = np.argsort(rng.random((batch_size, len(LETTERS))), axis=1)  # random permutations
-    tokens = np.empty((batch_size, t), dtype=np.int64)
+    tokens = rng.integers(0, vocab, size=(batch_size, t))
     targets = np.full((batch_size, t), IGNORE, dtype=np.int64)
     for row, n in enumerate(repeats):
-        first = order[row, : t - n]
-        tokens[row] = np.concatenate([first, first[t - 2 * n :]])
-        targets[row, t - n : t - 1] = tokens[row, t - n + 1 :]
+        segment = rng.permutation(vocab)[:n]  # distinct: one latest earlier copy each
+        tokens[row, t - 2 * n : t - n] = segment
+        tokens[row, t - n :] = segment
+        targets[row, t - n : t - 1] = segment[1:]
     return Batch(tokens, targets)
 
 
@@ -296,10 +297,10 @@ TASKS: dict[str, Task] = {
             probe_length=INDUCTION_T,
             length=INDUCTION_T,
             causal=True,
-            pattern_name="the token after the previous occurrence of the current token "
+            pattern_name="the token after the latest earlier occurrence of the current token "
             "(layer 2), helped by a previous-token head (layer 1)",
             score_names=("induction", "previous token"),
-            default_probe="pkgjcnhfaobhfaob",
+            default_probe="cahbgcdbfeadbfea",
             make=induction_batch,
             expand=induction_expand,
         ),
