@@ -26,11 +26,13 @@ TASK_WORDS = {
     "sort": "minGPT's demo: six symbols from {0, 1, 2}, then their sorted copy, one token at a "
     "time (causal mask). To write the next output symbol, a head should look at the input "
     "positions that hold it.",
-    "induction": "Distinct random letters whose last few repeat. From the start of the repeat, "
-    "the next letter is the one that followed this letter last time. Two heads work together "
-    "(Olsson et al. 2022): a **previous-token** head in layer 1 writes each letter's "
-    "predecessor into it, and an **induction** head in layer 2 finds the letter after the "
-    "previous occurrence of the current one. Causal mask.",
+    "induction": "Random letters, then a few distinct letters twice. Inside the repeat, the "
+    "next letter is the one that followed this letter the last time. The textbook circuit "
+    "(Olsson et al. 2022) uses two heads: a **previous-token** head in layer 1 writes each "
+    "letter's predecessor into it, and an **induction** head in layer 2 looks at the letter "
+    "after the latest earlier copy of the current one. The scores above each head say how "
+    "close this tiny model comes; in a few seconds it often finds a blurrier mix of both, "
+    "so slide back through training and watch what it tries. Causal mask.",
 }
 
 

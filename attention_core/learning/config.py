@@ -106,7 +106,7 @@ DEFAULTS: dict[str, tuple[ModelConfig, TrainConfig]] = {
         TrainConfig(steps=1500, learning_rate=0.01, eval_every=10, target_accuracy=0.995),
     ),
     "induction": (
-        ModelConfig("induction", n_layers=2, n_heads=2, d_model=64, mlp=False),
-        TrainConfig(steps=2000, learning_rate=0.003, eval_every=25, target_accuracy=0.995),
+        ModelConfig("induction", n_layers=2, n_heads=1, d_model=32, mlp=False),
+        TrainConfig(steps=3000, learning_rate=0.01, eval_every=25, target_accuracy=0.995),
     ),
 }

@@ -142,7 +142,7 @@ def sort_expand(probe: np.ndarray) -> Batch:
 
 # --- induction ---------------------------------------------------------------------
 
-INDUCTION_T, INDUCTION_MIN_REPEAT, INDUCTION_MAX_REPEAT = 16, 3, 6
+INDUCTION_T, INDUCTION_MIN_REPEAT, INDUCTION_MAX_REPEAT = 16, 4, 7
 
 
 def induction_batch(rng: np.random.Generator, batch_size: int) -> Batch:
