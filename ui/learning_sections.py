@@ -8,8 +8,6 @@ from PyTorch.
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,6 +19,7 @@ from attention_core.learning import forward as learned_forward
 from attention_core.learning.predict import Prediction, predict
 from attention_core.learning.tasks import IGNORE, Task, get_task, head_scores, target_pattern
 
+from .code_view import show_code
 from .figures.heatmap import heatmap, heatmap_grid
 from .figures.learning import training_curves
 from .figures.style import FigureStyle
@@ -46,14 +45,6 @@ TRY_IT_CODE = (
     attention.output_projection,
     attention.merge_heads,
 )
-
-
-def show_code(functions: Sequence[Callable]) -> None:
-    """An expander "The code": the source of each function, from the function object itself."""
-    with st.expander("The code", icon=":material/code:"):
-        for function in functions:
-            st.caption(f"{function.__module__.replace('.', '/')}.py · {function.__name__}")
-            st.code(inspect.getsource(function), language="python")
 
 
 def head_titles(scores: dict[str, np.ndarray], n_layers: int, n_heads: int) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import numpy as np
@@ -87,7 +88,7 @@ def test_try_it_shows_the_models_answer_and_the_attention_on_the_typed_sequence(
     code = at.expander[-1]
     assert code.label == "The code"
     sources = [block.value for block in code.code]
-    assert len(sources) == len(TRY_IT_CODE)
+    assert sources == [inspect.getsource(function).rstrip() for function in TRY_IT_CODE]
 
 
 def test_a_bad_probe_gets_a_message_and_the_rest_of_the_page_stays() -> None:
