@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 import attention_core as ac
@@ -81,7 +82,7 @@ def heads_beside_target(
             title=title,
             mask=mask,
             style=style,
-            columns=min(n_heads, 2) if n_layers == 1 else n_heads,
+            columns=min(n_layers * n_heads, 4),
         ),
         key=f"{key}_heads",
     )
@@ -90,7 +91,7 @@ def heads_beside_target(
             target_pattern(task, tokens),
             labels,
             labels,
-            title=f"Target ({where}): {task.score_names[0]}",
+            title=f"Target ({where})<br>{task.score_names[0]}",
             mask=mask,
             style=style,
         ),
@@ -100,14 +101,18 @@ def heads_beside_target(
     return scores
 
 
-def curves_section(result: LearningResult, marker_step: int | None, style: FigureStyle) -> None:
-    """Loss, held-out accuracy and every head's score over training, and the run's figures."""
+def summary_section(result: LearningResult) -> None:
+    """Held-out accuracy, steps to 99 %, time, and why training stopped."""
     columns = st.columns(3)
     columns[0].metric("Held-out token accuracy", f"{result.accuracy[-1]:.1%}")
     reached = result.steps_to_target
     columns[1].metric("Steps to 99 %", "not reached" if reached is None else f"{reached}")
     columns[2].metric("Training time (one thread)", f"{result.seconds:.1f} s")
     st.caption(escape_markdown(f"Training {result.stop_reason}."))
+
+
+def curves_section(result: LearningResult, marker_step: int | None, style: FigureStyle) -> None:
+    """Loss, held-out accuracy and every head's score over training; the replayed step marked."""
     st.plotly_chart(
         training_curves(
             result.eval_steps,
@@ -152,7 +157,7 @@ def replay_section(result: LearningResult, style: FigureStyle) -> int:
     return int(chosen)
 
 
-def _answer_table(task: Task, prediction: Prediction) -> dict[str, list[str]]:
+def _answer_table(task: Task, prediction: Prediction) -> pd.DataFrame:
     def symbols(ids: np.ndarray) -> list[str]:
         return [task.alphabet[i] if i != IGNORE else "" for i in ids.tolist()]
 
@@ -160,13 +165,13 @@ def _answer_table(task: Task, prediction: Prediction) -> dict[str, list[str]]:
         "" if e == IGNORE else ("✓" if a == e else "✗")
         for a, e in zip(prediction.answer.tolist(), prediction.expected.tolist(), strict=True)
     ]
-    return {
-        "position": [str(i) for i in range(len(prediction.tokens))],
+    rows = {
         "model reads": symbols(prediction.tokens),
         "right answer": symbols(prediction.expected),
         "model answers": symbols(prediction.answer),
         "": marks,
     }
+    return pd.DataFrame(rows).T.rename(columns=str)  # one column per position
 
 
 def try_it_section(result: LearningResult, style: FigureStyle) -> None:
@@ -189,7 +194,7 @@ def try_it_section(result: LearningResult, style: FigureStyle) -> None:
         st.markdown(f"The model gets **{prediction.correct} of {prediction.asked}** answers right.")
     else:
         st.markdown("Nothing to predict here: no token repeats, so no answer is determined.")
-    st.dataframe(_answer_table(task, prediction), hide_index=True, key=f"{PREFIX}answers")
+    st.dataframe(_answer_table(task, prediction), key=f"{PREFIX}answers")
     mask = result.model.attention_mask() if result.model.causal else None
     heads_beside_target(
         task,

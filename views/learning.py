@@ -13,7 +13,12 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.learning.tasks import TASKS
-from ui.learning_sections import curves_section, replay_section, try_it_section
+from ui.learning_sections import (
+    curves_section,
+    replay_section,
+    summary_section,
+    try_it_section,
+)
 from ui.learning_training import PREFIX, setting_keys, train_shared, training_settings
 from ui.presentation import current_style
 from ui.safe import show_error
@@ -70,10 +75,9 @@ def main() -> None:
             st.stop()
     st.header("1 · Training")
     result = train_shared(model, train, style)
+    summary_section(result)
     st.header("2 · Watch the attention form")
-    with st.container():
-        chosen = replay_section(result, style)
-    # The curves mark the replayed step; drawn after the slider, shown above it.
+    chosen = replay_section(result, style)
     st.header("3 · Loss, accuracy and head scores")
     curves_section(result, chosen, style)
     st.header("4 · Try it")

@@ -166,9 +166,29 @@ def induction_batch(rng: np.random.Generator, batch_size: int) -> Batch:
 
 
 def induction_expand(probe: np.ndarray) -> Batch:
-    """A typed sequence as it is; its targets wherever the induction rule has an answer."""
-    tokens = probe[None, :]
-    return Batch(tokens, induction_targets(probe)[None, :])
+    """A typed sequence as it is, asked where training asks: inside a repeated tail.
+
+    When the sequence ends with ``n >= 2`` distinct tokens twice, the targets are
+    those of training (the repeat's next tokens); otherwise every position where
+    the induction rule has an answer is asked.
+    """
+    targets = induction_targets(probe)
+    n = repeated_tail(probe)
+    if n:
+        asked = np.full(len(probe), IGNORE, dtype=np.int64)
+        asked[len(probe) - n : -1] = targets[len(probe) - n : -1]
+        targets = asked
+    return Batch(probe[None, :], targets[None, :])
+
+
+def repeated_tail(tokens: np.ndarray) -> int:
+    """The longest ``n >= 2`` with ``n`` distinct tokens ending the sequence twice, else 0."""
+    for n in range(len(tokens) // 2, 1, -1):
+        tail = tokens[len(tokens) - n :]
+        before = tokens[len(tokens) - 2 * n : len(tokens) - n]
+        if np.array_equal(tail, before) and len(set(tail.tolist())) == n:
+            return n
+    return 0
 
 
 def induction_targets(tokens: np.ndarray) -> np.ndarray:

@@ -52,7 +52,7 @@ def test_default_link_trains_reverse_once_and_draws_the_cores_attention() -> Non
     replay = figure_titled(at, "Every head at step")
     final_weights = forward(result.final, result.model, result.probe).weights  # (1, 1, 8, 8)
     np.testing.assert_allclose(panels(replay)[0], final_weights[0, 0], atol=1e-6)
-    target = figure_titled(at, "Target (probe): anti-diagonal")
+    target = figure_titled(at, "Target (probe)<br>anti-diagonal")
     np.testing.assert_array_equal(decode(target["data"][0]["z"]), np.fliplr(np.eye(8)))
     # another session with the same link reads the same run: no second training
     model, train = DEFAULTS["reverse"]
@@ -81,8 +81,8 @@ def test_try_it_shows_the_models_answer_and_the_attention_on_the_typed_sequence(
     result = default_result("reverse")
     prediction = predict(result.final, result.model, np.arange(1, 9))
     table = at.dataframe[0].value
-    assert list(table["model reads"]) == list("12345678")
-    assert list(table["right answer"]) == list("87654321")
+    assert list(table.loc["model reads"]) == list("12345678")
+    assert list(table.loc["right answer"]) == list("87654321")
     shown = panels(figure_titled(at, "Every head of the trained model on your sequence"))[0]
     np.testing.assert_allclose(shown, prediction.trace.weights[0, 0], atol=1e-6)
     code = at.expander[-1]
@@ -100,8 +100,8 @@ def test_a_bad_probe_gets_a_message_and_the_rest_of_the_page_stays() -> None:
 
 def test_each_task_trains_from_its_link_and_draws_its_target() -> None:
     for task, target in (
-        ("sort", "Target (probe): sorted symbol"),
-        ("induction", "Target (probe): induction"),
+        ("sort", "Target (probe)<br>sorted symbol"),
+        ("induction", "Target (probe)<br>induction"),
     ):
         at = open_page(learn_task=task)
         assert_clean(at)

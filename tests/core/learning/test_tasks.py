@@ -100,3 +100,16 @@ def test_probes_ignore_spaces_and_commas_and_default_probes_parse() -> None:
 def test_unknown_task_lists_the_tasks() -> None:
     with pytest.raises(ac.InputError, match="reverse, sort, induction"):
         get_task("copy")
+
+
+def test_a_typed_induction_sequence_is_asked_where_training_asks() -> None:
+    task = get_task("induction")
+    probe = task.parse("cahbgcdbfeadbfea")  # filler "cahbgc", then "dbfea" twice
+    assert tasks.repeated_tail(probe) == 5
+    targets = task.expand(probe).targets[0]
+    np.testing.assert_array_equal(np.flatnonzero(targets != IGNORE), [11, 12, 13, 14])
+    np.testing.assert_array_equal(targets[11:15], [task.alphabet.index(c) for c in "bfea"])
+    # no repeated tail: every position the induction rule answers is asked
+    other = task.parse("abcabcdefghabcde")
+    assert tasks.repeated_tail(other) == 0
+    np.testing.assert_array_equal(task.expand(other).targets[0], tasks.induction_targets(other))
