@@ -21,7 +21,7 @@ from attention_core.learning.predict import Prediction, predict
 from attention_core.learning.tasks import IGNORE, Task, get_task, head_scores, target_pattern
 
 from .code_view import show_code
-from .figures.heatmap import heatmap, heatmap_grid
+from .figures.heatmap import heatmap_grid
 from .figures.learning import training_curves
 from .figures.style import FigureStyle
 from .safe import escape_markdown, show_error
@@ -54,7 +54,7 @@ def head_titles(scores: dict[str, np.ndarray], n_layers: int, n_heads: int) -> l
     for layer in range(n_layers):
         for head in range(n_heads):
             words = ", ".join(f"{name} {value[layer, head]:.2f}" for name, value in scores.items())
-            titles.append(f"layer {layer + 1} · head {head + 1}: {words}")
+            titles.append(f"layer {layer + 1} · head {head + 1}<br>{words}")
     return titles
 
 
@@ -87,13 +87,15 @@ def heads_beside_target(
         key=f"{key}_heads",
     )
     right.plotly_chart(
-        heatmap(
-            target_pattern(task, tokens),
+        heatmap_grid(
+            target_pattern(task, tokens)[None],
             labels,
             labels,
-            title=f"Target ({where})<br>{task.score_names[0]}",
+            titles=[task.score_names[0]],
+            title=f"Target ({where})",
             mask=mask,
             style=style,
+            columns=1,
         ),
         key=f"{key}_target",
     )
@@ -143,14 +145,15 @@ def replay_section(result: LearningResult, style: FigureStyle) -> int:
     index = steps.index(chosen)
     weights = result.snapshot_weights[index]  # (L, H, T, T), by attention_core from the weights
     mask = result.model.attention_mask() if result.model.causal else None
-    probe = ", ".join(task.labels(result.probe))
+    probe = "".join(task.alphabet[t] for t in result.probe.tolist())
+    st.caption(escape_markdown(f"The probe: {probe} (the same sequence at every step)."))
     heads_beside_target(
         task,
         result.probe,
         weights,
         mask,
         style,
-        f"Every head at step {chosen}, on the probe {probe}",
+        f"Every head at step {chosen}",
         f"{PREFIX}replay",
         "probe",
     )

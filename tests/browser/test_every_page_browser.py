@@ -19,6 +19,7 @@ PAGES = (
     ("Time series", "Time-series attention", "/time_series", "time_series"),
     ("Positional encodings", "Positional encodings", "/positional_encoding", "positional_encoding"),
     ("Walkthrough", "Classroom walkthrough", "/walkthrough", "walkthrough"),
+    ("Watch attention learn", "Watch attention learn", "/learning", "learning_page"),
 )
 
 
