@@ -17,8 +17,9 @@ import streamlit as st
 import attention_core as ac
 from attention_core import attention
 from attention_core.learning import forward as learned_forward
+from attention_core.learning.patterns import head_scores, target_pattern
 from attention_core.learning.predict import Prediction, predict
-from attention_core.learning.tasks import IGNORE, Task, get_task, head_scores, target_pattern
+from attention_core.learning.tasks import IGNORE, Task, get_task
 
 from .code_view import show_code
 from .figures.heatmap import heatmap_grid

@@ -101,11 +101,6 @@ def _run_key(model: ModelConfig, train: TrainConfig) -> tuple:
     return (model, train)  # frozen dataclasses: equal settings, equal key
 
 
-def cached_result(model: ModelConfig, train: TrainConfig) -> LearningResult | None:
-    """The finished run for these settings, if any session trained it already."""
-    return RUNS.cached(_run_key(model, train))
-
-
 def train_shared(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> LearningResult:
     """Train once per server for these settings, drawing progress; or wait for whoever is."""
     bar = st.progress(0.0, text="Loading PyTorch…")

@@ -78,6 +78,7 @@ class TrainConfig:
     eval_every: int = 25
     target_accuracy: float = 1.0
     extra_steps: int = 0  #: steps trained on after the target, to sharpen the patterns
+    weight_decay: float = 0.0  #: AdamW's decoupled weight decay
     max_seconds: float = 20.0
 
     def __post_init__(self) -> None:
@@ -89,6 +90,8 @@ class TrainConfig:
         check_seed(self.seed)
         if not 1e-5 <= self.learning_rate <= 0.1:
             raise InputError("The learning rate must be between 0.00001 and 0.1.")
+        if not 0 <= self.weight_decay <= 1:
+            raise InputError("The weight decay must be between 0 and 1.")
         if not 0 < self.target_accuracy <= 1:
             raise InputError("The target accuracy must be in (0, 1].")
         if not 0 < self.max_seconds <= MAX_LEARNING_SECONDS:

@@ -9,13 +9,10 @@ solves the task should look.
 * **sort** (minGPT's demo): 6 symbols of 3 kinds, then their sorted copy,
   causal, next token; a query that writes output ``k`` looks at the input
   positions holding that symbol.
-* **induction** (causal, next token): distinct random tokens whose last ``n``
-  repeat; the token after the previous occurrence of the current token.
+* **induction** (causal, next token): random letters, then ``n`` distinct
+  letters twice; the token after the latest earlier copy of the current token.
 
-Head scores follow TransformerLens's head detector (``mul`` measure): the
-weight a head puts on the pattern's cells, averaged over the rows the pattern
-covers, so a perfect head scores 1 and the score reads as "mean weight on the
-relevant diagonal".
+The patterns and head scores are in :mod:`.patterns`.
 """
 
 from __future__ import annotations
@@ -121,7 +118,7 @@ def reverse_expand(probe: np.ndarray) -> Batch:
 SORT_N, SORT_SYMBOLS = 6, 3
 
 
-def _sort_sequences(inputs: np.ndarray) -> Batch:
+def sort_sequences(inputs: np.ndarray) -> Batch:
     """``[x, sorted(x)]`` without its last token; targets: the next token, output half only.
 
     minGPT's ``SortDataset``: ``(B, 2n-1)`` tokens, the first ``n-1`` targets ignored.
@@ -133,11 +130,11 @@ def _sort_sequences(inputs: np.ndarray) -> Batch:
 
 
 def sort_batch(rng: np.random.Generator, batch_size: int) -> Batch:
-    return _sort_sequences(rng.integers(0, SORT_SYMBOLS, size=(batch_size, SORT_N)))
+    return sort_sequences(rng.integers(0, SORT_SYMBOLS, size=(batch_size, SORT_N)))
 
 
 def sort_expand(probe: np.ndarray) -> Batch:
-    return _sort_sequences(probe[None, :])
+    return sort_sequences(probe[None, :])
 
 
 # --- induction ---------------------------------------------------------------------
@@ -199,85 +196,6 @@ def induction_targets(tokens: np.ndarray) -> np.ndarray:
         if earlier.size:
             targets[t] = tokens[earlier[-1] + 1]
     return targets
-
-
-# --- target patterns (TransformerLens head-detector definitions) -------------------
-
-
-def anti_diagonal_pattern(length: int) -> np.ndarray:
-    """``P_ij = [j = T-1-i]`` (reverse)."""
-    return np.fliplr(np.eye(length))
-
-
-def previous_token_pattern(length: int) -> np.ndarray:
-    """``P_ij = [j = i-1]``: each token looks at the one before it."""
-    return np.eye(length, k=-1)
-
-
-def duplicate_token_pattern(tokens: np.ndarray) -> np.ndarray:
-    """``P_ij = [x_j = x_i, j < i]``: earlier copies of the same token."""
-    tokens = np.asarray(tokens)
-    return np.tril(tokens[:, None] == tokens[None, :], k=-1).astype(float)
-
-
-def induction_pattern(tokens: np.ndarray) -> np.ndarray:
-    """``P_ij = [x_{j-1} = x_i, j-1 < i]``: the token after an earlier copy of this one.
-
-    TransformerLens: the duplicate-token pattern shifted one column right.
-    """
-    duplicate = duplicate_token_pattern(tokens)
-    shifted = np.zeros_like(duplicate)
-    shifted[:, 1:] = duplicate[:, :-1]
-    return np.tril(shifted)
-
-
-def sort_pattern(tokens: np.ndarray) -> np.ndarray:
-    """Query ``i`` writing output symbol ``y_i`` looks at the input positions holding ``y_i``.
-
-    ``tokens (2n-1,)``; rows before the output half stay empty.
-    """
-    tokens = np.asarray(tokens)
-    pattern = np.zeros((len(tokens), len(tokens)))
-    targets = _sort_sequences(tokens[None, :SORT_N]).targets[0]
-    for i in range(SORT_N - 1, len(tokens)):
-        pattern[i, :SORT_N] = tokens[:SORT_N] == targets[i]
-    return pattern
-
-
-def pattern_score(weights: np.ndarray, pattern: np.ndarray) -> np.ndarray:
-    r"""Mean weight on the pattern over the rows it covers: ``(..., T, T) -> (...)``.
-
-    .. math:: s = \frac{1}{|R|} \sum_{i \in R} \sum_j A_{ij} P_{ij},
-              \quad R = \{ i : \textstyle\sum_j P_{ij} > 0 \}
-    """
-    rows = pattern.sum(axis=-1) > 0  # (T,)
-    on_pattern = (weights * pattern).sum(axis=-1)  # (..., T)
-    if not rows.any():  # nothing to look for (e.g. no token repeats): no score
-        return np.full(on_pattern.shape[:-1], np.nan)
-    return on_pattern[..., rows].mean(axis=-1)
-
-
-def target_pattern(task: Task, tokens: np.ndarray, score: str | None = None) -> np.ndarray:
-    """The ``(T, T)`` pattern named ``score`` (the task's first by default) on ``tokens``."""
-    name = score or task.score_names[0]
-    length = len(tokens)
-    if name == "anti-diagonal":
-        return anti_diagonal_pattern(length)
-    if name == "previous token":
-        return previous_token_pattern(length)
-    if name == "induction":
-        return induction_pattern(tokens)
-    if name == "sorted symbol":
-        return sort_pattern(tokens)
-    raise ValueError(f"unknown score {name!r}")
-
-
-def head_scores(task: Task, tokens: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
-    """Every score of the task for every head: ``weights (..., L, H, T, T)`` -> ``(..., L, H)``."""
-    return {
-        name: pattern_score(weights, target_pattern(task, tokens, name))
-        for name in task.score_names
-    }
 
 
 TASKS: dict[str, Task] = {

@@ -29,7 +29,8 @@ from ..timeseries.training import _TRAINING_LOCK as TRAINING_LOCK
 from .config import ModelConfig, TrainConfig
 from .forward import ModelArrays, forward
 from .model import TinyTransformer, weights_as_arrays
-from .tasks import IGNORE, Batch, Task, get_task, head_scores, is_held_out
+from .patterns import head_scores
+from .tasks import IGNORE, Batch, Task, get_task, is_held_out
 
 N_SNAPSHOTS = 20
 N_HELD_OUT = 512
@@ -151,7 +152,9 @@ def _train(
     started = time.perf_counter()
     task = get_task(config.task)
     model = TinyTransformer(config)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=train.learning_rate, weight_decay=0.0)
+    optimiser = torch.optim.AdamW(
+        model.parameters(), lr=train.learning_rate, weight_decay=train.weight_decay
+    )
     rng = np.random.default_rng(train.seed)
     held_out = held_out_batch(config.task)
     scored = _scored_sequences(config, held_out)
@@ -211,7 +214,17 @@ def _thin(snapshots: list[Snapshot]) -> list[Snapshot]:
     return [snapshots[i] for i in picks]
 
 
-def _result(config, train, history, scores, snapshots, probe, stop_reason, started):
+def _result(
+    config: ModelConfig,
+    train: TrainConfig,
+    history: list[tuple[int, float, float]],
+    scores: list[dict[str, np.ndarray]],
+    snapshots: list[Snapshot],
+    probe: np.ndarray,
+    stop_reason: str,
+    started: float,
+) -> LearningResult:
+    """The run's curves, ~N_SNAPSHOTS snapshots and their attention on the probe, read-only."""
     steps, loss, accuracy = (_read_only(column) for column in zip(*history, strict=True))
     reached = np.flatnonzero(accuracy >= 0.99)
     kept = tuple(_thin(snapshots))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from attention_core.learning import tasks
+from attention_core.learning import patterns, tasks
 from attention_core.learning.tasks import IGNORE, TASKS, get_task
 
 
@@ -35,17 +35,19 @@ def test_induction_rows_repeat_their_last_tokens_and_ask_only_the_determined_one
 
 
 def test_patterns_follow_the_head_detector_definitions() -> None:
-    np.testing.assert_array_equal(tasks.anti_diagonal_pattern(3), [[0, 0, 1], [0, 1, 0], [1, 0, 0]])
     np.testing.assert_array_equal(
-        tasks.previous_token_pattern(3), [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
+        patterns.anti_diagonal_pattern(3), [[0, 0, 1], [0, 1, 0], [1, 0, 0]]
+    )
+    np.testing.assert_array_equal(
+        patterns.previous_token_pattern(3), [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
     )
     tokens = np.array([5, 7, 5, 7])  # a b a b
     np.testing.assert_array_equal(
-        tasks.induction_pattern(tokens),
+        patterns.induction_pattern(tokens),
         [[0, 0, 0, 0], [0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]],  # after the earlier copy
     )
     np.testing.assert_array_equal(
-        tasks.sort_pattern(np.array([2, 1, 0, 2, 0, 1, 0, 0, 1, 1, 2]))[5:, :6],
+        patterns.sort_pattern(np.array([2, 1, 0, 2, 0, 1, 0, 0, 1, 1, 2]))[5:, :6],
         [
             [0, 0, 1, 0, 1, 0],  # writes 0: the input's 0s
             [0, 0, 1, 0, 1, 0],
@@ -58,17 +60,17 @@ def test_patterns_follow_the_head_detector_definitions() -> None:
 
 
 def test_score_is_the_mean_weight_on_the_pattern_over_the_rows_it_covers() -> None:
-    pattern = tasks.previous_token_pattern(3)  # rows 1 and 2 covered
+    pattern = patterns.previous_token_pattern(3)  # rows 1 and 2 covered
     weights = np.array([[1.0, 0.0, 0.0], [0.25, 0.75, 0.0], [0.1, 0.5, 0.4]])
-    assert tasks.pattern_score(weights, pattern) == pytest.approx((0.25 + 0.5) / 2)
+    assert patterns.pattern_score(weights, pattern) == pytest.approx((0.25 + 0.5) / 2)
     perfect = np.stack([np.eye(3, k=-1) + np.eye(3) * [1, 0, 0], np.eye(3)])  # (2, 3, 3)
-    np.testing.assert_allclose(tasks.pattern_score(perfect, pattern), [1.0, 0.0])
-    assert np.isnan(tasks.pattern_score(weights, np.zeros((3, 3))))  # nothing to look for
+    np.testing.assert_allclose(patterns.pattern_score(perfect, pattern), [1.0, 0.0])
+    assert np.isnan(patterns.pattern_score(weights, np.zeros((3, 3))))  # nothing to look for
 
 
 def test_held_out_sequences_are_a_fixed_fifth_of_all_sort_inputs() -> None:
     every_input = np.array(np.meshgrid(*[range(3)] * 6)).reshape(6, -1).T  # all 729
-    sequences = get_task("sort").make.__globals__["_sort_sequences"](every_input).tokens
+    sequences = tasks.sort_sequences(every_input).tokens
     held = tasks.is_held_out(sequences)
     assert 0.15 < held.mean() < 0.25
     np.testing.assert_array_equal(held, tasks.is_held_out(sequences.copy()))  # by content only
