@@ -36,8 +36,9 @@ TASK_WORDS = {
     "(Olsson et al. 2022) uses two heads: a **previous-token** head in layer 1 writes each "
     "letter's predecessor into it, and an **induction** head in layer 2 looks at the letter "
     "after the latest earlier copy of the current one. The scores above each head say how "
-    "close this tiny model comes; in a few seconds it often finds a blurrier mix of both, "
-    "so slide back through training and watch what it tries. Causal mask.",
+    "close this tiny model comes: with most seeds both heads form, and the loss drops as "
+    "they do; with some (try seed 1) it finds a blurrier mix that works as well. Slide back "
+    "through training and watch what it tries. Causal mask.",
 }
 
 
