@@ -74,19 +74,18 @@ def heads_beside_target(
     scores = head_scores(task, tokens, weights)
     n_layers, n_heads = weights.shape[:2]
     left, right = st.columns([3, 1])
-    left.plotly_chart(
-        heatmap_grid(
-            weights.reshape(-1, *weights.shape[2:]),
-            labels,
-            labels,
-            titles=head_titles(scores, n_layers, n_heads),
-            title=title,
-            mask=mask,
-            style=style,
-            columns=min(n_layers * n_heads, 4),
-        ),
-        key=f"{key}_heads",
+    heads = heatmap_grid(
+        weights.reshape(-1, *weights.shape[2:]),
+        labels,
+        labels,
+        titles=head_titles(scores, n_layers, n_heads),
+        title=title,
+        mask=mask,
+        style=style,
+        columns=min(n_layers * n_heads, 4),
     )
+    heads.update_layout(margin={"t": 110})  # room for the two-line panel titles
+    left.plotly_chart(heads, key=f"{key}_heads")
     right.plotly_chart(
         heatmap_grid(
             target_pattern(task, tokens)[None],
