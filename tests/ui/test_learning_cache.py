@@ -122,3 +122,28 @@ def test_expired_results_are_trained_again() -> None:
     runs.get_or_train("a", lambda report: "old")
     time.sleep(0.01)
     assert runs.get_or_train("a", lambda report: "new") == "new"
+
+
+def test_two_sessions_training_the_same_real_model_at_once_train_it_once() -> None:
+    from attention_core.learning import training
+    from attention_core.learning.config import DEFAULTS
+
+    runs: SharedRuns[training.LearningResult, training.LearningProgress] = SharedRuns(4, 60)
+    model, train = DEFAULTS["reverse"]
+    results, barrier = [], threading.Barrier(2)
+
+    def session() -> None:
+        barrier.wait()
+        results.append(
+            runs.get_or_train(
+                (model, train), lambda report: training.train_model(model, train, report)
+            )
+        )
+
+    threads = [threading.Thread(target=session) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results[0] is results[1] and runs.slot((model, train)).runs == 1
+    assert results[0].accuracy[-1] >= 0.99

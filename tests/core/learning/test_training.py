@@ -16,6 +16,7 @@ from attention_core.learning import training
 from attention_core.learning.config import DEFAULTS, TrainConfig
 from attention_core.learning.forward import forward
 from attention_core.learning.model import TinyTransformer, load_arrays, weights_as_arrays
+from attention_core.learning.predict import predict
 from attention_core.learning.tasks import get_task, is_held_out
 
 
@@ -53,10 +54,17 @@ def test_induction_reaches_99_percent_with_an_induction_head_in_layer_2(
     assert result.scores["previous token"][-1][0, 0] > 0.25  # helped by layer 1 (from ~0.16)
 
 
-def test_sort_reaches_99_percent() -> None:
+def test_sort_reaches_99_percent_and_writes_sorted_copies_one_token_at_a_time() -> None:
     result = train_default("sort", 0)
     assert result.accuracy[-1] >= 0.99
     assert result.steps_to_target is not None
+    task = get_task("sort")
+    for typed in ("210201", "222000", "101010", "000000"):
+        prediction = predict(result.final, result.model, task.parse(typed))
+        written = "".join(task.alphabet[t] for t in prediction.answer[5:])
+        assert written == "".join(sorted(typed))
+        # the model read its own output: the sequence is the input and what it wrote
+        np.testing.assert_array_equal(prediction.tokens[6:], prediction.answer[5:10])
 
 
 def test_snapshots_run_from_untrained_to_final_and_their_attention_is_the_cores(
