@@ -103,7 +103,9 @@ def _run_key(model: ModelConfig, train: TrainConfig) -> tuple:
 
 def train_shared(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> LearningResult:
     """Train once per server for these settings, drawing progress; or wait for whoever is."""
-    bar = st.progress(0.0, text="Loading PyTorch…")
+    # Until the first update: PyTorch loads (once per server), or another training on
+    # this server finishes (one at a time, each on one thread).
+    bar = st.progress(0.0, text="Starting: loading PyTorch, or waiting for another training…")
     chart = st.empty()
     history: list[tuple[int, float, float]] = []
     drawn = [0.0]
