@@ -25,7 +25,7 @@ from torch import nn
 
 # One training at a time per process, whichever page asks: it keeps to one core,
 # and the global torch RNG and thread settings are not shared between runs.
-from ..timeseries.training import _TRAINING_LOCK as TRAINING_LOCK
+from ..timeseries.training import TRAINING_LOCK
 from .config import ModelConfig, TrainConfig
 from .forward import ModelArrays, forward
 from .model import TinyTransformer, weights_as_arrays

@@ -24,9 +24,9 @@ from ..errors import InputError
 from .model import ModelConfig, SeriesForecaster, TrainConfig, check_budget
 from .windows import ForecastErrors, SeriesDataset, forecast_errors
 
-# One training at a time per process: it keeps to one core, and the global
-# torch RNG and thread settings are not shared between concurrent runs.
-_TRAINING_LOCK = threading.Lock()
+# One training at a time per process, shared by every page that trains: it keeps to one
+# core, and the global torch RNG and thread settings are not shared between runs.
+TRAINING_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ def train_model(
     if config.window != dataset.window or config.n_features != dataset.features.shape[1]:
         raise ValueError("The model's window and feature count must match the dataset's.")
     check_budget(config, train)
-    with _TRAINING_LOCK, torch.random.fork_rng(devices=[]):
+    with TRAINING_LOCK, torch.random.fork_rng(devices=[]):
         threads = torch.get_num_threads()
         torch.set_num_threads(1)
         try:
