@@ -68,6 +68,7 @@ from .timeseries.windows import (
     init_feature_embedding,
     prepare_dataset,
     row_labels,
+    scaling_rows,
     series_attention,
     windows_at,
 )
@@ -129,6 +130,7 @@ __all__ = [
     "run_attention",
     "run_text_attention",
     "scaled_dot_product_attention",
+    "scaling_rows",
     "seasonal_series",
     "sequence_length_scale_pitfall",
     "series_attention",

@@ -223,7 +223,8 @@ def attention_section(
 ) -> None:
     """Embed one window of the scaled series and show its attention (untrained weights)."""
     values = frame[features].to_numpy(dtype=float)
-    scaled = ac.fit_scaler(values, scaling).transform(values)
+    fit_rows = ac.scaling_rows(len(frame), window)  # the rows training fits its scaler on
+    scaled = ac.fit_scaler(values[fit_rows], scaling).transform(values)
     if not window - 1 <= st.session_state.get(f"{PREFIX}end", window - 1) < len(frame):
         reset(end=len(frame) - 1)  # the window length changed under it
     end = int(

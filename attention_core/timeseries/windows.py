@@ -140,6 +140,25 @@ class SeriesDataset:
     labels: tuple[str, ...]  #: (N,) row labels
 
 
+def window_ends(n_rows: int, window: int) -> np.ndarray:
+    """Last rows of the windows training may use: each has a next value to forecast."""
+    return np.arange(window - 1, n_rows - 1)[-MAX_TRAIN_WINDOWS:]
+
+
+def scaling_rows(n_rows: int, window: int) -> slice:
+    """The rows every scaler of a series is fitted on: those the training windows see.
+
+    Validation rows never reach a scaler. The view before training uses the same
+    rows, so both views see the same scaled numbers. A series too short to
+    train on has no such rows; then every row is used.
+    """
+    ends = window_ends(n_rows, window)
+    n_val = max(2, round(len(ends) * VALIDATION_SHARE))
+    if len(ends) <= n_val:
+        return slice(None)
+    return slice(int(ends[0]) - window + 1, int(ends[-n_val - 1]) + 2)
+
+
 def prepare_dataset(
     frame: pd.DataFrame,
     features: Sequence[str],
@@ -161,10 +180,10 @@ def prepare_dataset(
         raise InputError(f"These columns are not in the data: {', '.join(map(repr, missing))}.")
     n_rows = len(frame)
     window = check_window(n_rows, window, training=True)
-    ends = np.arange(window - 1, n_rows - 1)[-MAX_TRAIN_WINDOWS:]  # each has a next value
+    ends = window_ends(n_rows, window)
     n_val = max(2, round(len(ends) * VALIDATION_SHARE))
     train_ends, val_ends = ends[:-n_val], ends[-n_val:]
-    fit_rows = slice(int(ends[0]) - window + 1, int(train_ends[-1]) + 2)
+    fit_rows = scaling_rows(n_rows, window)
     feature_values = frame[features].to_numpy(dtype=float)
     target_values = frame[[target]].to_numpy(dtype=float)
     feature_scaler = fit_scaler(feature_values[fit_rows], scaling)

@@ -55,7 +55,8 @@ def test_default_page_plots_the_cores_weights_for_the_seasonal_sample() -> None:
     at = open_page()
     assert_clean(at)
     sales = ac.seasonal_series()[["sales"]].to_numpy()
-    scaled = ac.fit_scaler(sales, "zscore").transform(sales)
+    fit_rows = ac.scaling_rows(len(sales), 28)
+    scaled = ac.fit_scaler(sales[fit_rows], "zscore").transform(sales)
     config = ac.AttentionConfig(d_model=16, n_heads=2, positional="learned", mask="causal")
     expected = ac.series_attention(scaled[-28:], config, "relu").run.trace.weights[0]
     shown = plotted_weights(at)
@@ -241,3 +242,18 @@ def test_page_without_training_does_not_import_torch() -> None:
     subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, check=True, timeout=120, capture_output=True
     )
+
+
+def test_the_view_before_training_scales_like_training_on_training_rows_only() -> None:
+    """Both views fit the scaler on the rows training sees, so they attend over the same numbers."""
+    at = open_page()
+    assert_clean(at)
+    series = ac.seasonal_series()
+    dataset = ac.prepare_dataset(series, ["sales"], "sales", 28, "zscore")
+    config = ac.AttentionConfig(d_model=16, n_heads=2, positional="learned", mask="causal")
+    expected = ac.series_attention(dataset.features[-28:].astype(float), config, "relu")
+    allowed = ac.causal_mask(28)
+    shown = plotted_weights(at)[allowed]
+    np.testing.assert_allclose(shown, expected.run.trace.weights[0][allowed], rtol=0, atol=1e-5)
+    whole_series = ac.fit_scaler(series[["sales"]].to_numpy(), "zscore")
+    assert not np.allclose(whole_series.offset, dataset.feature_scaler.offset)
