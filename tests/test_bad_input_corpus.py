@@ -643,3 +643,34 @@ def test_a_probe_too_long_for_the_box_in_a_link_is_named_and_the_default_used() 
     assert_drawn_without_exception(at, "learning")
     assert at.text_input(key=PROBE_KEY).value == "31415926"
     assert any(PROBE_KEY in warning for warning in warnings_shown(at))
+
+
+# ------------------------------------------------------------------ ranges with one value
+
+# Widgets whose range comes from the data must cope with a single possible value. Of
+# Streamlit's widgets only st.slider refuses one (min = max raises
+# StreamlitInvalidMinMaxError); selectboxes, radios, multiselects and select-sliders with
+# one option work. These files leave exactly one value for a data-driven range.
+ONE_VALUE_FILES = {
+    "rows-equal-window": (
+        "date,value\n" + "".join(f"2024-03-{d:02d},{d % 7}\n" for d in range(1, 11))
+    ),
+    "rows-equal-window-two-columns": ("a,b\n" + "".join(f"{d},{d % 3}\n" for d in range(10))),
+    "one-column-rows-equal-window": ("v\n" + "".join(f"{d * 0.5}\n" for d in range(10))),
+}
+
+
+@pytest.mark.parametrize("name", ONE_VALUE_FILES)
+def test_a_file_exactly_one_window_long_draws_its_only_window(name: str) -> None:
+    at = upload(ONE_VALUE_FILES[name].encode())
+    assert_drawn_without_exception(at, "time_series")
+    assert errors_shown(at) == []
+    assert attention_drawn(at)
+    assert any("the only possible value" in shown(m) for m in at.markdown)
+
+
+def test_one_token_sentence_leaves_one_query_and_draws_every_tab() -> None:
+    for view in ("3 Q K V", "4 Weights", "5 Head view", "6 Output"):
+        at = open_page("text", {"text": "Hi", "view": view, "heads": "1"})
+        assert_drawn_without_exception(at, "text")
+        assert errors_shown(at) == []

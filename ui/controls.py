@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 import attention_core as ac
 from attention_core import limits
@@ -267,3 +269,17 @@ def attention_controls(
         combine=combine,
         seed=seed,
     )
+
+
+def slider_or_only_value(
+    place: DeltaGenerator, label: str, low: int, high: int, value: int, **kwargs: Any
+) -> int:
+    """A slider over ``low .. high`` whose range comes from data; text when only one value fits.
+
+    Streamlit refuses a slider whose minimum equals its maximum (a file exactly
+    one window long has one possible window), so that case shows the value.
+    """
+    if high <= low:
+        place.markdown(f"{label}: **{low}** — the only possible value for this data.")
+        return low
+    return int(place.slider(label, low, high, min(max(value, low), high), **kwargs))

@@ -17,7 +17,7 @@ import streamlit as st
 import attention_core as ac
 from attention_core import limits
 from attention_core.timeseries.csv_reader import DELIMITER_NAMES
-from ui.controls import ControlOptions, attention_controls, control_keys
+from ui.controls import ControlOptions, attention_controls, control_keys, slider_or_only_value
 from ui.export import csv_bytes, matrix_frame
 from ui.figures import series as figures
 from ui.figures.heatmap import heatmap, heatmap_grid
@@ -227,16 +227,15 @@ def attention_section(
     scaled = ac.fit_scaler(values[fit_rows], scaling).transform(values)
     if not window - 1 <= st.session_state.get(f"{PREFIX}end", window - 1) < len(frame):
         reset(end=len(frame) - 1)  # the window length changed under it
-    end = int(
-        st.slider(
-            "Window ends at row",
-            window - 1,
-            len(frame) - 1,
-            len(frame) - 1,
-            key=f"{PREFIX}end",
-            bind=BIND,
-            help="Move the window through time; row numbers count from 0.",
-        )
+    end = slider_or_only_value(
+        st,
+        "Window ends at row",
+        window - 1,
+        len(frame) - 1,
+        len(frame) - 1,
+        key=f"{PREFIX}end",
+        bind=BIND,
+        help="Move the window through time; row numbers count from 0.",
     )
     first = end - window + 1
     window_labels = ac.row_labels(frame.index[first : end + 1])
