@@ -38,6 +38,8 @@ browser:
 lint: $(VENV)/.dev
 	$(PY) -m ruff format --check .
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
+	$(PY) -m mypy
 
 pytest: $(VENV)/.dev browser
 	$(PY) -m pytest

@@ -9,6 +9,8 @@ table :data:`attention_core.options.COMBINATIONS` can hand any of them to
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from .projections import Projections
@@ -26,4 +28,5 @@ def max_of_heads(context: np.ndarray, projections: Projections) -> np.ndarray:
 
 def weighted_sum_of_heads(context: np.ndarray, projections: Projections) -> np.ndarray:
     r""":math:`O = \sum_h w_h C_h`, one learned weight per head ``head_weights (H,)``."""
-    return np.tensordot(projections.head_weights, context, axes=1)  # (H,) . (H, T, dv) -> (T, dv)
+    head_weights = cast(np.ndarray, projections.head_weights)  # (H,), set by the caller
+    return np.tensordot(head_weights, context, axes=1)  # (H,) . (H, T, dv) -> (T, dv)

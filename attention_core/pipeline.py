@@ -10,6 +10,7 @@ computation itself is :func:`attention_core.attention.multi_head_attention`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -103,9 +104,8 @@ def run_attention(
         config.positional, x_kv.shape[0], config.d_model, config.seed
     )  # fmt: skip
     rng = np.random.default_rng(config.seed)
-    projections = init_projections(
-        rng, config.d_model, config.n_heads, config.d_k, config.d_v, config.d_model
-    )
+    d_k, d_v = cast(int, config.d_k), cast(int, config.d_v)  # set by AttentionConfig
+    projections = init_projections(rng, config.d_model, config.n_heads, d_k, d_v, config.d_model)
     x_in = x + p  # (T, d_model)
     with np.errstate(over="ignore", invalid="ignore"):
         trace = attention.multi_head_attention(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -125,7 +126,7 @@ def vocabulary(tokens: tuple[str, ...] | list[str]) -> list[str]:
     return list(dict.fromkeys(token.casefold() for token in tokens))
 
 
-def _check_tokens(tokens: object) -> None:
+def _check_tokens(tokens: Sequence[str]) -> None:
     if isinstance(tokens, str) or not all(isinstance(token, str) for token in tokens):
         raise InputError("Tokens must be a list of strings, e.g. tokenize(text).tokens.")
     if len(tokens) == 0:

@@ -30,7 +30,7 @@ def check_number(value: object, name: str) -> float:
     if isinstance(value, (bool, str, bytes)):
         raise InputError(f"{name} must be a number, got {value!r}.")
     try:
-        return float(value)
+        return float(value)  # type: ignore[arg-type]  # anything float() takes; the rest raises
     except (TypeError, ValueError):
         raise InputError(f"{name} must be a number, got {value!r}.") from None
 
@@ -39,9 +39,10 @@ def check_seed(value: object) -> int:
     """Return ``value`` as an int seed in 0 .. MAX_SEED, or raise InputError."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise InputError(f"The seed must be a whole number, got {value!r}.")
-    if not 0 <= value <= MAX_SEED:
-        raise InputError(f"The seed must be between 0 and {MAX_SEED}, got {value}.")
-    return int(value)
+    seed = int(value)
+    if not 0 <= seed <= MAX_SEED:
+        raise InputError(f"The seed must be between 0 and {MAX_SEED}, got {seed}.")
+    return seed
 
 
 def check_finite(array: np.ndarray, name: str) -> np.ndarray:
@@ -99,7 +100,11 @@ def as_scores(value: object, name: str, min_ndim: int = 1) -> np.ndarray:
 
 def check_axis(axis: object, ndim: int) -> int:
     """Return ``axis`` if it names one of ``ndim`` axes, else raise InputError."""
-    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or not -ndim <= axis < ndim:
+    if (
+        isinstance(axis, bool)
+        or not isinstance(axis, numbers.Integral)
+        or not -ndim <= int(axis) < ndim
+    ):
         raise InputError(f"axis must be a whole number from {-ndim} to {ndim - 1}, got {axis!r}.")
     return int(axis)
 

@@ -97,7 +97,7 @@ def forward(arrays: ModelArrays, config: ModelConfig, tokens: np.ndarray) -> For
             normed, normed, layer.projections(), config.n_heads, scale, mask
         )
         hidden = hidden + trace.output  # (T, d)
-        if layer.mlp is not None:
+        if layer.mlp is not None and layer.mlp_norm is not None:
             hidden = hidden + mlp(layer_norm(hidden, layer.mlp_norm), layer.mlp)
         traces.append(trace)
     w_unembed, b_unembed = arrays.unembed

@@ -32,6 +32,11 @@ class MultiHeadAttention(nn.Module):
     .. math:: O = [\,\mathrm{softmax}(\mathrm{mask}(Q_h K_h^\top / \sqrt{d_k}))\, V_h\,]_h\, W^O
     """
 
+    query: nn.Linear
+    key: nn.Linear
+    value: nn.Linear
+    output: nn.Linear
+
     def __init__(self, d_model: int, n_heads: int) -> None:
         super().__init__()
         self.n_heads, self.d_head = n_heads, d_model // n_heads
@@ -61,6 +66,9 @@ class MultiHeadAttention(nn.Module):
 class MLP(nn.Module):
     r""":math:`\mathrm{ReLU}(x W_1 + b_1) W_2 + b_2`, width ``4 d_model``."""
 
+    hidden: nn.Linear
+    output: nn.Linear
+
     def __init__(self, d_model: int) -> None:
         super().__init__()
         self.hidden = nn.Linear(d_model, 4 * d_model)
@@ -73,6 +81,11 @@ class MLP(nn.Module):
 class Block(nn.Module):
     """Pre-norm residual block: attention, then (optionally) the MLP."""
 
+    attention_norm: nn.LayerNorm
+    attention: MultiHeadAttention
+    mlp_norm: nn.LayerNorm | None
+    mlp: MLP | None
+
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         self.attention_norm = nn.LayerNorm(config.d_model)
@@ -83,7 +96,7 @@ class Block(nn.Module):
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         attended, weights = self.attention(self.attention_norm(x), mask)
         x = x + attended
-        if self.mlp is not None:
+        if self.mlp is not None and self.mlp_norm is not None:
             x = x + self.mlp(self.mlp_norm(x))
         return x, weights
 
@@ -105,6 +118,10 @@ class TinyTransformer(nn.Module):
                 nn.init.normal_(
                     module.weight, std=0.02 if isinstance(module, nn.Embedding) else 0.1
                 )
+
+    def layers(self) -> list[Block]:
+        """The blocks, in order (typed: ``nn.ModuleList`` only knows they are modules)."""
+        return [block for block in self.blocks if isinstance(block, Block)]
 
     def forward(self, tokens: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
         hidden = self.token_embedding(tokens) + self.position_embedding  # (B, T, d)
@@ -134,7 +151,7 @@ def weights_as_arrays(model: TinyTransformer) -> ModelArrays:
     so each projection is the transposed weight.
     """
     layers = []
-    for block in model.blocks:
+    for block in model.layers():
         attention = block.attention
         mlp = block.mlp
         layers.append(
@@ -144,7 +161,7 @@ def weights_as_arrays(model: TinyTransformer) -> ModelArrays:
                 w_k=_array(attention.key.weight, True),
                 w_v=_array(attention.value.weight, True),
                 w_o=_array(attention.output.weight, True),
-                mlp_norm=_norm(block.mlp_norm) if mlp is not None else None,
+                mlp_norm=_norm(block.mlp_norm) if block.mlp_norm is not None else None,
                 mlp=(
                     (
                         _array(mlp.hidden.weight, True),
@@ -179,7 +196,7 @@ def load_arrays(model: TinyTransformer, arrays: ModelArrays) -> TinyTransformer:
 
     put(model.token_embedding.weight, arrays.token_embedding)
     put(model.position_embedding, arrays.position_embedding)
-    for block, layer in zip(model.blocks, arrays.layers, strict=True):
+    for block, layer in zip(model.layers(), arrays.layers, strict=True):
         put_norm(block.attention_norm, layer.attention_norm)
         for linear, array in zip(
             (block.attention.query, block.attention.key, block.attention.value),
@@ -188,7 +205,8 @@ def load_arrays(model: TinyTransformer, arrays: ModelArrays) -> TinyTransformer:
         ):
             put(linear.weight, array, transpose=True)
         put(block.attention.output.weight, layer.w_o, transpose=True)
-        if block.mlp is not None:
+        if block.mlp is not None and block.mlp_norm is not None:
+            assert layer.mlp is not None and layer.mlp_norm is not None  # the same config
             put_norm(block.mlp_norm, layer.mlp_norm)
             w1, b1, w2, b2 = layer.mlp
             put(block.mlp.hidden.weight, w1, transpose=True)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
+from numpy.typing import ArrayLike
 from torch import nn
 
 # One training at a time per process, whichever page asks: it keeps to one core,
@@ -82,7 +83,7 @@ class LearningResult:
         return self.snapshots[-1].arrays
 
 
-def _read_only(array: np.ndarray) -> np.ndarray:
+def _read_only(array: ArrayLike) -> np.ndarray:
     array = np.array(array)
     array.setflags(write=False)
     return array

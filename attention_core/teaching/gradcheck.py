@@ -16,8 +16,12 @@ module stays as fast as the rest of the core.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:  # at run time torch is imported only inside autograd_gradients
+    import torch
 
 from ..api import scaled_dot_product_attention
 from ..backward import AttentionGradients, attention_backward
@@ -103,7 +107,7 @@ def autograd_gradients(example: GradientExample) -> tuple[float, dict[str, np.nd
     loss = 0.5 * torch.sum((output - torch.tensor(example.target)) ** 2)
     loss.backward()
     tensors = {"W_Q": w_q, "W_K": w_k, "W_V": w_v, "X": x}
-    return loss.item(), {name: tensors[name].grad.numpy() for name in GRADIENT_NAMES}
+    return loss.item(), {name: _gradient(tensors[name]) for name in GRADIENT_NAMES}
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,13 @@ class GradientCheck:
     hand: dict[str, np.ndarray]  #: name -> gradient, see GRADIENT_NAMES
     autograd: dict[str, np.ndarray]
     max_difference: dict[str, float]  #: name -> max |hand - autograd|
+
+
+def _gradient(leaf: torch.Tensor) -> np.ndarray:
+    """The gradient autograd stored on ``leaf`` after ``backward()``."""
+    if leaf.grad is None:
+        raise RuntimeError("autograd left no gradient on a leaf that needs one")
+    return leaf.grad.numpy()
 
 
 def check_gradients(example: GradientExample) -> GradientCheck:

@@ -19,6 +19,7 @@ projections so that ``w_q = query.weight.T`` etc. are exactly the matrices
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,7 +44,7 @@ from .windows import FEATURE_ACTIVATIONS
 
 MODEL_MASKS = ("causal", "none", "sliding")
 MODEL_POSITIONAL = ("learned", "sinusoidal")
-_ACTIVATIONS = {
+_ACTIVATIONS: dict[str, Callable[[], nn.Module]] = {
     "relu": nn.ReLU,
     "tanh": nn.Tanh,
     "identity": nn.Identity,
@@ -80,7 +81,7 @@ class ModelConfig:
         check_positive_int(self.n_layers, "The number of layers", MAX_LAYERS)
         check_positive_int(self.d_hidden, "The hidden width", MAX_HIDDEN)
         check_positive_int(self.sliding_window, "The sliding window", MAX_WINDOW)
-        _choice(self.activation, FEATURE_ACTIVATIONS, "activation")
+        _choice(self.activation, tuple(FEATURE_ACTIVATIONS), "activation")
         _choice(self.positional, MODEL_POSITIONAL, "positional encoding")
         _choice(self.mask, MODEL_MASKS, "mask")
 
