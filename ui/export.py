@@ -24,11 +24,16 @@ def matrix_frame(
     return pd.DataFrame(matrix, index=pd.Index(rows), columns=pd.Index(cols))
 
 
+#: First characters that make a spreadsheet treat a cell as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
 def csv_bytes(frame: pd.DataFrame) -> bytes:
     """UTF-8 CSV of ``frame`` at full precision (rounding is for the screen only).
 
     Cells that a spreadsheet would run as a formula (a label starting with
-    ``=``, ``+``, ``-`` or ``@``) are prefixed with a quote mark.
+    ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, as OWASP lists them)
+    are prefixed with a quote mark. Numbers are written as they are.
     """
     safe = frame.copy()
     safe.index = [_spreadsheet_safe(label) for label in safe.index]
@@ -37,7 +42,7 @@ def csv_bytes(frame: pd.DataFrame) -> bytes:
 
 
 def _spreadsheet_safe(label: object) -> object:
-    if isinstance(label, str) and label[:1] in ("=", "+", "-", "@"):
+    if isinstance(label, str) and label[:1] in FORMULA_STARTS:
         return "'" + label
     return label
 

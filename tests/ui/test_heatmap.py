@@ -1,0 +1,72 @@
+"""The one heatmap builder (ui.figures.heatmap), tested directly on small matrices."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ui.figures.heatmap import MAX_CELLS_WITH_TEXT, display_matrix, heatmap
+from ui.figures.style import NORMAL, PRESENTATION
+
+ROWS, COLS = ["the", "cat", "sat"], ["the", "cat", "sat"]
+WEIGHTS = np.array([[1.0, 0.0, 0.0], [0.25, 0.75, 0.0], [0.2, 0.3, 0.5]])
+CAUSAL = np.tri(3, dtype=bool)
+
+
+def main_trace(figure) -> dict:
+    return figure.data[0]
+
+
+def test_values_are_sent_as_float32_with_their_labels() -> None:
+    figure = heatmap(WEIGHTS, ROWS, COLS, title="A")
+    trace = main_trace(figure)
+    assert trace.z.dtype == np.float32
+    np.testing.assert_array_equal(trace.z, WEIGHTS.astype(np.float32))
+    assert list(trace.x) == COLS and list(trace.y) == ROWS
+    assert figure.layout.title.text == "A"
+
+
+def test_masked_cells_are_empty_in_the_data_and_labelled_zero_on_weights() -> None:
+    figure = heatmap(WEIGHTS, ROWS, COLS, title="A", mask=CAUSAL)
+    z = main_trace(figure).z
+    assert np.isnan(z[~CAUSAL]).all() and np.isfinite(z[CAUSAL]).all()
+    overlay = next(trace for trace in figure.data if trace.name == "masked")
+    assert np.array(overlay.text)[~CAUSAL].tolist() == ["0", "0", "0"]
+    assert np.array(overlay.text)[CAUSAL].tolist() == [""] * 6
+
+
+def test_masked_scores_are_labelled_minus_infinity() -> None:
+    scores = np.where(CAUSAL, WEIGHTS * 4 - 1, -np.inf)
+    figure = heatmap(scores, ROWS, COLS, title="S", kind="scores", mask=CAUSAL)
+    overlay = next(trace for trace in figure.data if trace.name == "masked")
+    assert set(np.array(overlay.text)[~CAUSAL]) == {"−∞"}
+
+
+def test_weights_use_a_fixed_zero_to_one_scale_and_scores_a_symmetric_one() -> None:
+    weights = main_trace(heatmap(WEIGHTS, ROWS, COLS, title="A"))
+    assert (weights.zmin, weights.zmax) == (0.0, 1.0)
+    scores = main_trace(heatmap(WEIGHTS * 6 - 2.5, ROWS, COLS, title="S", kind="scores"))
+    assert (scores.zmin, scores.zmax, scores.zmid) == (-3.5, 3.5, 0.0)
+
+
+@pytest.mark.parametrize("style", [NORMAL, PRESENTATION])
+def test_small_matrices_show_their_numbers_and_large_ones_do_not(style) -> None:
+    small = main_trace(heatmap(WEIGHTS, ROWS, COLS, title="A", style=style))
+    assert small.texttemplate == f"%{{z:.{min(style.decimals, 2)}f}}"
+    side = int(np.sqrt(MAX_CELLS_WITH_TEXT)) + 1
+    labels = [f"t{i}" for i in range(side)]
+    large = main_trace(heatmap(np.eye(side), labels, labels, title="B", style=style))
+    assert large.texttemplate is None
+
+
+def test_labels_that_do_not_fit_the_matrix_are_refused() -> None:
+    with pytest.raises(ValueError, match="do not match"):
+        heatmap(WEIGHTS, ROWS[:2], COLS, title="A")
+
+
+def test_display_matrix_turns_infinities_and_masked_cells_into_gaps() -> None:
+    z = display_matrix(
+        np.array([[1.0, np.inf], [-np.inf, 2.0]]), np.array([[True, True], [True, False]])
+    )
+    assert z.dtype == np.float32
+    assert z[0, 0] == 1.0 and np.isnan(z[0, 1]) and np.isnan(z[1, 0]) and np.isnan(z[1, 1])
