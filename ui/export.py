@@ -38,7 +38,8 @@ def csv_bytes(frame: pd.DataFrame) -> bytes:
     safe = frame.copy()
     safe.index = [_spreadsheet_safe(label) for label in safe.index]
     safe.columns = [_spreadsheet_safe(label) for label in safe.columns]
-    return safe.to_csv().encode("utf-8")
+    # RFC 4180 line ends: a label holding a line break of either kind is then quoted.
+    return safe.to_csv(lineterminator="\r\n").encode("utf-8")
 
 
 def _spreadsheet_safe(label: object) -> object:
