@@ -25,6 +25,7 @@ BENCHMARKS = (
     "training",  # 6. the time-series model's default training run
     "learning",  # 7. the learning page: time to 99 % per task, reruns while training
     "capacity",  # 8. N headless sessions on one server (websocket protocol)
+    "proxy",  # 9. first visit at 20 Mbit/s, direct vs through nginx with gzip
 )
 
 

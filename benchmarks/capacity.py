@@ -10,25 +10,32 @@ it is lost (no ``script_finished`` within CHANGE_TIMEOUT_S, or the connection
 dropped). A fresh server per N; RSS at the end and CPU seconds over the run
 from /proc.
 
-    python -m benchmarks.capacity               # N = 10, 30, 60, 100
-    python -m benchmarks.capacity 5 10 --duration 20
+Then 200 sessions on 2 replicas behind deploy/'s nginx (cookie affinity), when
+nginx is installed.
+
+    python -m benchmarks.capacity               # N = 10, 30, 60, 100; 200 on 2 replicas
+    python -m benchmarks.capacity 5 10 --duration 20 --replicas 0
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import statistics
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from benchmarks.cluster import nginx_available, running_cluster
 from benchmarks.common import Result, emit
 from benchmarks.server import ROOT, cpu_seconds, rss_mb, running_server
-from benchmarks.st_client import LostRunError, Run, Session
+from benchmarks.st_client import LostRunError, Run, Session, affinity_cookie
 
 SESSION_COUNTS = (10, 30, 60, 100)
+REPLICAS, CLUSTER_SESSIONS = 2, 200  # then 200 sessions on 2 replicas behind nginx
 DURATION_S = 60.0
 THINK_S = (2.5, 7.5)  # ~5 s between changes, ±50 %
 ARRIVAL_S = 10.0  # sessions open spread over this long
@@ -75,10 +82,13 @@ def check_change(before: Run, after: Run, tally: Tally) -> None:
         tally.stale += 1
 
 
-async def student(base: str, number: int, end: float, tally: Tally, rng: random.Random) -> None:
+async def student(
+    base: str, number: int, end: float, tally: Tally, rng: random.Random, proxied: bool
+) -> None:
     await asyncio.sleep(rng.uniform(0, ARRIVAL_S))
-    session = Session(base, "text", weights_link(number))
     try:
+        cookies = await asyncio.to_thread(affinity_cookie, base) if proxied else ""
+        session = Session(base, "text", weights_link(number), cookies=cookies)
         before = await session.open(CHANGE_TIMEOUT_S)
     except (LostRunError, OSError):
         tally.never_opened += 1
@@ -103,14 +113,28 @@ async def student(base: str, number: int, end: float, tally: Tally, rng: random.
         await session.close()
 
 
-async def crowd(base: str, n_sessions: int, duration: float) -> Tally:
+async def crowd(base: str, n_sessions: int, duration: float, proxied: bool = False) -> Tally:
     tally = Tally()
     end = time.monotonic() + ARRIVAL_S + duration
     rng = random.Random(n_sessions)
     await asyncio.gather(
-        *(student(base, i, end, tally, random.Random(rng.random())) for i in range(n_sessions))
+        *(
+            student(base, i, end, tally, random.Random(rng.random()), proxied)
+            for i in range(n_sessions)
+        )
     )
     return tally
+
+
+@contextlib.contextmanager
+def servers(replicas: int) -> Iterator[tuple[str, list[int]]]:
+    """One server, or ``replicas`` behind deploy/'s nginx: (url, server pids)."""
+    if replicas == 1:
+        with running_server(ROOT / "app.py") as (process, url):
+            yield url, [process.pid]
+    else:
+        with running_cluster(replicas) as cluster:
+            yield cluster.url, [process.pid for process in cluster.replicas.values()]
 
 
 def percentile(values: list[float], q: int) -> float:
@@ -119,16 +143,17 @@ def percentile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def measure(n_sessions: int, duration: float) -> Result:
-    with running_server(ROOT / "app.py") as (process, url):
-        cpu_before, start = cpu_seconds(process.pid), time.perf_counter()
-        tally = asyncio.run(crowd(url, n_sessions, duration))
+def measure(n_sessions: int, duration: float, replicas: int = 1) -> Result:
+    with servers(replicas) as (url, pids):
+        cpu_before, start = sum(map(cpu_seconds, pids)), time.perf_counter()
+        tally = asyncio.run(crowd(url, n_sessions, duration, proxied=replicas > 1))
         wall = time.perf_counter() - start
-        cpu = cpu_seconds(process.pid) - cpu_before
-        rss = rss_mb(process.pid)
+        cpu = sum(map(cpu_seconds, pids)) - cpu_before
+        rss = max(map(rss_mb, pids))
     changes = len(tally.latencies)
+    where = "" if replicas == 1 else f" on {replicas} replicas behind nginx"
     return Result(
-        name=f"capacity: p95 change-to-finished, {n_sessions} sessions",
+        name=f"capacity: p95 change-to-finished, {n_sessions} sessions{where}",
         figure=round(percentile(tally.latencies, 95), 3),
         target=P95_TARGET_S,
         unit="s",
@@ -141,7 +166,7 @@ def measure(n_sessions: int, duration: float) -> Result:
             "stale": tally.stale,
             "lost": tally.lost,
             "never_opened": tally.never_opened,
-            "rss_mb": round(rss, 1),
+            "rss_mb": round(rss, 1),  # the largest replica's
             "cpu_s": round(cpu, 1),
             "wall_s": round(wall, 1),
             "cpu_ms_per_change_incl_opens": round(1000 * cpu / max(1, changes), 1),
@@ -154,17 +179,25 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sessions", nargs="*", type=int, default=list(SESSION_COUNTS))
     parser.add_argument("--duration", type=float, default=DURATION_S)
+    parser.add_argument(
+        "--replicas",
+        type=int,
+        default=REPLICAS,
+        help="then --cluster-sessions sessions on this many replicas behind nginx (0: skip)",
+    )
+    parser.add_argument("--cluster-sessions", type=int, default=CLUSTER_SESSIONS)
     args = parser.parse_args(argv)
     results = [measure(n, args.duration) for n in args.sessions]
-    largest = max(results, key=lambda r: int(r.name.rsplit(" ", 2)[-2]))
     results.append(
         Result(
-            name=f"capacity: server RSS, {max(args.sessions)} sessions",
-            figure=largest.details["rss_mb"],
+            name=f"capacity: server RSS, {args.sessions[-1]} sessions",
+            figure=results[-1].details["rss_mb"],
             target=RSS_TARGET_MB,
             unit="MB",
         )
     )
+    if args.replicas > 1 and nginx_available():
+        results.append(measure(args.cluster_sessions, args.duration, args.replicas))
     emit(results)
 
 

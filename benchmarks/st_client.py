@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+import urllib.request
 from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import websockets
@@ -142,6 +144,19 @@ class Session:
                     run = Run()  # a newer run follows; only its output counts
                     continue
                 return run
+
+
+def affinity_cookie(base: str, name: str = "st_replica") -> str:
+    """The ``Cookie`` header a browser would send after loading the page once.
+
+    Behind deploy/'s nginx, that cookie pins the session to one replica.
+    """
+    with urllib.request.urlopen(f"{base}/", timeout=120) as response:
+        for header in response.headers.get_all("Set-Cookie") or []:
+            morsel = SimpleCookie(header).get(name)
+            if morsel is not None:
+                return f"{name}={morsel.value}"
+    return ""
 
 
 def _record(run: Run, element) -> None:
