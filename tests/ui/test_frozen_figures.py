@@ -139,6 +139,13 @@ CASES: dict[str, Callable[[], go.Figure]] = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _no_template(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app's setting (ui.figures: no plotly template). Importing Streamlit's
+    plotly element later in a process (as other test modules do) sets its own."""
+    monkeypatch.setattr(pio.templates, "default", None)
+
+
 def _spec(figure: go.Figure) -> dict:
     """What st.plotly_chart sends, parsed (key order is not part of the look)."""
     return json.loads(pio.to_json(figure, validate=False))
