@@ -28,11 +28,16 @@ run: $(VENV)/.runtime
 	$(PY) -m streamlit run app.py
 
 # Debian's Chromium for the browser tests (Playwright cannot download its own
-# browser here). Installed only when missing and when we are root.
+# browser here) and Debian's nginx for the deployment tests (tests/deploy).
+# Installed only when missing and when we are root.
+NGINX ?= /usr/sbin/nginx
 browser:
-	@if [ ! -x "$(CHROMIUM)" ] && [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
-		echo "Installing Chromium for the browser tests..."; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	@missing=""; \
+	[ -x "$(CHROMIUM)" ] || missing="$$missing chromium"; \
+	[ -x "$(NGINX)" ] || missing="$$missing nginx"; \
+	if [ -n "$$missing" ] && [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+		echo "Installing$$missing for the browser and deployment tests..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
 lint: $(VENV)/.dev

@@ -24,6 +24,8 @@ BENCHMARKS = (
     "classroom",  # 5. 30 browser sessions on one server
     "training",  # 6. the time-series model's default training run
     "learning",  # 7. the learning page: time to 99 % per task, reruns while training
+    "capacity",  # 8. N headless sessions on one server (websocket protocol)
+    "proxy",  # 9. first visit at 20 Mbit/s, direct vs through nginx with gzip
 )
 
 

@@ -63,9 +63,18 @@ CACHE_TTL_SECONDS = 30 * 60
 
 # (query tokens, key tokens or None for self-attention, config, custom-mask code or None)
 RunKey = tuple[ac.Tokens, ac.Tokens | None, ac.AttentionConfig, str | None]
+# Cache keys: these frozen dataclasses of plain fields are hashed by their repr
+# (every field, exact) instead of Streamlit's generic object hashing, which cost
+# ~0.4 ms per cached call and ~15 % of a weights-view rerun (BENCHMARKS.md, capacity).
+KEY_HASHES = {ac.Tokens: repr, ac.AttentionConfig: repr, FigureStyle: repr}
 
 
-@st.cache_data(max_entries=RUN_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)
+@st.cache_data(
+    max_entries=RUN_CACHE_ENTRIES,
+    ttl=CACHE_TTL_SECONDS,
+    show_spinner=False,
+    hash_funcs=KEY_HASHES,
+)
 def compute(run_key: RunKey) -> ac.AttentionRun:
     """The attention run for a sentence (pair), a config and an optional custom mask."""
     queries, keys, config, mask_code = run_key
@@ -96,7 +105,12 @@ def matrix_of(run: ac.AttentionRun, key: str, head: int | None, second: bool) ->
     return key_side_matrix(run, key) if second else stage_matrix(run, key, head)
 
 
-@st.cache_data(max_entries=FIGURE_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)
+@st.cache_data(
+    max_entries=FIGURE_CACHE_ENTRIES,
+    ttl=CACHE_TTL_SECONDS,
+    show_spinner=False,
+    hash_funcs=KEY_HASHES,
+)
 def heatmap_figure(
     run_key: RunKey, key: str, head: int | None, second: bool, style: FigureStyle
 ) -> go.Figure:
@@ -110,7 +124,12 @@ def heatmap_figure(
     )
 
 
-@st.cache_data(max_entries=FIGURE_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)
+@st.cache_data(
+    max_entries=FIGURE_CACHE_ENTRIES,
+    ttl=CACHE_TTL_SECONDS,
+    show_spinner=False,
+    hash_funcs=KEY_HASHES,
+)
 def grid_figure(run_key: RunKey, key: str, style: FigureStyle) -> go.Figure:
     """Every head's matrix of a per-head step, side by side."""
     run = compute(run_key)
@@ -122,7 +141,12 @@ def grid_figure(run_key: RunKey, key: str, style: FigureStyle) -> go.Figure:
     )
 
 
-@st.cache_data(max_entries=FIGURE_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)
+@st.cache_data(
+    max_entries=FIGURE_CACHE_ENTRIES,
+    ttl=CACHE_TTL_SECONDS,
+    show_spinner=False,
+    hash_funcs=KEY_HASHES,
+)
 def head_view_figure(
     run_key: RunKey, query: int | None, heads: tuple[int, ...], style: FigureStyle
 ) -> go.Figure:

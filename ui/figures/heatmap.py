@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
+from . import build
 from .style import NORMAL, FigureStyle
 
 # Numbers are written inside the cells when the matrix is this small or smaller.
@@ -120,50 +120,49 @@ def heatmap(
         name=title,
         **_colour_settings(kind, style, z),
     )
-    figure = go.Figure(trace)
+    traces = [trace]
     if mask is not None and small and not np.all(mask):
         label = MASKED_WEIGHT_LABEL if kind == "weights" else MASKED_LABEL
-        figure.add_trace(_masked_overlay(mask, rows, cols, row_title, col_title, style, label))
-    _layout(figure, title, row_title, col_title, style, z.shape, height)
+        traces.append(_masked_overlay(mask, rows, cols, row_title, col_title, style, label))
+    layout = _layout(title, row_title, col_title, style, z.shape, height)
     if mask is not None and not np.all(mask):
-        figure.update_layout(plot_bgcolor=style.masked_colour)
-    return figure
+        layout["plot_bgcolor"] = style.masked_colour
+    return build.figure(traces, layout)
 
 
 def _layout(
-    figure: go.Figure,
     title: str,
     row_title: str,
     col_title: str,
     style: FigureStyle,
     shape: tuple[int, int],
     height: int | None,
-) -> None:
+) -> dict:
     auto_height = 120 + style.cell_px * min(shape[0], 24)
-    figure.update_layout(
-        title={"text": title, "font": {"size": style.title_size}},
-        font={"size": style.font_size},
-        height=height or auto_height,
-        margin={"l": 10, "r": 10, "t": 50, "b": 10},
-    )
-    # Column labels go below the matrix: on top they run into the title in a
-    # narrow column or with presentation fonts.
-    figure.update_xaxes(
-        title=col_title,
-        side="bottom",
-        tickfont={"size": style.tick_size},
-        type="category",
-        automargin=True,
-        showgrid=False,
-    )
-    figure.update_yaxes(
-        title=row_title,
-        autorange="reversed",
-        tickfont={"size": style.tick_size},
-        type="category",
-        automargin=True,
-        showgrid=False,
-    )
+    return {
+        "title": {"text": title, "font": {"size": style.title_size}},
+        "font": {"size": style.font_size},
+        "height": height or auto_height,
+        "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
+        # Column labels go below the matrix: on top they run into the title in a
+        # narrow column or with presentation fonts.
+        "xaxis": {
+            "title": col_title,
+            "side": "bottom",
+            "tickfont": {"size": style.tick_size},
+            "type": "category",
+            "automargin": True,
+            "showgrid": False,
+        },
+        "yaxis": {
+            "title": row_title,
+            "autorange": "reversed",
+            "tickfont": {"size": style.tick_size},
+            "type": "category",
+            "automargin": True,
+            "showgrid": False,
+        },
+    }
 
 
 def heatmap_grid(
@@ -189,35 +188,34 @@ def heatmap_grid(
     n_panels = stack.shape[0]
     columns = max(1, min(columns, n_panels))
     n_rows = -(-n_panels // columns)
-    figure = make_subplots(
-        rows=n_rows,
-        cols=columns,
-        subplot_titles=list(titles),
+    layout = build.subplot_layout(
+        n_rows,
+        columns,
+        titles,
         horizontal_spacing=0.04,
         vertical_spacing=0.08 if n_rows > 1 else 0.0,
     )
     hover = _hover(row_title, col_title, style)
     colours = _colour_settings(kind, style, display_matrix(stack, None))
-    for index in range(n_panels):
-        figure.add_trace(
-            go.Heatmap(
-                z=display_matrix(stack[index], mask),
-                x=list(col_labels),
-                y=list(row_labels),
-                coloraxis="coloraxis",
-                hovertemplate=hover,
-                hoverongaps=False,
-                name=titles[index],
-            ),
-            row=index // columns + 1,
-            col=index % columns + 1,
+    traces = [
+        go.Heatmap(
+            z=display_matrix(stack[index], mask),
+            x=list(col_labels),
+            y=list(row_labels),
+            coloraxis="coloraxis",
+            hovertemplate=hover,
+            hoverongaps=False,
+            name=titles[index],
+            **build.cell_axes(index // columns + 1, index % columns + 1, columns),
         )
+        for index in range(n_panels)
+    ]
     colour_axis = {
         "colorscale": colours["colorscale"],
         "cmin": colours["zmin"],
         "cmax": colours["zmax"],
     }
-    figure.update_layout(
+    layout.update(
         title={"text": title, "font": {"size": style.title_size}},
         font={"size": style.font_size},
         coloraxis=colour_axis,
@@ -225,22 +223,31 @@ def heatmap_grid(
         margin={"l": 10, "r": 10, "t": 70, "b": 10},
     )
     if mask is not None and not np.all(mask):
-        figure.update_layout(plot_bgcolor=style.masked_colour)
-    figure.update_xaxes(
-        type="category",
-        showticklabels=stack.shape[2] <= 16,
-        showgrid=False,
-        tickfont={"size": style.tick_size},
+        layout["plot_bgcolor"] = style.masked_colour
+    build.update_axes(
+        layout,
+        "x",
+        {
+            "type": "category",
+            "showticklabels": stack.shape[2] <= 16,
+            "showgrid": False,
+            "tickfont": {"size": style.tick_size},
+        },
     )
-    figure.update_yaxes(
-        type="category",
-        autorange="reversed",
-        showgrid=False,
-        showticklabels=stack.shape[1] <= 16,
-        tickfont={"size": style.tick_size},
+    build.update_axes(
+        layout,
+        "y",
+        {
+            "type": "category",
+            "autorange": "reversed",
+            "showgrid": False,
+            "showticklabels": stack.shape[1] <= 16,
+            "tickfont": {"size": style.tick_size},
+        },
     )
     # Panels share their rows: label them once, on the left, so labels of one
     # panel do not run into its neighbour.
-    for column in range(2, columns + 1):
-        figure.update_yaxes(showticklabels=False, col=column)
-    return figure
+    build.update_axes(
+        layout, "y", {"showticklabels": False}, columns=range(2, columns + 1), grid_cols=columns
+    )
+    return build.figure(traces, layout)
