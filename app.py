@@ -111,6 +111,7 @@ PAGES = {
         ("positional_encoding", "Positional encodings", ":material/waves:"),
         ("walkthrough", "Walkthrough", ":material/school:"),
         ("learning", "Watch attention learn", ":material/model_training:"),
+        ("pretrained", "Inside a real model", ":material/neurology:"),
     )
 }
 LANDING_LINKS = (
@@ -119,6 +120,7 @@ LANDING_LINKS = (
     ("time_series", "Upload a series, see which past steps each day attends to, train a model."),
     ("positional_encoding", "Why attention must be told where a token is, and the ways to do it."),
     ("learning", "Train a tiny transformer in seconds and watch its attention form."),
+    ("pretrained", "A pretrained model's learned attention, every head, computed by this core."),
 )
 
 

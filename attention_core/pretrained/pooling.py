@@ -8,6 +8,8 @@ row still sums to 1 and reads "how much of a query of bin a goes to bin b".
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 
@@ -34,5 +36,5 @@ def bin_labels(labels: tuple[str, ...], bins: int) -> list[str]:
     edges = bin_edges(len(labels), bins)
     return [
         f"{start + 1}–{stop}: {labels[start]} … {labels[stop - 1]}"
-        for start, stop in zip(edges[:-1], edges[1:], strict=True)
+        for start, stop in pairwise(edges)
     ]
