@@ -69,7 +69,10 @@ def model_view_figure(encoded: Encoded, weights: np.ndarray, style: FigureStyle)
         style=style,
         columns=n_heads,
     )
-    figure.update_layout(height=140 + n_layers * 170)
+    # Panels of ~70 px: token names would cover them; hovering a cell names its tokens.
+    figure.update_layout(height=140 + n_layers * 110)
+    figure.update_xaxes(showticklabels=False)
+    figure.update_yaxes(showticklabels=False)
     figure.update_annotations(font_size=style.tick_size)
     return figure
 
@@ -174,7 +177,10 @@ def summary_frame(shown: Selection) -> pd.DataFrame:
             "layer": np.repeat(np.arange(1, n_layers + 1), n_heads),
             "head": np.tile(np.arange(1, n_heads + 1), n_layers),
         }
-        | {title: measures[name].ravel().round(3) for name, title in head_measures.MEASURES.items()}
+        | {
+            title: measures[name].ravel().astype(float).round(3)
+            for name, title in head_measures.MEASURES.items()
+        }
     )
     return frame
 

@@ -20,6 +20,7 @@ PAGES = (
     ("Positional encodings", "Positional encodings", "/positional_encoding", "positional_encoding"),
     ("Walkthrough", "Classroom walkthrough", "/walkthrough", "walkthrough"),
     ("Watch attention learn", "Watch attention learn", "/learning", "learning_page"),
+    ("Inside a real model", "Inside a real model", "/pretrained", "pretrained"),
 )
 
 

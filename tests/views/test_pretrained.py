@@ -1,0 +1,197 @@
+"""The pretrained-model page (AppTest): every view draws the numbers the core computed,
+"The code" is the code that computed them, and the forward pass runs once per input."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attention_core import attention
+from attention_core.pretrained import bert, head_measures, loading, rollout
+from tests.plotly_specs import decode, figure_titled
+from ui.pretrained_steps import STEPS, step_code
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "views" / "pretrained.py")
+GUIDED = "The animal didn't cross the street because it was too tired."
+
+
+@pytest.fixture(scope="module")
+def model() -> loading.PretrainedModel:
+    return loading.load_model()
+
+
+def page(**params: str) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def trace_for(model: loading.PretrainedModel, text: str, pair: str | None = None):
+    encoded = loading.encode(model.tokenizer, text, pair)
+    return encoded, bert.forward(model.weights, encoded.ids, encoded.type_ids)
+
+
+def z_of(spec: dict, index: int = 0) -> np.ndarray:
+    return decode(spec["data"][index]["z"]).reshape(-1)
+
+
+def test_the_guided_table_lists_the_two_heads_it_measures(model) -> None:
+    at = page()
+    table = at.dataframe[0].value
+    assert table["layer"].tolist() == [4, 6]
+    assert table["head"].tolist() == [2, 12]
+    encoded, trace = trace_for(model, GUIDED)
+    it, animal = encoded.tokens.index("it"), encoded.tokens.index("animal")
+    expected = [
+        round(float(trace.weights[3, 1, it, animal]), 3),
+        round(float(trace.weights[5, 11, it, animal]), 3),
+    ]
+    assert table["weight it → animal"].tolist() == expected == [0.677, 0.673]
+    assert [
+        plot["layout"]["title"]["text"]
+        for plot in map(json.loads, (c.proto.spec for c in at.get("plotly_chart")))
+    ] == [
+        "Layer 4 · head 2: it → animal 0.68",
+        "Layer 6 · head 12: it → animal 0.67",
+    ]
+    assert any("not explanations" in block.value for block in at.markdown)
+
+
+def test_every_step_draws_what_its_code_computes(model) -> None:
+    text = "The cat sat on the mat because it was warm."
+    at = page(text=text, view="Every step", layer="2", head="5")
+    _encoded, trace = trace_for(model, text)
+    layer = trace.layers[1]
+    n_heads, head = 12, 4
+    recomputed = {
+        "x": bert.encoder_layer(trace.layers[0].x, model.weights.layers[0], n_heads, 1e-12).output,
+        "q": bert.project_with_bias(
+            layer.x, model.weights.layers[1].w_q, model.weights.layers[1].b_q, n_heads
+        )[head],
+        "k": bert.project_with_bias(
+            layer.x, model.weights.layers[1].w_k, model.weights.layers[1].b_k, n_heads
+        )[head],
+        "v": bert.project_with_bias(
+            layer.x, model.weights.layers[1].w_v, model.weights.layers[1].b_v, n_heads
+        )[head],
+        "scores": attention.attention_scores(layer.q, layer.k)[head],
+        "scaled": attention.scale_scores(layer.heads.scores, 1 / math.sqrt(32))[head],
+        "weights": attention.softmax(layer.heads.scaled)[head],
+        "context": attention.attention_context(layer.heads.weights, layer.v)[head],
+    }
+    codes = [block.value for block in at.code]
+    for key, step in STEPS.items():
+        title = f"{step.title} · layer 2" if key == "x" else f"{step.title} · layer 2 · head 5"
+        drawn = z_of(figure_titled(at, title))
+        np.testing.assert_allclose(drawn, recomputed[key].reshape(-1), rtol=0, atol=1e-6)
+        first = step_code(key, 1)[0]
+        assert inspect.getsource(first).rstrip() in [code.rstrip() for code in codes]
+    assert step_code("weights", 1) == (attention.softmax,)
+    assert step_code("x", 0)[0] is bert.embed
+
+
+def test_model_view_and_opened_head_draw_the_forward_pass(model) -> None:
+    text = "Where is the bank?"
+    at = page(text=text, view="Model view", layer="3", head="7")
+    _encoded, trace = trace_for(model, text)
+    grid = figure_titled(at, "Model view")
+    assert len(grid["data"]) == 72
+    for index in (0, 30, 71):
+        np.testing.assert_allclose(
+            z_of(grid, index), trace.weights.reshape(72, -1)[index], atol=1e-6
+        )
+    opened = figure_titled(at, "Attention weights · layer 3 · head 7")
+    np.testing.assert_allclose(z_of(opened), trace.weights[2, 6].reshape(-1), atol=1e-6)
+
+
+def test_a_long_input_is_cut_with_a_message_and_the_model_view_pooled(model) -> None:
+    at = page(text="word " * 300, view="Model view")
+    assert any("only the first 128 are used" in warning.value for warning in at.warning)
+    grid = figure_titled(at, "Model view")
+    assert z_of(grid, 0).size == 32 * 32
+    assert any("pooled into 32 runs" in caption.value for caption in at.caption)
+
+
+def test_head_summary_shows_clark_measures_of_every_head(model) -> None:
+    text = "Hello, world. How are you?"
+    at = page(text=text, view="Head summary", preset="heads that look at the previous token")
+    table = at.dataframe[0].value
+    encoded, trace = trace_for(model, text)
+    measures = head_measures.head_measures(trace.weights, encoded.tokens)
+    assert len(table) == 72
+    previous = table["→ previous"].to_numpy()
+    assert np.all(np.diff(previous) <= 0)  # the preset sorts by it
+    top = table.iloc[0]
+    layer, head = int(top["layer"]) - 1, int(top["head"]) - 1
+    assert top["→ previous"] == round(float(measures["previous"].max()), 3)
+    assert top["entropy"] == round(float(measures["entropy"][layer, head]), 3)
+    assert top["→ [SEP]"] == round(float(measures["sep"][layer, head]), 3)
+
+
+def test_rollout_draws_abnar_zuidema_rollout(model) -> None:
+    text = "The cat sat on the mat."
+    at = page(text=text, view="Rollout", layer="6")
+    _encoded, trace = trace_for(model, text)
+    drawn = z_of(figure_titled(at, "Attention rollout · layers 1–6"))
+    np.testing.assert_allclose(
+        drawn, rollout.attention_rollout(trace.weights)[5].reshape(-1), atol=1e-6
+    )
+
+
+def test_a_pair_is_joined_with_sep_and_token_types(model) -> None:
+    at = page(text="Is it raining?", pair="true", text2="Yes.", view="Head view", query="2")
+    assert any("9 WordPiece tokens" in caption.value for caption in at.caption)
+    assert figure_titled(at, "Head view · layer 4 · from “it”")
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\u200b\u200b"])
+def test_empty_input_gets_a_message(text: str) -> None:
+    at = page(text=text)
+    assert any("empty" in error.value for error in at.error)
+
+
+def test_changing_layer_head_or_query_does_not_rerun_the_forward_pass(monkeypatch) -> None:
+    calls = []
+    original = bert.forward
+
+    def counting(*args):
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(bert, "forward", counting)
+    at = page(text="A sentence used only by this test, 7f3a.", view="Every step")
+    assert len(calls) == 1
+    at.selectbox(key="layer").set_value(6).run()
+    at.selectbox(key="head").set_value(11).run()
+    at.selectbox(key="query").set_value(3).run()
+    assert not at.exception
+    assert len(calls) == 1
+    assert figure_titled(at, "Attention weights · layer 6 · head 11")
+
+
+def test_the_page_imports_neither_torch_nor_transformers() -> None:
+    code = (
+        "import sys\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        f"at = AppTest.from_file({PAGE!r}, default_timeout=60).run()\n"
+        "assert not at.exception, at.exception\n"
+        "assert len(at.get('plotly_chart')) == 2\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'transformers')))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"
