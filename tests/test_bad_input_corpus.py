@@ -28,6 +28,7 @@ TITLES = {
     "positional_encoding": "Positional encodings",
     "walkthrough": "Classroom walkthrough",
     "learning": "Watch attention learn",
+    "pretrained": "Inside a real model",
 }
 MAX_TEXT_CHARS = 20_000  # attention_core.limits.MAX_TEXT_CHARS, written out
 
@@ -674,3 +675,61 @@ def test_one_token_sentence_leaves_one_query_and_draws_every_tab() -> None:
         at = open_page("text", {"text": "Hi", "view": view, "heads": "1"})
         assert_drawn_without_exception(at, "text")
         assert errors_shown(at) == []
+# ---------------------------------------------------- the pretrained model's text boxes
+
+# (key, the parameters that draw it, how its empty message names it)
+PRETRAINED_FIELDS = {
+    "text": ({"view": "Every step"}, "The first sentence"),
+    "text2": ({"view": "Every step", "pair": "true"}, "The second sentence"),
+}
+PRETRAINED_ODD_TEXTS = {
+    **{case: text for case, (text, _) in VALID_TEXTS.items()},
+    "nul-only": "\x00\x00\x00",
+    "rtl-override-only": "\u202e\u202c",
+    "ten-thousand-words": TEN_THOUSAND_WORDS[:MAX_TEXT_CHARS],
+}
+
+
+def pretrained_labels(params: dict[str, str]) -> list[str]:
+    """The labels the model's own tokenizer gives the page's input (first sentence, pair)."""
+    from attention_core.pretrained import loading
+
+    model = loading.load_model()
+    pair = params.get("text2", "It was too tired to walk any further.")
+    encoded = loading.encode(
+        model.tokenizer,
+        params.get("text", "The animal didn't cross the street because it was too tired."),
+        pair if params.get("pair") == "true" else None,
+    )
+    return list(encoded.labels)
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("field", PRETRAINED_FIELDS)
+@pytest.mark.parametrize("case", PRETRAINED_ODD_TEXTS)
+def test_pretrained_page_reads_odd_text_or_says_what_to_type(
+    case: str, field: str, route: str
+) -> None:
+    base, named = PRETRAINED_FIELDS[field]
+    text = PRETRAINED_ODD_TEXTS[case]
+    spec = TextField("pretrained", field, "text_area", base, named, "Layer input X · layer 4")
+    at = enter_text(spec, route, text)
+    assert_drawn_without_exception(at, "pretrained")
+    assert_markup_only_as_text(at)
+    if case in ("nul-only", "rtl-override-only"):
+        assert errors_shown(at) == [f"{named} is empty: type a few words."]
+        return
+    assert errors_shown(at) == []
+    labels = pretrained_labels({**base, field: text})
+    assert chart_titled(at, spec.chart)["data"][0]["y"] == labels
+    expected = ["only the first 128 are used"] if case == "ten-thousand-words" else []
+    assert [w for w in expected if any(w in shown for shown in warnings_shown(at))] == expected
+
+
+@pytest.mark.parametrize("field", PRETRAINED_FIELDS)
+@pytest.mark.parametrize("text", ["", "  \n\t  "], ids=["empty", "whitespace"])
+def test_pretrained_page_asks_for_words_when_a_box_is_empty(text: str, field: str) -> None:
+    base, named = PRETRAINED_FIELDS[field]
+    at = open_page("pretrained", {**base, field: text})
+    assert_drawn_without_exception(at, "pretrained")
+    assert errors_shown(at) == [f"{named} is empty: type a few words."]

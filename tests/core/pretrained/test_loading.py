@@ -1,4 +1,4 @@
-"""Loading refuses weights that are not the official file; the tokenizer neither pads nor overruns."""
+"""Loading refuses weights that are not the official file; the tokenizer never pads or overruns."""
 
 from __future__ import annotations
 
