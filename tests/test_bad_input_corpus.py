@@ -675,6 +675,8 @@ def test_one_token_sentence_leaves_one_query_and_draws_every_tab() -> None:
         at = open_page("text", {"text": "Hi", "view": view, "heads": "1"})
         assert_drawn_without_exception(at, "text")
         assert errors_shown(at) == []
+
+
 # ---------------------------------------------------- the pretrained model's text boxes
 
 # (key, the parameters that draw it, how its empty message names it)
