@@ -38,7 +38,7 @@ TABS = ("Guided example", "Model view", "Head view", "Every step", "Head summary
 VIEW_KEYS = ("view", "layer", "head", "query", "heads", "all_queries", "preset", "numbers")
 
 # A 128-token forward pass keeps ~19 MB of matrices (6 layers x Q, K, V, scores,
-# weights ...), a 16-token one 0.4 MB. 40 MB holds two of the longest or a
+# weights ...), a 16-token one 1 MB. 40 MB holds two of the longest or a
 # classroom's worth of sentences, and keeps the page within its 150 MB budget
 # beside the 90 MB model.
 TRACE_CACHE_BYTES = 40 * 1024 * 1024
