@@ -21,7 +21,7 @@ from ui.figures.head_view import head_view
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
 from ui.matrix_view import chart, matrix_stage
-from ui.pretrained_steps import STEPS, step_code, step_matrix
+from ui.pretrained_steps import STEPS, step_code, step_matrix, step_stage
 from ui.stages import axis_labels
 
 # The model view draws 72 heads at once: 72 x 128 x 128 = 1.2 M cells would be
@@ -134,7 +134,8 @@ def steps_section(shown: Selection) -> None:
         "attention_core: the same functions, step views and figures as the text page."
     )
     labels = list(shown.encoded.labels)
-    for key, step in STEPS.items():
+    for key in STEPS:
+        step = step_stage(key, shown.layer)
         matrix = step_matrix(shown.trace, key, shown.layer, shown.head)
         rows = axis_labels(step.rows, labels, labels, matrix.shape[0])
         cols = axis_labels(step.cols, labels, labels, matrix.shape[1])

@@ -8,6 +8,7 @@ matrix (first) and the core functions it calls, so "The code" shows what ran.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
@@ -20,7 +21,6 @@ STEPS = {
         "x",
         "Layer input X",
         "X",
-        r"X_0 = \mathrm{LN}(E_{\text{word}} + E_{\text{pos}} + E_{\text{type}}),\quad "
         r"X_{l+1} = \mathrm{LN}(Y + \mathrm{FFN}(Y))",
         "Each row is one token as this layer receives it: 384 learned numbers. Layer 1 gets "
         "the word, position and sentence embeddings; later layers get the previous output.",
@@ -109,6 +109,16 @@ STEP_CODE: dict[str, tuple[Callable, ...]] = {
     "weights": (attention.softmax,),
     "context": (attention.attention_context,),
 }
+
+
+EMBEDDING_FORMULA = r"X_0 = \mathrm{LN}(E_{\text{word}} + E_{\text{pos}} + E_{\text{type}})"
+
+
+def step_stage(key: str, layer: int) -> Stage:
+    """The stage of ``key``; layer 1's input X is the embeddings, with their own formula."""
+    if key == "x" and layer == 0:
+        return replace(STEPS["x"], formula=EMBEDDING_FORMULA)
+    return STEPS[key]
 
 
 def step_code(key: str, layer: int) -> tuple[Callable, ...]:

@@ -74,3 +74,23 @@ def test_a_typed_sentence_and_a_link_reproduce_the_view(page: Page, app_url: str
     wait_ready(page)
     assert plots(page, 1)[0]["title"] == "Head view · layer 2 · from “the”"
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_choosing_a_row_of_the_head_table_opens_that_head(page: Page, app_url: str) -> None:
+    open_page(page, app_url, "?view=Head+summary&preset=heads+that+look+at+the+previous+token")
+    grid = page.get_by_test_id("stDataFrame").first
+    expect(grid).to_be_visible()
+    page.wait_for_timeout(500)
+    box = grid.bounding_box()
+    assert box is not None
+    # Row 1 (the head that looks most at the previous token): its selection cell at the left.
+    page.mouse.click(box["x"] + 15, box["y"] + 35 + 35 // 2)
+    wait_ready(page)
+    expect(page.get_by_text("Open now: layer 4 · head 2.")).not_to_be_visible()
+    opened = page.get_by_text("Open now:").inner_text()
+    page.get_by_role("tab", name="Every step").click()
+    wait_ready(page)
+    layer, head = opened.removeprefix("Open now: ").rstrip(".").split(" · ")
+    titles = [plot["title"] for plot in plots(page, 8)]
+    assert f"Attention weights · {layer} · {head}" in titles
+    screenshot(page, "pretrained_steps")

@@ -195,3 +195,10 @@ def test_the_page_imports_neither_torch_nor_transformers() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_link_with_a_layer_the_model_lacks_is_named_and_ignored() -> None:
+    at = page(layer="9", view="Every step")
+    assert at.selectbox(key="layer").value == 4
+    assert any("layer" in warning.value for warning in at.warning)
+    assert figure_titled(at, "Attention weights · layer 4 · head 2")
