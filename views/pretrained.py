@@ -185,8 +185,8 @@ def main() -> None:
     if encoded.cut:
         show_warning(
             f"The input has {len(encoded) + encoded.cut} tokens; only the first "
-            f"{limits.MAX_TOKENS} are used ({encoded.cut} cut from the end of the longer "
-            "sentence)."
+            f"{limits.MAX_TOKENS} are used ({encoded.cut} cut from the end"
+            + (" of the longer sentence)." if pair is not None else ").")
         )
     st.caption(f"{len(encoded)} WordPiece tokens, [CLS] and [SEP] included.")
     layer, head, query, numbers = controls(encoded)
