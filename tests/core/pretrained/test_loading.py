@@ -89,3 +89,9 @@ def test_right_to_left_and_emoji_give_tokens(model: loading.PretrainedModel) -> 
     encoded = loading.encode(model.tokenizer, "\u202bمرحبا\u202c 🙂")
     assert len(encoded) >= 3
     assert np.all(encoded.ids[1:-1] != 102)
+
+
+def test_text_the_tokenizer_drops_entirely_is_refused(model: loading.PretrainedModel) -> None:
+    # Combining accents alone: BERT's normaliser strips accents, leaving [CLS] [SEP].
+    with pytest.raises(InputError, match="finds no tokens"):
+        loading.encode(model.tokenizer, "\u0301\u0301")
