@@ -202,3 +202,17 @@ def test_a_link_with_a_layer_the_model_lacks_is_named_and_ignored() -> None:
     assert at.selectbox(key="layer").value == 4
     assert any("layer" in warning.value for warning in at.warning)
     assert figure_titled(at, "Attention weights · layer 4 · head 2")
+
+
+def test_presentation_mode_enlarges_the_figures() -> None:
+    normal = page(view="Rollout")
+    presenting = AppTest.from_file(PAGE, default_timeout=60)
+    presenting.session_state["present"] = True
+    presenting.query_params["view"] = "Rollout"
+    presenting.run()
+    assert not presenting.exception
+    sizes = [
+        figure_titled(at, "Attention rollout")["layout"]["title"]["font"]["size"]
+        for at in (normal, presenting)
+    ]
+    assert sizes == [16, 24]
