@@ -6,6 +6,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -216,3 +217,17 @@ def test_presentation_mode_enlarges_the_figures() -> None:
         for at in (normal, presenting)
     ]
     assert sizes == [16, 24]
+
+
+def test_weights_that_fail_the_hash_check_stop_the_page_with_a_message(monkeypatch) -> None:
+    import streamlit as st
+
+    monkeypatch.setattr(loading, "WEIGHTS_SHA256", "0" * 64)
+    st.cache_resource.clear()  # the model the other tests loaded would hide the check
+    try:
+        at = page()
+        shown = [re.sub(r"\\(.)", r"\1", error.value) for error in at.error]  # unescaped
+        assert shown[0].startswith("model.safetensors is not the official all-MiniLM-L6-v2")
+        assert not at.get("plotly_chart")
+    finally:
+        st.cache_resource.clear()
