@@ -231,3 +231,25 @@ def test_weights_that_fail_the_hash_check_stop_the_page_with_a_message(monkeypat
         assert not at.get("plotly_chart")
     finally:
         st.cache_resource.clear()
+
+
+def test_head_view_draws_each_weight_of_the_query_row(model) -> None:
+    text = "Is it raining?"
+    at = page(text=text, view="Head view", layer="5", heads=["3", "9"], query="2")
+    encoded, trace = trace_for(model, text)
+    figure = figure_titled(at, "Head view · layer 5 · from “it”")
+    drawn = {
+        text
+        for trace_data in figure["data"]
+        for text in trace_data.get("text") or []
+        if text and text.startswith("head ")
+    }
+    labels = encoded.labels
+    expected = {
+        f"head {head + 1}: it → {labels[key]}<br>weight {trace.weights[4, head, 2, key]:.3f}"
+        for head in (2, 8)
+        for key in range(len(labels))
+        if trace.weights[4, head, 2, key] > 0.01  # head_view's MIN_WEIGHT
+    }
+    assert drawn == expected
+    assert len(expected) >= 4
