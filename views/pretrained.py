@@ -193,7 +193,7 @@ def main() -> None:
     trace = trace_of(encoded)
     shown = Selection(encoded, trace, layer, head, query, numbers, current_style())
     views = {
-        "Guided example": lambda: guided(loaded),
+        "Guided example": lambda: guided(loaded, text != GUIDED_TEXT or pair is not None),
         "Model view": lambda: model_view(shown, model_view_cached(text, pair, shown.style)),
         "Head view": lambda: head_view_tab(shown),
         "Every step": lambda: steps_section(shown),
@@ -207,7 +207,9 @@ def main() -> None:
     url.warn_rejected(before, VIEW_KEYS)
 
 
-def guided(loaded: loading.PretrainedModel) -> None:
+def guided(loaded: loading.PretrainedModel, other_text: bool) -> None:
+    if other_text:
+        st.caption("This tab always uses the guided sentence; the other tabs show yours.")
     encoded = loading.encode(loaded.tokenizer, GUIDED_TEXT)
     guided_section(encoded, trace_of(encoded), current_style())
 

@@ -253,3 +253,9 @@ def test_head_view_draws_each_weight_of_the_query_row(model) -> None:
     }
     assert drawn == expected
     assert len(expected) >= 4
+
+
+def test_the_guided_tab_says_it_keeps_its_own_sentence() -> None:
+    at = page(text="Something else entirely.")
+    assert any("always uses the guided sentence" in caption.value for caption in at.caption)
+    assert at.dataframe[0].value["layer"].tolist() == [4, 6]
