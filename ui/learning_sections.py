@@ -25,6 +25,7 @@ from .code_view import show_code
 from .figures.heatmap import heatmap_grid
 from .figures.learning import training_curves
 from .figures.style import FigureStyle
+from .matrix_view import chart
 from .safe import escape_markdown, show_error
 from .url import BIND
 
@@ -85,8 +86,8 @@ def heads_beside_target(
         columns=min(n_layers * n_heads, 4),
     )
     heads.update_layout(margin={"t": 110})  # room for the two-line panel titles
-    left.plotly_chart(heads, key=f"{key}_heads")
-    right.plotly_chart(
+    chart(heads, key=f"{key}_heads", place=left)
+    chart(
         heatmap_grid(
             target_pattern(task, tokens)[None],
             labels,
@@ -98,6 +99,7 @@ def heads_beside_target(
             columns=1,
         ),
         key=f"{key}_target",
+        place=right,
     )
     right.caption(escape_markdown(f"Target pattern: {task.pattern_name}."))
     return scores
@@ -115,7 +117,7 @@ def summary_section(result: LearningResult) -> None:
 
 def curves_section(result: LearningResult, marker_step: int | None, style: FigureStyle) -> None:
     """Loss, held-out accuracy and every head's score over training; the replayed step marked."""
-    st.plotly_chart(
+    chart(
         training_curves(
             result.eval_steps,
             result.loss,
@@ -125,6 +127,7 @@ def curves_section(result: LearningResult, marker_step: int | None, style: Figur
             style=style,
         ),
         key=f"{PREFIX}curves",
+        place=st,
     )
 
 

@@ -22,6 +22,7 @@ from attention_core.learning.config import DEFAULTS, ModelConfig, TrainConfig
 from .figures.learning import training_curves
 from .figures.style import FigureStyle
 from .learning_cache import SharedRuns
+from .matrix_view import chart
 from .url import BIND
 
 if TYPE_CHECKING:  # imports torch: at run time only once the page trains
@@ -106,7 +107,7 @@ def train_shared(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> 
     # Until the first update: PyTorch loads (once per server), or another training on
     # this server finishes (one at a time, each on one thread).
     bar = st.progress(0.0, text="Starting: loading PyTorch, or waiting for another training…")
-    chart = st.empty()
+    live_chart = st.empty()
     history: list[tuple[int, float, float]] = []
     drawn = [0.0]
 
@@ -120,9 +121,10 @@ def train_shared(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> 
             history.append((update.step, update.loss, update.accuracy))
         if time.monotonic() - drawn[0] > REDRAW_SECONDS:
             steps, loss, accuracy = (np.array(column) for column in zip(*history, strict=True))
-            chart.plotly_chart(
+            chart(
                 training_curves(steps, loss, accuracy, style=style, title="Training…"),
                 key=f"{PREFIX}live_{len(history)}",
+                place=live_chart,
             )
             drawn[0] = time.monotonic()
 
@@ -145,4 +147,4 @@ def train_shared(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> 
         return RUNS.get_or_train(_run_key(model, train), run, waiting)
     finally:
         bar.empty()
-        chart.empty()
+        live_chart.empty()

@@ -8,14 +8,17 @@ Every chart keeps plotly's own "download as PNG" button.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import ModuleType
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from .code_view import show_code
 from .export import csv_bytes, matrix_frame, npz_bytes
+from .figures.describe import describe_figure
 from .figures.heatmap import heatmap, heatmap_grid
 from .figures.style import NORMAL, FigureStyle
 from .stages import KEY_SIDE, QUERY_SIDE, Stage
@@ -81,9 +84,22 @@ def _axis_title(side: str) -> str:
     return {QUERY_SIDE: "query", KEY_SIDE: "key"}.get(side, "column")
 
 
-def chart(figure: go.Figure, key: str) -> None:
-    """Show a plotly figure full width, with the PNG download button kept."""
-    st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch")
+def chart(
+    figure: go.Figure,
+    key: str | None = None,
+    *,
+    place: DeltaGenerator | ModuleType = st,
+    alt: str | None = None,
+    lead: str = "",
+) -> None:
+    """Show a plotly figure full width (PNG download kept) with a text alternative.
+
+    Screen readers announce the chart by ``alt``; by default it is written from the
+    numbers the figure draws (:func:`ui.figures.describe.describe_figure`), after
+    ``lead``, a sentence the page knows better. Every chart in the app goes through here.
+    """
+    text = alt or describe_figure(figure, lead)
+    place.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch", alt=text)
 
 
 def explain(step: Stage, shapes: Sequence[str]) -> None:

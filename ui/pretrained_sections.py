@@ -17,6 +17,7 @@ import streamlit as st
 from attention_core.pretrained import bert, head_measures, pooling, rollout
 from attention_core.pretrained.loading import Encoded
 from ui.code_view import show_code
+from ui.figures.describe import describe_head_view
 from ui.figures.head_view import head_view
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
@@ -122,7 +123,8 @@ def head_view_section(shown: Selection, heads: list[int], all_queries: bool) -> 
         style=shown.style,
         title=f"Head view · layer {shown.layer + 1} · from {who}",
     )
-    chart(figure, key="head_view")
+    alt = describe_head_view(weights, heads, query, labels, labels)
+    chart(figure, key="head_view", alt=f"Layer {shown.layer + 1}. {alt}")
 
 
 # ---------------------------------------------------------------- one head, every step

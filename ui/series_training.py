@@ -24,6 +24,7 @@ from attention_core import limits
 from .figures import series as figures
 from .figures.heatmap import heatmap_grid
 from .figures.style import FigureStyle
+from .matrix_view import chart
 from .safe import show_error, show_info
 from .url import BIND
 
@@ -123,7 +124,7 @@ def train_with_progress(
     from attention_core.timeseries import training as trainer  # imports torch: only here
 
     bar = st.progress(0.0, text="Training…")
-    chart = st.empty()
+    live_chart = st.empty()
     history: list[tuple[int, float, float]] = []
     drawn = [0.0]
 
@@ -135,14 +136,14 @@ def train_with_progress(
         )
         if time.monotonic() - drawn[0] > 0.3:
             steps, train_loss, val_loss = (np.array(c) for c in zip(*history, strict=True))
-            chart.plotly_chart(figures.loss_figure(steps, train_loss, val_loss, style=style))
+            chart(figures.loss_figure(steps, train_loss, val_loss, style=style), place=live_chart)
             drawn[0] = time.monotonic()
 
     try:
         return trainer.train_model(dataset, model_config, train_config, on_progress)
     finally:
         bar.empty()
-        chart.empty()
+        live_chart.empty()
 
 
 TRAINING_INTRO = (
@@ -232,7 +233,7 @@ def show_training(
         f"{result.seconds:.1f} s on one CPU thread; {len(result.actual)} validation days."
     )
     left, right = st.columns(2)
-    left.plotly_chart(
+    chart(
         figures.forecast_figure(
             result.val_labels,
             result.actual,
@@ -240,8 +241,9 @@ def show_training(
             style=style,
         ),
         key="ts_forecast_chart",
+        place=left,
     )
-    right.plotly_chart(
+    chart(
         figures.loss_figure(
             result.eval_steps,
             result.train_loss,
@@ -250,6 +252,7 @@ def show_training(
             style=style,
         ),
         key="ts_loss_chart",
+        place=right,
     )
     st.subheader("Attention before and after training")
     layer = 0
@@ -270,7 +273,7 @@ def show_training(
     )
     titles = [f"head {h + 1} {when}" for h in range(len(before)) for when in ("before", "after")]
     labels = list(result.example_labels)
-    st.plotly_chart(
+    chart(
         heatmap_grid(
             pairs,
             labels,
@@ -282,8 +285,9 @@ def show_training(
             mask=result.mask,
         ),
         key="ts_before_after",
+        place=st,
     )
-    st.plotly_chart(
+    chart(
         figures.lag_bars(
             {
                 "before training": result.last_row_before[layer],
@@ -295,4 +299,5 @@ def show_training(
             title="The last day's attention, mean over heads and validation windows",
         ),
         key="ts_lag_before_after",
+        place=st,
     )

@@ -10,6 +10,7 @@ from attention_core.teaching import walkthrough_steps
 from .figures import walkthrough as wf
 from .figures.heatmap import heatmap
 from .figures.style import FigureStyle
+from .matrix_view import chart
 
 DAYS = [f"day {index}" for index in range(1, 6)]
 
@@ -31,7 +32,7 @@ def five_days_one(masked: bool, style: FigureStyle, key_prefix: str) -> None:
     title = "with the causal mask" if masked else "without a mask"
     st.subheader(f"Five days, {title}")
     left, right = st.columns(2)
-    left.plotly_chart(
+    chart(
         heatmap(
             result.trace.weights,
             DAYS,
@@ -41,6 +42,7 @@ def five_days_one(masked: bool, style: FigureStyle, key_prefix: str) -> None:
             style=style,
         ),
         key=f"{key_prefix}five_day_weights_{masked}",
+        place=left,
     )
     right.markdown("The notes print the weights rounded to 3 decimals:")
     right.code(wf.format_matrix(result.printed_weights, 3), language=None)

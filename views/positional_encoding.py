@@ -15,6 +15,7 @@ from ui.export import csv_bytes, matrix_frame, npz_bytes
 from ui.figures import positional as figures
 from ui.figures.style import FigureStyle
 from ui.figures.walkthrough import short_difference
+from ui.matrix_view import chart
 from ui.presentation import current_style
 from ui.safe import show_error, show_warning
 
@@ -100,13 +101,14 @@ def matrix_view(matrix, kind: str, base: float, style: FigureStyle) -> None:
     length, width = matrix.shape
     plain, formula = KIND_TEXT[kind]
     left, right = st.columns([3, 2])
-    left.plotly_chart(
+    chart(
         figures.encoding_heatmap(
             matrix,
             title=f"{kind} encoding ({length} positions × {width} dimensions)",
             style=style,
         ),
         key="pe_matrix_figure",
+        place=left,
     )
     with right:
         st.markdown(plain)
@@ -153,9 +155,10 @@ def curves_view(matrix, kind: str, style: FigureStyle) -> None:
             st.latex(r"P_{:,\,j} \text{ for the chosen dimensions } j")
         st.caption(f"Shape: each curve is one column P[:, j], {matrix.shape[0]} values")
     if dims:
-        left.plotly_chart(
+        chart(
             figures.dimension_curves(matrix, dims, title="Selected dimensions", style=style),
             key="pe_curves_figure",
+            place=left,
         )
     else:
         left.info("Pick at least one dimension to plot.")
@@ -165,13 +168,14 @@ def similarity_view(matrix, kind: str, style: FigureStyle) -> None:
     similarity = word_order.position_similarity(matrix)
     length = similarity.shape[0]
     left, right = st.columns([3, 2])
-    left.plotly_chart(
+    chart(
         figures.similarity_heatmap(
             similarity,
             title="How alike two positions are: P Pᵀ",
             style=style,
         ),
         key="pe_similarity_figure",
+        place=left,
     )
     with right:
         st.markdown(
@@ -201,7 +205,7 @@ def rotary_view(length: int, d_model: int, base: float, style: FigureStyle) -> N
     st.subheader("Rotary: only the distance between query and key matters")
     offsets = word_order.rotary_offset_scores(d_model, max_offset=length - 1, base=base)
     left, right = st.columns([3, 2])
-    left.plotly_chart(
+    chart(
         figures.rotary_offset_figure(
             offsets.starts,
             offsets.offsets,
@@ -210,6 +214,7 @@ def rotary_view(length: int, d_model: int, base: float, style: FigureStyle) -> N
             style=style,
         ),
         key="pe_rotary_figure",
+        place=left,
     )
     with right:
         st.markdown(
@@ -272,7 +277,7 @@ def swap_result(
     title: str, comparison: word_order.SwapComparison, labels, style: FigureStyle
 ) -> None:
     st.markdown(f"**{title}**")
-    st.plotly_chart(
+    chart(
         figures.swap_grid(
             comparison.weights[0],
             comparison.realigned_weights[0],
@@ -281,6 +286,7 @@ def swap_result(
             style=style,
         ),
         key=f"pe_swap_{comparison.config.positional}",
+        place=st,
     )
     metrics = st.columns(2)
     metrics[0].metric("max |weight difference|", short_difference(comparison.weight_difference))

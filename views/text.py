@@ -20,6 +20,7 @@ import attention_core as ac
 from ui import url
 from ui.code_view import show_code
 from ui.controls import attention_controls, control_keys
+from ui.figures.describe import describe_head_view
 from ui.figures.head_view import MIN_WEIGHT, head_view
 from ui.figures.style import FigureStyle
 from ui.mask_inputs import decode, encode, mask_editor, padding_hint
@@ -351,7 +352,8 @@ def head_view_tab(view: View) -> None:
             show_info("Choose at least one head to draw.")
             return
         shown = tuple(sorted(h - 1 for h in heads))
-        chart(head_view_figure(view.run_key, query, shown, view.style), key="head_view")
+        alt = describe_head_view(view.run.trace.weights, shown, query, query_labels, key_labels)
+        chart(head_view_figure(view.run_key, query, shown, view.style), key="head_view", alt=alt)
 
 
 def output_tab(view: View) -> None:

@@ -22,6 +22,7 @@ from ui.export import csv_bytes, matrix_frame
 from ui.figures import series as figures
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
+from ui.matrix_view import chart
 from ui.presentation import current_style
 from ui.safe import escape_markdown, show_error, show_info
 from ui.series_training import KEYS as TRAINING_KEYS
@@ -240,7 +241,7 @@ def attention_section(
     first = end - window + 1
     window_labels = ac.row_labels(frame.index[first : end + 1])
     target_values = frame[target].to_numpy(dtype=float)
-    st.plotly_chart(
+    chart(
         figures.series_figure(
             np.asarray(frame.index),
             target_values,
@@ -250,6 +251,7 @@ def attention_section(
             style=style,
         ),
         key="ts_series_chart",
+        place=st,
     )
     st.caption(
         escape_markdown(f"Window: {window_labels[0]} to {window_labels[-1]} ({window} steps).")
@@ -259,7 +261,7 @@ def attention_section(
     except ac.InputError as error:
         show_error(str(error))
         return
-    st.plotly_chart(
+    chart(
         figures.attention_over_time(
             trace.weights[head],
             window_labels,
@@ -270,8 +272,9 @@ def attention_section(
             style=style,
         ),
         key="ts_weights_chart",
+        place=st,
     )
-    st.plotly_chart(
+    chart(
         figures.lag_bars(
             {f"head {head + 1}": trace.weights[head][-1]},
             window_labels,
@@ -280,9 +283,10 @@ def attention_section(
             style=style,
         ),
         key="ts_lag_chart",
+        place=st,
     )
     dims = [f"h{h + 1}·{j}" for h in range(config.n_heads) for j in range(config.d_v)]
-    st.plotly_chart(
+    chart(
         heatmap(
             trace.concat,
             window_labels,
@@ -295,9 +299,10 @@ def attention_section(
             col_title="",
         ),
         key="ts_context",
+        place=st,
     )
     with st.expander("All heads and the numbers"):
-        st.plotly_chart(
+        chart(
             heatmap_grid(
                 trace.weights,
                 window_labels,
@@ -308,6 +313,7 @@ def attention_section(
                 style=style,
             ),
             key="ts_heads_grid",
+            place=st,
         )
         weights = matrix_frame(trace.weights[head], window_labels, window_labels)
         st.dataframe(weights.round(style.decimals), key="ts_weights_table")

@@ -18,6 +18,7 @@ from ui.figures import walkthrough as wf
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
 from ui.figures.walkthrough import STEP_CODE, STEP_TITLES
+from ui.matrix_view import chart
 from ui.presentation import current_style
 from ui.safe import show_error
 from ui.worked_examples import DAYS, five_days, notes_versus_ours
@@ -126,7 +127,7 @@ def step_lookup(style: FigureStyle) -> None:
     trace = soft_lookup.soft_lookup(
         (x, y), examples.LOOKUP_KEY_VECTORS, examples.LOOKUP_VALUE_VECTORS
     )
-    st.plotly_chart(
+    chart(
         wf.lookup_figure(
             examples.LOOKUP_KEY_VECTORS,
             examples.LOOKUP_KEYS,
@@ -136,6 +137,7 @@ def step_lookup(style: FigureStyle) -> None:
             style=style,
         ),
         key="wt_lookup_figure",
+        place=st,
     )
     st.dataframe(
         wf.lookup_frame(
@@ -177,7 +179,7 @@ def four_words(style: FigureStyle) -> None:
         column.code(wf.format_matrix(matrix, 0), language=None)
     trace = ac.examples.four_words_attention()
     words = list(ac.examples.FOUR_WORDS)
-    st.plotly_chart(
+    chart(
         heatmap(
             trace.weights,
             words,
@@ -186,6 +188,7 @@ def four_words(style: FigureStyle) -> None:
             style=style,
         ),
         key="wt_four_words_weights",
+        place=st,
     )
     notes_versus_ours(
         wf.format_matrix(ac.examples.FOUR_WORDS_PRINTED_OUTPUT), wf.format_matrix(trace.context)
@@ -209,7 +212,7 @@ def attention_is_cool(style: FigureStyle) -> None:
     st.latex(r"C_{ij} = \sum_k W_{ik}\, V_{kj}, \qquad C = W V")
     left, right = st.columns(2)
     features = [f"v{j}" for j in range(4)]
-    left.plotly_chart(
+    chart(
         heatmap(
             examples.COOL_WEIGHTS,
             tokens,
@@ -218,8 +221,9 @@ def attention_is_cool(style: FigureStyle) -> None:
             style=style,
         ),
         key="wt_cool_weights",
+        place=left,
     )
-    right.plotly_chart(
+    chart(
         heatmap(
             examples.COOL_VALUES,
             tokens,
@@ -231,6 +235,7 @@ def attention_is_cool(style: FigureStyle) -> None:
             style=style,
         ),
         key="wt_cool_values",
+        place=right,
     )
     pick = st.columns(2)
     row = pick[0].selectbox(
@@ -248,7 +253,7 @@ def attention_is_cool(style: FigureStyle) -> None:
         f"The slides work out C₀₀ = {wf.plain_number(examples.COOL_PRINTED_C00)}; "
         f"we get {wf.plain_number(slide.value)}."
     )
-    st.plotly_chart(
+    chart(
         heatmap(
             examples.cool_context(),
             tokens,
@@ -259,6 +264,7 @@ def attention_is_cool(style: FigureStyle) -> None:
             style=style,
         ),
         key="wt_cool_context",
+        place=st,
     )
 
 
@@ -321,9 +327,10 @@ def step_scaling(style: FigureStyle) -> None:
         "entropy": table.entropy_scaled,
         "gradient size ‖∂a/∂s‖": table.gradient_scaled,
     }
-    st.plotly_chart(
+    chart(
         wf.saturation_figure(table.widths, unscaled, scaled, style=style),
         key="wt_saturation_figure",
+        place=st,
     )
     st.dataframe(
         wf.saturation_frame(
@@ -369,7 +376,7 @@ def step_masking(style: FigureStyle) -> None:
     for index, (column, (title, weights, mask)) in enumerate(
         zip(st.columns(3), panels, strict=True)
     ):
-        column.plotly_chart(
+        chart(
             heatmap(
                 weights,
                 DAYS,
@@ -379,6 +386,7 @@ def step_masking(style: FigureStyle) -> None:
                 style=style,
             ),
             key=f"wt_mask_{index}",
+            place=column,
         )
     formulas = st.columns(3)
     formulas[0].latex(r"\mathrm{softmax}_{\text{row}}(S + M)")
@@ -444,7 +452,7 @@ def step_heads(style: FigureStyle) -> None:
     n_heads = example.trace.weights.shape[0]
     st.markdown(f"e = 12, h = {head_width} gives **{n_heads} head{'s' * (n_heads > 1)}**.")
     titles = [f"head {index + 1}" for index in range(n_heads)]
-    st.plotly_chart(
+    chart(
         heatmap_grid(
             example.trace.weights,
             DAYS,
@@ -455,6 +463,7 @@ def step_heads(style: FigureStyle) -> None:
             columns=4,
         ),
         key="wt_head_weights",
+        place=st,
     )
     st.caption(
         f"Each head computed on its own gives the same numbers: max difference "
@@ -471,7 +480,7 @@ def step_heads(style: FigureStyle) -> None:
     st.latex(combine_formulas[strategy])
     show_code((*STEP_CODE[5], *ac.COMBINATIONS[strategy].shown))
     output = example.combined[strategy]
-    st.plotly_chart(
+    chart(
         heatmap(
             output,
             DAYS,
@@ -482,6 +491,7 @@ def step_heads(style: FigureStyle) -> None:
             style=style,
         ),
         key="wt_head_output",
+        place=st,
     )
 
 
@@ -516,9 +526,10 @@ def step_learning(style: FigureStyle) -> None:
     with st.spinner("Asking PyTorch's autograd…"):
         check = gradient_check(int(seed), bool(causal))
     hand = {name: check.hand[name] for name in ("W_Q", "W_K", "W_V")}
-    st.plotly_chart(
+    chart(
         wf.gradient_grid(hand, title="Gradient each weight matrix receives (by hand)", style=style),
         key="wt_gradients",
+        place=st,
     )
     st.dataframe(wf.difference_frame(check.max_difference), hide_index=True)
     worst = max(check.max_difference.values())

@@ -1,0 +1,203 @@
+"""Text alternatives for charts, computed from the numbers the chart draws.
+
+A screen reader announces a chart by its accessible name (``st.plotly_chart(alt=...)``).
+These pure functions write that name from the same arrays the figure holds: what the
+chart is (its title and shape) and what a sighted student reads from it (the strongest
+links of a weights matrix, the range and extremes of scores and values, the peak of each
+line). User text (tokens, column names) goes in as plain text, quoted; nothing here is
+markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+#: How many strongest cells or lines a description names.
+TOP = 3
+
+
+def _quoted(label: object) -> str:
+    return f"'{label}'"
+
+
+def _number(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def strongest_cells(
+    matrix: np.ndarray, rows: Sequence[object], cols: Sequence[object], top: int = TOP
+) -> list[tuple[object, object, float]]:
+    """The ``top`` largest finite cells of ``matrix (R, C)`` as (row label, column label, value).
+
+    Ties keep reading order (row by row); masked (NaN or infinite) cells never count.
+    """
+    z = np.asarray(matrix, dtype=float)
+    finite = np.isfinite(z)
+    if not finite.any():
+        return []
+    flat = np.where(finite, z, -np.inf).ravel()
+    order = np.argsort(-flat, kind="stable")[: min(top, int(finite.sum()))]
+    width = z.shape[1]
+    return [(rows[i // width], cols[i % width], float(flat[i])) for i in order]
+
+
+def describe_matrix(
+    matrix: np.ndarray,
+    rows: Sequence[object],
+    cols: Sequence[object],
+    *,
+    title: str,
+    weights: bool,
+    row_name: str = "rows",
+    col_name: str = "columns",
+) -> str:
+    """One sentence for a heatmap of ``matrix (R, C)`` with row and column labels.
+
+    Weights (softmax output): the strongest query → key links and how many cells are
+    masked. Other matrices: the range of values and where the largest and smallest sit.
+    """
+    z = np.asarray(matrix, dtype=float)
+    n_rows, n_cols = z.shape
+    finite = np.isfinite(z)
+    shape = f"{title}: {n_rows} {row_name} × {n_cols} {col_name}"
+    if not finite.any():
+        return f"{shape}, every cell masked."
+    hidden = int((~finite).sum())
+    masked = f", {hidden} cells masked" if hidden else ""
+    if weights:
+        links = ", ".join(
+            f"{_quoted(row)} → {_quoted(col)} {_number(value)}"
+            for row, col, value in strongest_cells(z, rows, cols)
+        )
+        return f"{shape}{masked}. Strongest links: {links}."
+    (row_hi, col_hi, high), *_ = strongest_cells(z, rows, cols, 1)
+    (row_lo, col_lo, low), *_ = strongest_cells(-z, rows, cols, 1)
+    return (
+        f"{shape}{masked}. Values from {_number(-low)} to {_number(high)}; largest at "
+        f"{_quoted(row_hi)}, {_quoted(col_hi)}; smallest at {_quoted(row_lo)}, {_quoted(col_lo)}."
+    )
+
+
+def _place(label: object) -> str:
+    """A point's position as a reader says it: dates as days, numbers as they are."""
+    if isinstance(label, np.datetime64):
+        return str(np.datetime_as_string(label, unit="D"))
+    if isinstance(label, str) and len(label) >= 19 and label[10:11] == "T":
+        return label[:10]  # an ISO timestamp: the day is what the chart shows
+    return str(label)
+
+
+def describe_line(name: str, x: Sequence[object], y: Sequence[float]) -> str:
+    """One phrase for a line or bar series: its length, range and where it peaks."""
+    values = np.asarray(y, dtype=float)
+    finite = np.isfinite(values)
+    if not finite.any():
+        return f"{name}: no values"
+    peak = int(np.argmax(np.where(finite, values, -np.inf)))
+    low, high = float(values[finite].min()), float(values[finite].max())
+    return (
+        f"{name}: {int(finite.sum())} points from {_number(low)} to {_number(high)}, "
+        f"highest at {_place(x[peak]) if peak < len(x) else peak}"
+    )
+
+
+def describe_head_view(
+    weights: np.ndarray,
+    heads: Sequence[int],
+    query: int | None,
+    query_labels: Sequence[object],
+    key_labels: Sequence[object],
+) -> str:
+    """The head view in words: for each drawn head, the keys the query (or every query) reads most.
+
+    ``weights (H, T, S)``; ``heads`` 0-based; ``query`` a row, or None for all rows.
+    """
+    who = "every query token" if query is None else f"query {_quoted(query_labels[query])}"
+    parts = [f"Head view: lines from {who} to the keys, thicker for larger weights."]
+    for head in heads:
+        rows = weights[head] if query is None else weights[head][query : query + 1]
+        labels = query_labels if query is None else [query_labels[query]]
+        links = ", ".join(
+            f"{_quoted(row)} → {_quoted(col)} {_number(value)}"
+            for row, col, value in strongest_cells(rows, labels, key_labels)
+        )
+        parts.append(f"Head {head + 1}: {links}.")
+    return " ".join(parts)
+
+
+def _values(data: object) -> np.ndarray | None:
+    if data is None:
+        return None
+    array = np.asarray(data)
+    return array if array.size else None
+
+
+def _axis_names(figure: go.Figure) -> tuple[str, str]:
+    """``("query tokens", "key tokens")`` from the axis titles, else rows and columns."""
+    names = []
+    for axis, default in ((figure.layout.yaxis, "rows"), (figure.layout.xaxis, "columns")):
+        title = axis.title.text if axis and axis.title else None
+        names.append(f"{title} tokens" if title in ("query", "key") else default)
+    return names[0], names[1]
+
+
+def _is_weights(trace: go.Heatmap, figure: go.Figure) -> bool:
+    """Softmax weights are drawn on a fixed 0..1 scale (their own, or a shared colour axis)."""
+    if trace.zmin == 0 and trace.zmax == 1:
+        return True
+    axis = figure.layout[trace.coloraxis] if trace.coloraxis else None
+    return axis is not None and axis.cmin == 0 and axis.cmax == 1
+
+
+def _heatmap_title(trace: go.Heatmap, figure: go.Figure, index: int, count: int) -> str:
+    titles = [a.text for a in figure.layout.annotations or () if a.text]
+    if count > 1 and index < len(titles):
+        return str(titles[index])
+    return str(trace.name or figure.layout.title.text or "Heatmap")
+
+
+def describe_figure(figure: go.Figure, lead: str = "") -> str:
+    """A text alternative for any of the app's figures, read from the numbers it draws.
+
+    Heatmaps (one per panel) are described by :func:`describe_matrix`; weights are
+    recognised by their fixed 0..1 colour range. Lines and bars by :func:`describe_line`.
+    ``lead`` is a first sentence the page knows better (e.g. the mask in use).
+    """
+    heatmaps = [t for t in figure.data if t.type == "heatmap" and t.name != "masked"]
+    parts = [lead] if lead else []
+    title = figure.layout.title.text
+    if title and len(heatmaps) != 1:
+        parts.append(f"{title}.")
+    for index, trace in enumerate(heatmaps):
+        z = _values(trace.z)
+        if z is None or z.ndim != 2:
+            continue
+        rows = list(trace.y) if trace.y is not None else list(range(z.shape[0]))
+        cols = list(trace.x) if trace.x is not None else list(range(z.shape[1]))
+        weights = _is_weights(trace, figure)
+        name = _heatmap_title(trace, figure, index, len(heatmaps))
+        row_name, col_name = _axis_names(figure) if len(heatmaps) == 1 else ("rows", "columns")
+        parts.append(
+            describe_matrix(
+                z, rows, cols, title=name, weights=weights, row_name=row_name, col_name=col_name
+            )
+        )
+        if weights and len(heatmaps) == 1 and row_name.startswith("query"):
+            parts.append("Each row sums to 1 over the keys it may see.")
+    lines = [
+        t for t in figure.data if t.type in ("scatter", "scattergl", "bar") and t.y is not None
+    ]
+    for trace in lines[:6]:
+        horizontal = getattr(trace, "orientation", None) == "h"
+        values, places = (trace.x, trace.y) if horizontal else (trace.y, trace.x)
+        array = _values(values)
+        if array is None or array.ndim != 1 or not np.issubdtype(array.dtype, np.number):
+            continue
+        where = list(places) if places is not None else list(range(len(array)))
+        parts.append(describe_line(str(trace.name or "series"), where, array) + ".")
+    if len(lines) > 6:
+        parts.append(f"{len(lines) - 6} more lines.")
+    return " ".join(parts) or "A chart."
