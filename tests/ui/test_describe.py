@@ -101,3 +101,10 @@ def test_the_core_strongest_link_is_what_the_weights_chart_says() -> None:
     figure = heatmap(weights, tokens.labels, tokens.labels, title="W", mask=run.mask)
     expected = f"'{tokens.labels[row]}' → '{tokens.labels[col]}' {weights[row, col]:.2f}"
     assert f"Strongest links: {expected}" in describe_figure(figure)
+
+
+def test_a_figure_that_went_through_a_cache_is_described_the_same() -> None:
+    import pickle
+
+    figure = heatmap(WEIGHTS, TOKENS, TOKENS, title="A · head 1")
+    assert describe_figure(pickle.loads(pickle.dumps(figure))) == describe_figure(figure)
