@@ -13,8 +13,10 @@ import os
 import random
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from http.cookies import SimpleCookie
+from typing import Any, TypeVar
 
 import pytest
 import websockets
@@ -22,6 +24,8 @@ import websockets
 from benchmarks.capacity import weights_link
 from benchmarks.cluster import Cluster, running_cluster
 from benchmarks.st_client import Session
+
+T = TypeVar("T")
 
 SESSIONS = int(os.environ.get("DEPLOY_SESSIONS", "150"))
 CHANGES = 2
@@ -81,6 +85,13 @@ async def _closed(session: Session, timeout: float = 30.0) -> bool:
     return False
 
 
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on a thread of its own: the browser tests' Playwright keeps an event
+    loop running on the main thread for the whole session."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def _port(upstream: str) -> int:
     return int(upstream.rsplit(":", 1)[1])
 
@@ -94,7 +105,7 @@ def test_a_link_gives_identical_numbers_on_every_replica(cluster: Cluster) -> No
             await session.close()
         return charts
 
-    charts = asyncio.run(open_everywhere())
+    charts = run_async(open_everywhere())
     assert len(charts[0]) == 5
     assert charts[1] == charts[0]
     assert charts[2] == charts[0]
@@ -138,4 +149,4 @@ def test_sessions_keep_their_replica_and_survive_losing_one(cluster: Cluster) ->
             assert session.connects == 1
         await asyncio.gather(*(s.close() for s in sessions))
 
-    asyncio.run(scenario())
+    run_async(scenario())
