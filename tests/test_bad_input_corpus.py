@@ -735,3 +735,42 @@ def test_pretrained_page_asks_for_words_when_a_box_is_empty(text: str, field: st
     at = open_page("pretrained", {**base, field: text})
     assert_drawn_without_exception(at, "pretrained")
     assert errors_shown(at) == [f"{named} is empty: type a few words."]
+
+
+def test_the_shortest_window_over_a_two_row_file_draws_its_only_window() -> None:
+    at = open_page("time_series", {"ts_source": "upload", "ts_length": "2"})
+    at.file_uploader(key="ts_upload").set_value(("two.csv", b"a,b\n1,2\n3,5\n", "text/csv"))
+    at.run()
+    assert_drawn_without_exception(at, "time_series")
+    assert errors_shown(at) == []
+    assert attention_drawn(at)
+    assert any("Window ends at row: **1**" in m.value for m in at.markdown)
+
+
+# ------------------------------------------------------------------ ranges left empty
+
+# A multiselect whose options come from the data can be emptied by the user; each page
+# then says what to choose instead of computing on nothing.
+
+
+def test_no_feature_column_chosen_asks_for_one_and_draws_no_attention() -> None:
+    rows = "".join(f"{day},{day % 7},{day % 3}\n" for day in range(40))
+    at = upload(("day,value,b\n" + rows).encode())
+    at.multiselect(key="ts_features").set_value([]).run()
+    assert_drawn_without_exception(at, "time_series")
+    assert errors_shown(at) == ["Choose at least one feature column."]
+    assert not attention_drawn(at)
+
+
+def test_no_head_chosen_in_the_head_view_asks_for_one() -> None:
+    at = open_page("text", {"text": "Hello there friend", "view": "5 Head view"})
+    at.multiselect(key="show_heads").set_value([]).run()
+    assert_drawn_without_exception(at, "text")
+    assert [shown(info) for info in at.info] == ["Choose at least one head to draw."]
+
+
+def test_no_dimension_chosen_for_the_curves_asks_for_one() -> None:
+    at = open_page("positional_encoding", {})
+    at.multiselect(key="pe_dims").set_value([]).run()
+    assert_drawn_without_exception(at, "positional_encoding")
+    assert [shown(info) for info in at.info] == ["Pick at least one dimension to plot."]
