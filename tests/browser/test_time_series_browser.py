@@ -79,5 +79,18 @@ def test_replacing_the_file_keeps_the_other_settings_in_the_link(page: Page, app
         wait_ready(page)
         missing = [setting for setting in settings if setting not in page.url]
         assert not missing, (columns, page.url)
+    # Quick replacements: the next file arrives while the previous one's rerun still runs.
+    for burst in range(4):
+        for columns in (("apples", "bananas"), ("glaciers", "harbors"), ("comets", "dragons")):
+            uploader.set_input_files(
+                files=[{"name": "data.csv", "mimeType": "text/csv", "buffer": series_csv(columns)}]
+            )
+            page.wait_for_timeout(60 * burst)
+        wait_ready(page)
+        expect(page.get_by_test_id("stMultiSelect").get_by_text("dragons")).to_be_visible()
+        page.wait_for_timeout(500)
+        wait_ready(page)
+        missing = [setting for setting in settings if setting not in page.url]
+        assert not missing, (burst, page.url)
     expect(page.locator(EXCEPTION)).to_have_count(0)
     expect(page.locator(".gtitle", has_text="Attention weights of head 2")).to_be_visible()
