@@ -138,13 +138,17 @@ def replay_section(result: LearningResult, style: FigureStyle) -> int:
     """
     task = get_task(result.model.task)
     steps = [snapshot.step for snapshot in result.snapshots]
-    chosen = st.select_slider(
-        "Training step (slide to replay the attention forming)",
-        steps,
-        value=steps[-1],
-        key=f"{PREFIX}{task.name}_replay",
-        bind=BIND,
-    )
+    if len(steps) == 1:  # a run that stopped at its first evaluation: nothing to slide over
+        chosen = steps[0]
+        st.markdown(f"Training step: **{chosen}** — the only snapshot of this run.")
+    else:
+        chosen = st.select_slider(
+            "Training step (slide to replay the attention forming)",
+            steps,
+            value=steps[-1],
+            key=f"{PREFIX}{task.name}_replay",
+            bind=BIND,
+        )
     index = steps.index(chosen)
     weights = result.snapshot_weights[index]  # (L, H, T, T), by attention_core from the weights
     mask = result.model.attention_mask() if result.model.causal else None

@@ -1,0 +1,26 @@
+"""The learning page's replay over training snapshots when a run kept only one."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+
+def replay_of_a_one_snapshot_run() -> None:
+    from attention_core.learning.config import DEFAULTS
+    from attention_core.learning.training import train_model
+    from ui.figures.style import FigureStyle
+    from ui.learning_sections import replay_section
+
+    model, train = DEFAULTS["reverse"]
+    train = type(train)(steps=100, target_accuracy=1e-6, seed=0)  # reached at step 0: stops
+    result = train_model(model, train)
+    assert [snapshot.step for snapshot in result.snapshots] == [0]
+    replay_section(result, FigureStyle())
+
+
+def test_a_run_with_one_snapshot_names_its_only_step_instead_of_a_slider() -> None:
+    at = AppTest.from_function(replay_of_a_one_snapshot_run, default_timeout=180).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.select_slider) == 0
+    assert any("**0** — the only snapshot of this run" in m.value for m in at.markdown)
+    assert any(chart.proto.spec for chart in at.get("plotly_chart"))
