@@ -1,4 +1,4 @@
-"""The classroom walkthrough (through app.py, with AppTest) and the core behind its steps."""
+"""The classroom walkthrough (through app.py, with AppTest); its core: tests/core/teaching."""
 
 from __future__ import annotations
 
@@ -156,23 +156,6 @@ def test_lookup_weights_follow_the_query_sliders() -> None:
     assert any("**painter**" in m.value for m in at.markdown)
 
 
-def test_soft_lookup_weights_sum_to_one_and_pick_the_closest_key() -> None:
-    trace = soft_lookup.soft_lookup(
-        [-1.0, 2.0], ac.examples.LOOKUP_KEY_VECTORS, ac.examples.LOOKUP_VALUE_VECTORS
-    )
-    np.testing.assert_allclose(trace.scores, [-2.0, 5.0, -3.0])
-    assert trace.weights.sum() == pytest.approx(1.0)
-    assert ac.examples.LOOKUP_VALUES[trace.best] == "playwright"
-    np.testing.assert_allclose(trace.output, trace.weights)  # one-hot values
-
-
-def test_soft_lookup_refuses_a_query_of_the_wrong_length() -> None:
-    with pytest.raises(ac.InputError, match="same length"):
-        soft_lookup.soft_lookup(
-            [1.0, 2.0, 3.0], ac.examples.LOOKUP_KEY_VECTORS, ac.examples.LOOKUP_VALUE_VECTORS
-        )
-
-
 # --- Step 2: the documents' numbers ---------------------------------------------
 
 
@@ -249,20 +232,6 @@ def test_context_entry_terms_reproduce_the_slides() -> None:
 # --- Step 3: scaling -------------------------------------------------------------
 
 
-def test_unscaled_softmax_saturates_as_the_width_grows_and_scaled_does_not() -> None:
-    table = walkthrough_steps.softmax_saturation(
-        widths=(4, 64, 512), n_keys=8, n_trials=400, seed=1
-    )
-    assert np.all(np.diff(table.max_weight_unscaled) > 0)
-    assert table.max_weight_unscaled[-1] > 0.9
-    assert np.all(table.max_weight_scaled < 0.45)
-    assert table.entropy_unscaled[-1] < 0.25 < table.entropy_scaled[-1]
-    assert np.all(table.entropy_scaled <= table.uniform_entropy)
-    np.testing.assert_allclose(table.score_std_scaled, 1.0, atol=0.1)
-    np.testing.assert_allclose(table.score_std_unscaled, np.sqrt([4, 64, 512]), rtol=0.1)
-    assert table.gradient_unscaled[-1] < table.gradient_scaled[-1] / 3
-
-
 def test_scaling_step_shows_the_core_table() -> None:
     at = open_page(step="3", wt_n_keys="16")
     frame = at.dataframe[0].value
@@ -276,19 +245,6 @@ def test_scaling_step_shows_the_core_table() -> None:
 # --- Step 4: masking -----------------------------------------------------------
 
 
-def test_masking_right_and_wrong_side_by_side() -> None:
-    result = walkthrough_steps.five_day_masking()
-    np.testing.assert_allclose(result.right, ac.examples.five_day_attention(True).weights)
-    assert np.all(result.forbidden_weight(result.right) == 0.0)
-    np.testing.assert_allclose(result.row_sums(result.right), 1.0)
-    leaked = result.forbidden_weight(result.multiplied)
-    assert leaked[0] > 0.5  # day 1 may only see itself, yet most weight leaks to the future
-    assert leaked[-1] == 0.0  # the last day may see everything: nothing to leak
-    assert np.all(result.forbidden_weight(result.wrong_axis) == 0.0)
-    assert not np.allclose(result.row_sums(result.wrong_axis), 1.0)
-    np.testing.assert_allclose(result.wrong_axis.sum(axis=0), 1.0)
-
-
 def test_masking_step_plots_the_three_variants() -> None:
     at = open_page(step="4")
     titles = [f["layout"]["title"]["text"] for f in figures(at)]
@@ -300,17 +256,6 @@ def test_masking_step_plots_the_three_variants() -> None:
 
 
 # --- Step 5: heads ---------------------------------------------------------------
-
-
-def test_twelve_features_in_heads_of_four_make_three_heads() -> None:
-    example = walkthrough_steps.multi_head_example(head_width=4)
-    assert example.trace.weights.shape == (3, 5, 5)
-    assert example.trace.q.shape == (3, 5, 4)
-    assert example.combined["concat"].shape == (5, 12)
-    for strategy in ("mean", "max", "learned"):
-        assert example.combined[strategy].shape == (5, 4)
-    np.testing.assert_allclose(example.combined["mean"], example.trace.context.mean(axis=0))
-    assert example.separate_difference == 0.0
 
 
 def test_heads_step_shows_one_panel_per_head_and_the_chosen_combination() -> None:
@@ -334,16 +279,6 @@ def test_backward_pass_step_agrees_with_autograd() -> None:
     differences = [float(value) for value in frame["max |hand − autograd|"]]
     assert max(differences) < 1e-9
     assert any("agree" in message.value for message in at.success)
-
-
-@pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("seed", [0, 7])
-def test_hand_written_gradients_match_autograd(seed: int, causal: bool) -> None:
-    check = gradcheck.check_gradients(gradcheck.gradient_example(seed, causal))
-    assert check.loss == pytest.approx(check.autograd_loss, abs=1e-12)
-    for name in gradcheck.GRADIENT_NAMES:
-        assert check.max_difference[name] < 1e-9, name
-        assert np.any(check.hand[name] != 0.0), name
 
 
 def test_torch_is_imported_only_when_step_six_is_shown() -> None:
