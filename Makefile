@@ -15,9 +15,14 @@ CHROMIUM ?= /usr/bin/chromium
 
 .PHONY: run test lint pytest browser bench clean
 
-$(VENV)/.runtime: requirements.txt
+# The project itself is installed editable and without dependencies (they are pinned in
+# requirements.txt), so attention_core, ui and views import from anywhere with this
+# .venv (python -m benchmarks, a REPL); pytest finds this checkout through its own
+# `pythonpath` option either way, so every clone and worktree tests its own code.
+$(VENV)/.runtime: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
 $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
