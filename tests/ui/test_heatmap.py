@@ -17,6 +17,38 @@ def main_trace(figure) -> dict:
     return figure.data[0]
 
 
+def shown_numbers(figure) -> dict[tuple[str, str], str]:
+    """The text written in each allowed cell, by (row, column), however the figure writes it.
+
+    Reads a ``%{z:.Nf}`` template on the data trace, per-cell ``text`` on any trace but the
+    mask overlay, and annotations, so the test holds whichever way the cells get their text.
+    """
+    shown: dict[tuple[str, str], str] = {}
+    for trace in figure.data:
+        if trace.name == "masked":
+            continue
+        template = getattr(trace, "texttemplate", None) or ""
+        z = getattr(trace, "z", None)
+        if z is not None and template.startswith("%{z:."):
+            decimals = int(template.removeprefix("%{z:.").removesuffix("f}"))
+            for i, row in enumerate(trace.y):
+                for j, col in enumerate(trace.x):
+                    if np.isfinite(z[i][j]):
+                        shown[(row, col)] = f"{z[i][j]:.{decimals}f}"
+        elif getattr(trace, "text", None) is not None and z is not None:
+            for i, row in enumerate(trace.y):
+                for j, col in enumerate(trace.x):
+                    if trace.text[i][j]:
+                        shown[(row, col)] = trace.text[i][j]
+        elif getattr(trace, "text", None) is not None:  # a text scatter over the cells
+            shown.update(
+                ((y, x), text) for x, y, text in zip(trace.x, trace.y, trace.text, strict=True)
+            )
+    for note in figure.layout.annotations or ():
+        shown[(note.y, note.x)] = note.text
+    return shown
+
+
 def test_values_are_sent_as_float32_with_their_labels() -> None:
     figure = heatmap(WEIGHTS, ROWS, COLS, title="A")
     trace = main_trace(figure)
@@ -51,12 +83,19 @@ def test_weights_use_a_fixed_zero_to_one_scale_and_scores_a_symmetric_one() -> N
 
 @pytest.mark.parametrize("style", [NORMAL, PRESENTATION])
 def test_small_matrices_show_their_numbers_and_large_ones_do_not(style) -> None:
-    small = main_trace(heatmap(WEIGHTS, ROWS, COLS, title="A", style=style))
-    assert small.texttemplate == f"%{{z:.{min(style.decimals, 2)}f}}"
+    small = heatmap(WEIGHTS, ROWS, COLS, title="A", style=style, mask=CAUSAL)
+    assert shown_numbers(small) == {
+        ("the", "the"): "1.00",
+        ("cat", "the"): "0.25",
+        ("cat", "cat"): "0.75",
+        ("sat", "the"): "0.20",
+        ("sat", "cat"): "0.30",
+        ("sat", "sat"): "0.50",
+    }
     side = int(np.sqrt(MAX_CELLS_WITH_TEXT)) + 1
     labels = [f"t{i}" for i in range(side)]
-    large = main_trace(heatmap(np.eye(side), labels, labels, title="B", style=style))
-    assert large.texttemplate is None
+    large = heatmap(np.eye(side), labels, labels, title="B", style=style)
+    assert shown_numbers(large) == {}
 
 
 def test_labels_that_do_not_fit_the_matrix_are_refused() -> None:
