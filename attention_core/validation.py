@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from typing import SupportsFloat, SupportsIndex
 
 import numpy as np
 
@@ -27,10 +28,13 @@ def check_positive_int(value: object, name: str, maximum: int | None = None) -> 
 
 def check_number(value: object, name: str) -> float:
     """Return ``value`` as a float, or raise InputError for words, booleans and None."""
-    if isinstance(value, (bool, str, bytes)):
+    # float() would also parse text; a number is anything with __float__ or __index__.
+    if isinstance(value, (bool, str, bytes)) or not isinstance(
+        value, (SupportsFloat, SupportsIndex)
+    ):
         raise InputError(f"{name} must be a number, got {value!r}.")
     try:
-        return float(value)  # type: ignore[arg-type]  # anything float() takes; the rest raises
+        return float(value)
     except (TypeError, ValueError):
         raise InputError(f"{name} must be a number, got {value!r}.") from None
 
