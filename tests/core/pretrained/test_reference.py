@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import os
 
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before transformers is imported
+
 import numpy as np
 import pytest
+import torch  # the weights package installs transformers; no skip if missing
+import transformers
 
 from attention_core.pretrained import bert, loading
-
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
 
 LONG = " ".join(["The quick brown fox jumps over the lazy dog near the riverbank."] * 20)
 INPUTS: list[tuple[str, str | None]] = [
