@@ -183,10 +183,10 @@ def test_masked_cells_are_nan_in_the_plot_and_weights_grid_shows_every_head() ->
 
 def test_small_masked_matrix_labels_masked_scores_minus_infinity_and_their_weights_zero() -> None:
     at = run_page(text="one two three", mask="causal", view="4 Weights")
-    scores = charts(at)["Masked scores · head 1"]["data"][1]
+    scores = charts(at)["Masked scores · head 1"]["data"][-1]
     assert scores["name"] == "masked"
     assert scores["text"] == [["", "−∞", "−∞"], ["", "", "−∞"], ["", "", ""]]
-    weights = charts(at)["Attention weights · head 1"]["data"][1]
+    weights = charts(at)["Attention weights · head 1"]["data"][-1]
     assert weights["name"] == "masked"
     assert weights["text"] == [["", "0", "0"], ["", "", "0"], ["", "", ""]]
     assert "masked (0)" in weights["hovertemplate"]

@@ -197,7 +197,11 @@ def describe_figure(figure: go.Figure, lead: str = "") -> str:
         if weights and len(heatmaps) == 1 and row_name.startswith("query"):
             parts.append("Each row sums to 1 over the keys it may see.")
     lines = [
-        t for t in figure.data if t.type in ("scatter", "scattergl", "bar") and t.y is not None
+        t
+        for t in figure.data
+        if t.type in ("scatter", "scattergl", "bar")
+        and t.y is not None
+        and getattr(t, "mode", None) != "text"  # numbers written on cells, not a series
     ]
     for trace in lines[:6]:
         horizontal = getattr(trace, "orientation", None) == "h"

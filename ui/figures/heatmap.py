@@ -15,6 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import build
+from .contrast import DARK_TEXT, cell_text_colours
 from .style import NORMAL, FigureStyle
 
 # Numbers are written inside the cells when the matrix is this small or smaller.
@@ -75,10 +76,34 @@ def _masked_overlay(
         # A constant texttemplate would also print −∞ over the allowed (NaN) cells.
         text=np.where(mask, "", label).tolist(),
         texttemplate="%{text}",
-        textfont={"size": style.font_size},
+        # Both masked greys are light: black text on them is 7.8:1 or more.
+        textfont={"size": style.font_size, "color": DARK_TEXT},
         hovertemplate=f"{row_title}: %{{y}}<br>{col_title}: %{{x}}<br>masked ({label})"
         "<extra></extra>",
         name="masked",
+    )
+
+
+def _cell_numbers(
+    z: np.ndarray, rows: list[str], cols: list[str], colours: dict, style: FigureStyle
+) -> go.Scatter:
+    """Each finite cell's number written on it, black or white per cell (>= 4.5:1 contrast).
+
+    A heatmap's text has one colour for all cells, so the numbers are a text-only
+    scatter over the cells, coloured by :func:`contrast.cell_text_colours`.
+    """
+    text_colours = cell_text_colours(z, colours["colorscale"], colours["zmin"], colours["zmax"])
+    row_index, col_index = np.nonzero(np.isfinite(z))
+    decimals = min(style.decimals, 2)
+    return go.Scatter(
+        x=[cols[j] for j in col_index],
+        y=[rows[i] for i in row_index],
+        mode="text",
+        text=[f"{z[i, j]:.{decimals}f}" for i, j in zip(row_index, col_index, strict=True)],
+        textfont={"size": style.font_size, "color": text_colours[row_index, col_index].tolist()},
+        hoverinfo="skip",
+        showlegend=False,
+        name="cell numbers",
     )
 
 
@@ -108,6 +133,7 @@ def heatmap(
     if len(rows) != z.shape[0] or len(cols) != z.shape[1]:
         raise ValueError(f"labels {len(rows)}x{len(cols)} do not match matrix {z.shape}")
     small = z.size <= MAX_CELLS_WITH_TEXT
+    colours = _colour_settings(kind, style, z)
     trace = go.Heatmap(
         z=z,
         x=cols,
@@ -115,12 +141,12 @@ def heatmap(
         hovertemplate=_hover(row_title, col_title, style),
         hoverongaps=False,
         colorbar={"thickness": 12, "tickfont": {"size": style.tick_size}},
-        texttemplate=f"%{{z:.{min(style.decimals, 2)}f}}" if small else None,
-        textfont={"size": style.font_size},
         name=title,
-        **_colour_settings(kind, style, z),
+        **colours,
     )
-    traces = [trace]
+    traces: list = [trace]
+    if small:
+        traces.append(_cell_numbers(z, rows, cols, colours, style))
     if mask is not None and small and not np.all(mask):
         label = MASKED_WEIGHT_LABEL if kind == "weights" else MASKED_LABEL
         traces.append(_masked_overlay(mask, rows, cols, row_title, col_title, style, label))

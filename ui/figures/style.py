@@ -4,8 +4,9 @@ Presentation mode (sidebar toggle, URL ``present=1``) makes fonts and axis
 labels larger, shows fewer decimals and uses a high-contrast colour-blind-safe
 palette. Colour scales everywhere are colour-blind safe: a sequential scale for
 weights (viridis, or cividis when presenting) and a diverging scale centred on
-zero for scores. No view relies on colour alone: numbers are on hover and in
-tables.
+zero for scores. No view relies on colour alone: numbers are on hover, on small
+heatmaps' cells (black or white per cell, >= 4.5:1, see ``contrast``) and in tables;
+heads also differ by line style and name; masked cells are labelled.
 """
 
 from __future__ import annotations
@@ -37,9 +38,16 @@ class FigureStyle:
         "#000000",
     )
 
+    # Colour is never the only cue: heads also differ by line style (and are named).
+    head_dashes: tuple[str, ...] = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+
     def head_colour(self, head: int) -> str:
         """A distinct colour per head (cycling after eight)."""
         return self.head_palette[head % len(self.head_palette)]
+
+    def head_dash(self, head: int) -> str:
+        """A line style per head (cycling after six), so heads differ without colour too."""
+        return self.head_dashes[head % len(self.head_dashes)]
 
     @property
     def number_format(self) -> str:
