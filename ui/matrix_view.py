@@ -21,6 +21,7 @@ from .export import csv_bytes, matrix_frame, npz_bytes
 from .figures.describe import describe_figure
 from .figures.heatmap import heatmap, heatmap_grid
 from .figures.style import NORMAL, FigureStyle
+from .figures.tables import figure_tables
 from .stages import KEY_SIDE, QUERY_SIDE, Stage
 
 PLOTLY_CONFIG = {
@@ -96,10 +97,28 @@ def chart(
 
     Screen readers announce the chart by ``alt``; by default it is written from the
     numbers the figure draws (:func:`ui.figures.describe.describe_figure`), after
-    ``lead``, a sentence the page knows better. Every chart in the app goes through here.
+    ``lead``, a sentence the page knows better. Every chart in the app goes through here;
+    a chart that draws matrices also gets "Read as a table" (:func:`read_as_table`).
     """
     text = alt or describe_figure(figure, lead)
     place.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch", alt=text)
+    read_as_table(figure, place)
+
+
+def read_as_table(figure: go.Figure, place: DeltaGenerator | ModuleType = st) -> None:
+    """Every matrix ``figure`` draws as a real HTML table (headers = tokens), in an expander.
+
+    A screen reader can walk a table cell by cell; it cannot read a heatmap. Labels are
+    shown as text (``st.text``, ``st.table``), never as markup.
+    """
+    tables = figure_tables(figure)
+    if not tables:
+        return
+    with place.expander("Read as a table", icon=":material/table:"):
+        for table in tables:
+            if len(tables) > 1 or table.note:
+                st.text(" ".join(part for part in (table.title, table.note) if part))
+            st.table(table.frame)
 
 
 def explain(step: Stage, shapes: Sequence[str]) -> None:
