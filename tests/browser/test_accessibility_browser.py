@@ -1,62 +1,162 @@
-"""WCAG 2.0/2.1/2.2 A and AA in a real browser: axe-core on every page, tab and mode.
+"""WCAG 2.2 AA in Chromium: axe-core on every view, a text alternative on every chart,
+the text page driven by keyboard alone.
 
-axe-core comes with axe-playwright-python (bundled, nothing downloaded). Pages are read
-from views/, so a page added later is scanned too.
+The views are read from the app itself (app.py's PAGES table, views/text.py's TABS),
+so a page or tab added later is scanned too. axe-core is the copy bundled with
+axe-playwright-python (no network).
 """
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
+from urllib.parse import urlencode
 
+import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+import attention_core as ac
+
 from .helpers import EXCEPTION, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
-WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
-PAGES = sorted(p.stem for p in (ROOT / "views").glob("*.py") if p.stem != "__init__")
-TEXT_TABS = ("1+Tokens", "2+Positions", "3+Q+K+V", "4+Weights", "5+Head+view", "6+Output")
-LINKS = [
-    "",
-    *PAGES,
-    *(f"text?view={tab}" for tab in TEXT_TABS),
-    "text?view=4+Weights&present=1",
-    "pretrained?view=Head+summary",
-    "pretrained?view=Every+step",
-    "walkthrough?step=4",
-]
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+VIEWPORT = {"width": 1400, "height": 1600}
+CHART = "[data-testid='stPlotlyChart']"
 
 
-def violations(page: Page) -> list[str]:
-    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG_AA}})
-    return [
-        f"{v['id']}: {node['target']} {node.get('failureSummary', '')[:200]}"
-        for v in results.response["violations"]
-        for node in v["nodes"]
-    ]
+def _assigned(path: Path, name: str) -> ast.expr:
+    """The expression assigned to the module-level ``name`` in ``path`` (read, not imported)."""
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            return node.value
+    raise AssertionError(f"{name} not found in {path}")
 
 
-@pytest.mark.parametrize("link", LINKS, ids=[link or "home" for link in LINKS])
-def test_no_wcag_a_or_aa_violations(page: Page, app_url: str, link: str) -> None:
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(f"{app_url}/{link}")
+def navigation_pages() -> list[str]:
+    """Page names (URL paths) of app.py's PAGES table, in the navigation's order."""
+    table = _assigned(ROOT / "app.py", "PAGES")
+    assert isinstance(table, ast.DictComp)
+    rows = ast.literal_eval(table.generators[0].iter)
+    return [row[0] for row in rows]
+
+
+def text_tabs() -> list[str]:
+    return list(ast.literal_eval(_assigned(ROOT / "views" / "text.py", "TABS")))
+
+
+def views() -> list[str]:
+    """Every view to scan: home, each page, each text-page tab, and all of them presenting."""
+    plain = ["/"] + [f"/{name}" for name in navigation_pages()]
+    plain += [f"/text?{urlencode({'view': tab})}" for tab in text_tabs()]
+    presenting = [f"{v}{'&' if '?' in v else '?'}present=1" for v in plain]
+    return plain + presenting
+
+
+def open_view(page: Page, url: str) -> None:
+    page.set_viewport_size(VIEWPORT)
+    page.goto(url)
     wait_ready(page, timeout=120_000)
-    page.wait_for_timeout(1000)  # charts and formulas finish drawing after the script
     expect(page.locator(EXCEPTION)).to_have_count(0)
-    assert violations(page) == []
+    page.wait_for_timeout(500)  # let Plotly finish drawing
 
 
-@pytest.mark.parametrize("link", ["text?view=4+Weights", "time_series", "pretrained"])
-def test_every_chart_is_a_named_figure_for_screen_readers(
-    page: Page, app_url: str, link: str
+def test_the_scan_covers_every_page_and_tab() -> None:
+    pages = navigation_pages()
+    assert {"text", "time_series", "positional_encoding", "walkthrough"} <= set(pages)
+    assert len(text_tabs()) >= 6
+    assert len(views()) == 2 * (1 + len(pages) + len(text_tabs()))
+
+
+@pytest.mark.parametrize("path", views())
+def test_view_has_no_wcag_a_or_aa_violation_and_every_chart_a_text_alternative(
+    page: Page, app_url: str, path: str
 ) -> None:
-    page.goto(f"{app_url}/{link}")
-    wait_ready(page, timeout=120_000)
-    charts = page.locator(".stPlotlyChart")
-    expect(charts.first).to_be_visible(timeout=30_000)
-    named = page.locator("[role='figure'][aria-label]")
-    assert named.count() >= charts.count() > 0
-    for index in range(named.count()):
-        assert len(named.nth(index).get_attribute("aria-label") or "") > 20
+    open_view(page, app_url + path)
+    results = Axe().run(
+        page,
+        options={"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]},
+    )
+    assert results.violations_count == 0, results.generate_report()
+    labels = page.locator(CHART).evaluate_all(
+        "charts => charts.map(c => (c.closest('[role=figure]') || c).getAttribute('aria-label'))"
+    )
+    assert all(label and label.strip() for label in labels), labels
+
+
+def test_weights_chart_names_the_strongest_link_the_core_computes(page: Page, app_url: str) -> None:
+    sentence = "The animal didn't cross the street because it was too tired."
+    tokenized = ac.tokenize(sentence)
+    run = ac.run_text_attention(tokenized.tokens, ac.AttentionConfig())
+    weights = run.trace.weights[0]  # head 1, (T, T)
+    row, col = np.unravel_index(int(np.argmax(weights)), weights.shape)
+    labels = tokenized.labels
+    strongest = f"'{labels[row]}' → '{labels[col]}' {weights[row, col]:.2f}"
+    open_view(page, app_url + "/text?" + urlencode({"view": "4 Weights"}))
+    chart = page.locator("[role=figure][aria-label*='Attention weights · head 1']").first
+    label = chart.get_attribute("aria-label")
+    assert f"Strongest links: {strongest}" in label, (strongest, label)
+
+
+def _focus_name(page: Page) -> str:
+    return page.evaluate(
+        """() => { const e = document.activeElement;
+        return (e.getAttribute('aria-label') || e.innerText || e.value || e.tagName).trim(); }"""
+    )
+
+
+def _tab_to(page: Page, pattern: str, limit: int = 120) -> None:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if re.search(pattern, _focus_name(page)):
+            return
+    raise AssertionError(f"Tab never reached a control named like {pattern!r}")
+
+
+def test_keyboard_alone_changes_heads_and_mask_and_reaches_every_control(
+    page: Page, app_url: str
+) -> None:
+    open_view(page, app_url + "/text")
+    page.evaluate(
+        """() => { window.__visited = new Set();
+        document.addEventListener('focusin', e => window.__visited.add(e.target)); }"""
+    )
+    _tab_to(page, r"Heads")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"[?&]heads=(?!2\b)\d+"), timeout=30_000)
+    wait_ready(page)
+    expect(page.get_by_text(re.compile(r"H = (?!2 )\d+ heads")).first).to_be_visible()
+    _tab_to(page, r"Mask")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"[?&]mask=\w+"), timeout=30_000)
+    wait_ready(page)
+    for _ in range(200):  # a full cycle through the rest of the page
+        page.keyboard.press("Tab")
+    missed = page.evaluate(
+        """() => [...document.querySelectorAll(
+            'input, textarea, select, button, [role=tab], [role=switch], [role=slider]')]
+          .filter(e => e.offsetParent !== null && !e.disabled && e.tabIndex >= 0)
+          .filter(e => !window.__visited.has(e))
+          .map(e => e.getAttribute('aria-label') || e.innerText || e.outerHTML.slice(0, 80))"""
+    )
+    assert missed == [], missed
+
+
+def test_nothing_moves_for_readers_who_ask_for_reduced_motion(page: Page, app_url: str) -> None:
+    page.emulate_media(reduced_motion="reduce")
+    open_view(page, app_url + "/text")
+    moving = page.evaluate(
+        """() => [...document.querySelectorAll('*')].filter(e => {
+            const s = getComputedStyle(e);
+            return s.animationName !== 'none' ||
+                s.transitionDuration.split(',').some(d => parseFloat(d) > 0); })
+          .map(e => e.tagName + '.' + e.className).slice(0, 10)"""
+    )
+    assert moving == [], moving
