@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+
 import numpy as np
 
+from ui.figures.describe import describe_figure
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.tables import MAX_TABLE_COLUMNS, MAX_TABLES, figure_tables, matrix_table
 
@@ -57,3 +60,16 @@ def test_a_figure_without_heatmaps_has_no_table() -> None:
     import plotly.graph_objects as go
 
     assert figure_tables(go.Figure(go.Scatter(x=[1, 2], y=[3, 4]))) == []
+
+
+def test_a_figure_whose_arrays_plotly_stored_as_base64_still_reads_as_its_numbers() -> None:
+    figure = heatmap(WEIGHTS, TOKENS, TOKENS, title="W")
+    encoded = WEIGHTS.astype("<f4")
+    figure.data[0].z = {
+        "dtype": "f4",
+        "bdata": base64.b64encode(encoded.tobytes()).decode(),
+        "shape": "3, 3",
+    }
+    (table,) = figure_tables(figure)
+    assert table.frame.loc["cat", "cat"] == "0.75"
+    assert "'the' → 'the' 1.00" in describe_figure(figure)

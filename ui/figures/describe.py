@@ -10,11 +10,12 @@ markup.
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+
+from .tables import trace_array
 
 #: How many strongest cells or lines a description names.
 TOP = 3
@@ -131,17 +132,9 @@ def describe_head_view(
 
 def _values(data: object) -> np.ndarray | None:
     """A trace's numbers as an array; a figure that went through a cache holds them as
-    plotly's base64 typed arrays (``{"dtype", "bdata", "shape"}``)."""
-    if data is None:
-        return None
-    if isinstance(data, dict) and "bdata" in data:
-        array = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
-        shape = data.get("shape")
-        if shape:
-            array = array.reshape(tuple(int(n) for n in str(shape).split(",")))
-        return array if array.size else None
-    array = np.asarray(data)
-    return array if array.size else None
+    plotly's base64 typed arrays (``{"dtype", "bdata", "shape"}``), read by ``trace_array``."""
+    array = trace_array(data)
+    return array if array is not None and array.size else None
 
 
 def _axis_names(figure: go.Figure) -> tuple[str, str]:

@@ -8,6 +8,7 @@ as the :data:`TOP_K` largest cells of each row, with a note saying so.
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +30,23 @@ class MatrixTable:
     title: str
     frame: pd.DataFrame
     note: str = ""
+
+
+def trace_array(data: object) -> np.ndarray | None:
+    """A trace's numbers as an array, also when plotly has stored them as base64.
+
+    Drawing a figure may replace its arrays in place by plotly's typed-array form
+    ``{"dtype": "f4", "bdata": ..., "shape": "R, C"}`` (a cached figure is drawn again).
+    """
+    if data is None:
+        return None
+    if isinstance(data, dict) and "bdata" in data:
+        array = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
+        shape = data.get("shape")
+        if shape:
+            array = array.reshape([int(n) for n in str(shape).split(",")])
+        return array
+    return np.asarray(data)
 
 
 def _labels(values: object, count: int) -> list[str]:
@@ -89,11 +107,10 @@ def figure_tables(figure: go.Figure, decimals: int = 2) -> list[MatrixTable]:
     heatmaps = [t for t in figure.data if t.type == "heatmap" and t.name != "masked"]
     tables = []
     for index, trace in enumerate(heatmaps[:MAX_TABLES]):
-        if trace.z is None:
+        z = trace_array(trace.z)
+        if z is None or z.ndim != 2 or not np.issubdtype(z.dtype, np.number):
             continue
-        z = np.asarray(trace.z, dtype=float)
-        if z.ndim != 2:
-            continue
+        z = z.astype(float)
         title = titles[index] if len(heatmaps) > 1 and index < len(titles) else trace.name
         rows, cols = _labels(trace.y, z.shape[0]), _labels(trace.x, z.shape[1])
         tables.append(matrix_table(z, rows, cols, title=str(title or ""), decimals=decimals))
