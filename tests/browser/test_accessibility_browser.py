@@ -23,9 +23,15 @@ import attention_core as ac
 from .helpers import EXCEPTION, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
-WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 VIEWPORT = {"width": 1400, "height": 1600}
 CHART = "[data-testid='stPlotlyChart']"
+# Views behind a page's own controls, reached by their links.
+DEEPER_VIEWS = (
+    "/pretrained?view=Head+summary",
+    "/pretrained?view=Every+step",
+    "/walkthrough?step=4",
+)
 
 
 def _assigned(path: Path, name: str) -> ast.expr:
@@ -55,7 +61,7 @@ def views() -> list[str]:
     plain = ["/"] + [f"/{name}" for name in navigation_pages()]
     plain += [f"/text?{urlencode({'view': tab})}" for tab in text_tabs()]
     presenting = [f"{v}{'&' if '?' in v else '?'}present=1" for v in plain]
-    return plain + presenting
+    return plain + presenting + list(DEEPER_VIEWS)
 
 
 def open_view(page: Page, url: str) -> None:
@@ -74,7 +80,7 @@ def test_the_scan_covers_every_page_and_tab() -> None:
     pages = navigation_pages()
     assert {"text", "time_series", "positional_encoding", "walkthrough"} <= set(pages)
     assert len(text_tabs()) >= 6
-    assert len(views()) == 2 * (1 + len(pages) + len(text_tabs()))
+    assert len(views()) == 2 * (1 + len(pages) + len(text_tabs())) + len(DEEPER_VIEWS)
 
 
 @pytest.mark.parametrize("path", views())
@@ -130,23 +136,24 @@ def test_keyboard_alone_changes_heads_and_mask_and_reaches_every_control(
         """() => { window.__visited = new Set();
         document.addEventListener('focusin', e => window.__visited.add(e.target)); }"""
     )
-    _tab_to(page, r"Heads")
+    _tab_to(page, r"^Heads$")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"[?&]heads=(?!2\b)\d+"), timeout=30_000)
     wait_ready(page)
     expect(page.get_by_text(re.compile(r"H = (?!2 )\d+ heads")).first).to_be_visible()
-    _tab_to(page, r"Mask")
+    _tab_to(page, r"^Mask$")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"[?&]mask=\w+"), timeout=30_000)
     wait_ready(page)
-    for _ in range(200):  # a full cycle through the rest of the page
+    for _ in range(400):  # on through the rest of the page and round to the top again
         page.keyboard.press("Tab")
     missed = page.evaluate(
         """() => [...document.querySelectorAll(
             'input, textarea, select, button, [role=tab], [role=switch], [role=slider]')]
-          .filter(e => e.offsetParent !== null && !e.disabled && e.tabIndex >= 0)
+          .filter(e => e.checkVisibility({visibilityProperty: true}) && !e.disabled
+                  && e.tabIndex >= 0)
           .filter(e => !window.__visited.has(e))
           .map(e => e.getAttribute('aria-label') || e.innerText || e.outerHTML.slice(0, 80))"""
     )
