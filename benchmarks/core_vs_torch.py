@@ -8,7 +8,7 @@ computing only the output. Same shapes (T in {64, 256, 1024}, d_model 256,
 thread). Target: at most 1.25x at every size.
 
 The process reuses freed memory as the app's server does
-(:func:`attention_core.memory.keep_freed_memory`, called by ``ui``); PyTorch
+(:func:`attention_core.memory.keep_freed_memory`, called once by ``app.py``); PyTorch
 does the same with its caching allocator.
 """
 
