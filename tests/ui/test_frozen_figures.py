@@ -158,3 +158,16 @@ def test_builder_output_is_frozen(name: str) -> None:
     if os.environ.get("WRITE_FROZEN_FIGURES"):
         path.write_text(json.dumps(spec, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
     assert spec == json.loads(path.read_text())
+
+
+def test_a_grid_layout_cached_while_a_template_was_default_carries_no_template() -> None:
+    """Streamlit sets its own plotly template when its chart element loads; the grid
+    layouts are cached, so one made then must not bring that template to later figures."""
+    titles = ["only while a template is set"]
+    pio.templates.default = "plotly"
+    try:
+        heatmap_grid(np.ones((1, 2, 2)), ["a", "b"], ["a", "b"], titles=titles, title="t")
+    finally:
+        pio.templates.default = None
+    again = heatmap_grid(np.ones((1, 2, 2)), ["a", "b"], ["a", "b"], titles=titles, title="t")
+    assert "template" not in _spec(again)["layout"]

@@ -84,7 +84,11 @@ def _subplot_layout(
         horizontal_spacing=horizontal_spacing,
         vertical_spacing=vertical_spacing,
     )
-    return grid.to_plotly_json()["layout"]
+    layout = grid.to_plotly_json()["layout"]
+    # make_subplots applies whatever plotly template is the default at that moment;
+    # this layout is cached, so keep only the grid (the app sends no template).
+    layout.pop("template", None)
+    return layout
 
 
 def cell_axes(row: int, col: int, cols: int) -> dict:
