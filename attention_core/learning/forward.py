@@ -39,8 +39,8 @@ class LayerArrays:
     mlp: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None  #: w1, b1, w2, b2
 
     def projections(self) -> Projections:
-        """The core's :class:`Projections`; heads combine through W^O, so head_weights go unread."""
-        return Projections(self.w_q, self.w_k, self.w_v, self.w_o, head_weights=np.ones(1))
+        """The core's :class:`Projections`; heads combine through W^O (no per-head weights)."""
+        return Projections(self.w_q, self.w_k, self.w_v, self.w_o)
 
 
 @dataclass(frozen=True)
