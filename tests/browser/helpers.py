@@ -8,16 +8,20 @@ from playwright.sync_api import Page
 
 ROOT = Path(__file__).resolve().parents[2]
 READY = "[data-testid='stApp'][data-test-script-state='notRunning']"
+# Streamlit loads some elements' code (st.html, charts, tables) on first use and shows a
+# skeleton in their place until it arrives, after the script has finished.
+SKELETON = "[data-testid='stSkeleton']"
 EXCEPTION = "[data-testid='stException']"
 ARTIFACTS = ROOT / "test-artifacts"
 
 
 def wait_ready(page: Page, timeout: float = 60_000) -> None:
-    """Wait until the Streamlit script has finished running and the app is idle."""
+    """Wait until the script has finished, the app is idle and every element is drawn."""
     page.wait_for_selector(READY, timeout=timeout)
     # A rerun may start right after the first "notRunning"; give it a beat and wait again.
     page.wait_for_timeout(300)
     page.wait_for_selector(READY, timeout=timeout)
+    page.wait_for_selector(SKELETON, state="detached", timeout=timeout)
 
 
 def screenshot(page: Page, name: str) -> Path:
