@@ -21,7 +21,7 @@ from .export import csv_bytes, matrix_frame, npz_bytes
 from .figures.describe import describe_figure
 from .figures.heatmap import heatmap, heatmap_grid
 from .figures.style import NORMAL, FigureStyle
-from .figures.tables import figure_tables
+from .figures.tables import figure_tables, matrix_traces
 from .stages import KEY_SIDE, QUERY_SIDE, Stage
 
 PLOTLY_CONFIG = {
@@ -98,23 +98,32 @@ def chart(
     Screen readers announce the chart by ``alt``; by default it is written from the
     numbers the figure draws (:func:`ui.figures.describe.describe_figure`), after
     ``lead``, a sentence the page knows better. Every chart in the app goes through here;
-    a chart that draws matrices also gets "Read as a table" (:func:`read_as_table`).
+    a chart that draws matrices also gets "Read as a table" (:func:`read_as_table`), so it
+    needs a ``key`` unique on the page.
     """
     text = alt or describe_figure(figure, lead)
     place.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch", alt=text)
-    read_as_table(figure, place)
+    if matrix_traces(figure):
+        if key is None:
+            raise ValueError("a chart of matrices needs a key for its 'Read as a table'")
+        read_as_table(figure, key, place)
 
 
-def read_as_table(figure: go.Figure, place: DeltaGenerator | ModuleType = st) -> None:
+def read_as_table(figure: go.Figure, key: str, place: DeltaGenerator | ModuleType = st) -> None:
     """Every matrix ``figure`` draws as a real HTML table (headers = tokens), in an expander.
 
     A screen reader can walk a table cell by cell; it cannot read a heatmap. Labels are
-    shown as text (``st.text``, ``st.table``), never as markup.
+    shown as text (``st.text``, ``st.table``), never as markup. The tables are built only
+    while the expander is open (opening it reruns the page): they were more than half of
+    the bytes and a third of the server time of every rerun (BENCHMARKS.md, capacity).
     """
-    tables = figure_tables(figure)
-    if not tables:
+    expander = place.expander(
+        "Read as a table", icon=":material/table:", key=f"table_{key}", on_change="rerun"
+    )
+    if not expander.open:
         return
-    with place.expander("Read as a table", icon=":material/table:"):
+    with expander:
+        tables = figure_tables(figure)
         for table in tables:
             if len(tables) > 1 or table.note:
                 st.text(" ".join(part for part in (table.title, table.note) if part))

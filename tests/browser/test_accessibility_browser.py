@@ -113,6 +113,19 @@ def test_weights_chart_names_the_strongest_link_the_core_computes(page: Page, ap
     assert f"Strongest links: {strongest}" in label, (strongest, label)
 
 
+def test_read_as_a_table_opens_a_real_table_with_the_tokens_as_headers(
+    page: Page, app_url: str
+) -> None:
+    sentence = "The cat sat on the mat."
+    open_view(page, app_url + "/text?" + urlencode({"view": "4 Weights", "text": sentence}))
+    assert page.locator("table").count() == 0  # built only when opened
+    page.get_by_text("Read as a table").first.click()
+    table = page.locator("table").first
+    expect(table).to_be_visible(timeout=30_000)
+    headers = table.locator("th").all_inner_texts()
+    assert {"cat", "sat", "mat"} <= {h.strip() for h in headers}, headers
+
+
 def _focus_name(page: Page) -> str:
     return page.evaluate(
         """() => { const e = document.activeElement;

@@ -22,6 +22,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
+from ui.figures import build
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import NORMAL, PRESENTATION
 
@@ -158,6 +159,32 @@ def test_builder_output_is_frozen(name: str) -> None:
     if os.environ.get("WRITE_FROZEN_FIGURES"):
         path.write_text(json.dumps(spec, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
     assert spec == json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_unchecked_builders_write_what_plotlys_checks_would(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Heatmaps are built without plotly's checks (ui.figures.build); built with them, each
+    must pass and give the same JSON (a named colour scale or a bare title string would not)."""
+    monkeypatch.setattr(build, "ALWAYS_CHECK", True)
+    assert _spec(CASES[name]()) == json.loads((FROZEN / f"{name}.json").read_text())
+
+
+def test_a_checked_build_refuses_a_value_an_unchecked_one_lets_through(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    trace = {"type": "heatmap", "z": [[1.0]], "colorscale": "NoSuchScale"}
+    assert build.figure([trace], {}, checked=False).data[0].colorscale == "NoSuchScale"
+    monkeypatch.setattr(build, "ALWAYS_CHECK", True)
+    with pytest.raises(ValueError, match="colorscale"):
+        build.figure([trace], {}, checked=False)
+
+
+def test_a_misspelt_property_fails_even_unchecked() -> None:
+    misspelt = {"type": "heatmap", "z": [[1.0]], "colour_scale": "Viridis"}
+    with pytest.raises(ValueError, match="Invalid property"):
+        build.figure([misspelt], {}, checked=False)
 
 
 def test_a_grid_layout_cached_while_a_template_was_default_carries_no_template() -> None:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
+
+import attention_core as ac
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -51,3 +54,29 @@ def test_every_chart_has_a_text_alternative(page: str, params: dict[str, str]) -
     assert not missing, (page, params)
     for chart in charts:
         assert len(chart.proto.alt) > 20  # says what the chart is, not just "chart"
+
+
+def table_keys(at: AppTest) -> list[str]:
+    """The widget keys of the page's "Read as a table" expanders (``table_<chart key>``)."""
+    ids = [e.proto.id for e in at.expander if e.label == "Read as a table"]
+    return [element_id.split("-", 2)[2] for element_id in ids]
+
+
+def test_a_table_is_built_only_when_its_expander_opens_and_holds_the_drawn_weights() -> None:
+    sentence = "The cat sat on the mat because it was warm."
+    at = AppTest.from_file(str(ROOT / "views" / "text.py"), default_timeout=120)
+    at.query_params.update({"text": sentence, "view": "4 Weights"})
+    at.run()
+    keys = table_keys(at)
+    assert "table_chart_weights_head1" in keys and "table_grid_weights" in keys
+    assert len(at.table) == 0  # nothing built while every expander is closed
+    at.session_state["table_chart_weights_head1"] = True
+    at.run()
+    assert not at.exception
+    (table,) = at.table
+    frame = table.value
+    labels = list(ac.tokenize(sentence).labels)
+    assert list(frame.index) == labels and list(frame.columns) == labels
+    run = ac.run_text_attention(ac.tokenize(sentence).tokens, ac.AttentionConfig())
+    expected = np.char.mod("%.2f", run.trace.weights[0])
+    np.testing.assert_array_equal(frame.to_numpy(), expected)

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .tables import trace_array
+from . import build
+from .tables import matrix_traces, trace_array
 
 #: How many strongest cells or lines a description names.
 TOP = 3
@@ -137,28 +138,28 @@ def _values(data: object) -> np.ndarray | None:
     return array if array is not None and array.size else None
 
 
-def _axis_names(figure: go.Figure) -> tuple[str, str]:
+def _axis_names(layout: dict) -> tuple[str, str]:
     """``("query tokens", "key tokens")`` from the axis titles, else rows and columns."""
     names = []
-    for axis, default in ((figure.layout.yaxis, "rows"), (figure.layout.xaxis, "columns")):
-        title = axis.title.text if axis and axis.title else None
+    for axis, default in (("yaxis", "rows"), ("xaxis", "columns")):
+        title = build.text_of((layout.get(axis) or {}).get("title"))
         names.append(f"{title} tokens" if title in ("query", "key") else default)
     return names[0], names[1]
 
 
-def _is_weights(trace: go.Heatmap, figure: go.Figure) -> bool:
+def _is_weights(trace: dict, layout: dict) -> bool:
     """Softmax weights are drawn on a fixed 0..1 scale (their own, or a shared colour axis)."""
-    if trace.zmin == 0 and trace.zmax == 1:
+    if trace.get("zmin") == 0 and trace.get("zmax") == 1:
         return True
-    axis = figure.layout[trace.coloraxis] if trace.coloraxis else None
-    return axis is not None and axis.cmin == 0 and axis.cmax == 1
+    axis = layout.get(trace["coloraxis"]) if trace.get("coloraxis") else None
+    return axis is not None and axis.get("cmin") == 0 and axis.get("cmax") == 1
 
 
-def _heatmap_title(trace: go.Heatmap, figure: go.Figure, index: int, count: int) -> str:
-    titles = [a.text for a in figure.layout.annotations or () if a.text]
+def _heatmap_title(trace: dict, layout: dict, index: int, count: int) -> str:
+    titles = [a["text"] for a in layout.get("annotations") or () if a.get("text")]
     if count > 1 and index < len(titles):
         return str(titles[index])
-    return str(trace.name or figure.layout.title.text or "Heatmap")
+    return str(trace.get("name") or build.text_of(layout.get("title")) or "Heatmap")
 
 
 def describe_figure(figure: go.Figure, lead: str = "") -> str:
@@ -168,20 +169,21 @@ def describe_figure(figure: go.Figure, lead: str = "") -> str:
     recognised by their fixed 0..1 colour range. Lines and bars by :func:`describe_line`.
     ``lead`` is a first sentence the page knows better (e.g. the mask in use).
     """
-    heatmaps = [t for t in figure.data if t.type == "heatmap" and t.name != "masked"]
+    data, layout = build.plain(figure)
+    heatmaps = matrix_traces(figure)
     parts = [lead] if lead else []
-    title = figure.layout.title.text
+    title = build.text_of(layout.get("title"))
     if title and len(heatmaps) != 1:
         parts.append(f"{title}.")
     for index, trace in enumerate(heatmaps):
-        z = _values(trace.z)
+        z = _values(trace.get("z"))
         if z is None or z.ndim != 2:
             continue
-        rows = list(trace.y) if trace.y is not None else list(range(z.shape[0]))
-        cols = list(trace.x) if trace.x is not None else list(range(z.shape[1]))
-        weights = _is_weights(trace, figure)
-        name = _heatmap_title(trace, figure, index, len(heatmaps))
-        row_name, col_name = _axis_names(figure) if len(heatmaps) == 1 else ("rows", "columns")
+        rows = list(trace["y"]) if trace.get("y") is not None else list(range(z.shape[0]))
+        cols = list(trace["x"]) if trace.get("x") is not None else list(range(z.shape[1]))
+        weights = _is_weights(trace, layout)
+        name = _heatmap_title(trace, layout, index, len(heatmaps))
+        row_name, col_name = _axis_names(layout) if len(heatmaps) == 1 else ("rows", "columns")
         parts.append(
             describe_matrix(
                 z, rows, cols, title=name, weights=weights, row_name=row_name, col_name=col_name
@@ -191,19 +193,21 @@ def describe_figure(figure: go.Figure, lead: str = "") -> str:
             parts.append("Each row sums to 1 over the keys it may see.")
     lines = [
         t
-        for t in figure.data
-        if t.type in ("scatter", "scattergl", "bar")
-        and t.y is not None
-        and getattr(t, "mode", None) != "text"  # numbers written on cells, not a series
+        for t in data
+        if t.get("type") in ("scatter", "scattergl", "bar")
+        and t.get("y") is not None
+        and t.get("mode") != "text"  # numbers written on cells, not a series
     ]
     for trace in lines[:6]:
-        horizontal = getattr(trace, "orientation", None) == "h"
-        values, places = (trace.x, trace.y) if horizontal else (trace.y, trace.x)
+        horizontal = trace.get("orientation") == "h"
+        values, places = (
+            (trace.get("x"), trace["y"]) if horizontal else (trace["y"], trace.get("x"))
+        )
         array = _values(values)
         if array is None or array.ndim != 1 or not np.issubdtype(array.dtype, np.number):
             continue
         where = list(places) if places is not None else list(range(len(array)))
-        parts.append(describe_line(str(trace.name or "series"), where, array) + ".")
+        parts.append(describe_line(str(trace.get("name") or "series"), where, array) + ".")
     if len(lines) > 6:
         parts.append(f"{len(lines) - 6} more lines.")
     return " ".join(parts) or "A chart."

@@ -61,32 +61,33 @@ def _masked_overlay(
     col_title: str,
     style: FigureStyle,
     label: str,
-) -> go.Heatmap:
+) -> dict:
     """Grey cells labelled ``label`` where the mask forbids attention (small matrices only).
 
     Scores there are −∞; weights there are exactly 0.
     """
     overlay = np.where(mask, np.nan, 0.0).astype(np.float32)
-    return go.Heatmap(
-        z=overlay,
-        x=list(cols),
-        y=list(rows),
-        colorscale=[[0, style.masked_colour], [1, style.masked_colour]],
-        showscale=False,
+    return {
+        "type": "heatmap",
+        "z": overlay,
+        "x": list(cols),
+        "y": list(rows),
+        "colorscale": [[0, style.masked_colour], [1, style.masked_colour]],
+        "showscale": False,
         # A constant texttemplate would also print −∞ over the allowed (NaN) cells.
-        text=np.where(mask, "", label).tolist(),
-        texttemplate="%{text}",
+        "text": np.where(mask, "", label).tolist(),
+        "texttemplate": "%{text}",
         # Both masked greys are light: black text on them is 7.8:1 or more.
-        textfont={"size": style.font_size, "color": DARK_TEXT},
-        hovertemplate=f"{row_title}: %{{y}}<br>{col_title}: %{{x}}<br>masked ({label})"
+        "textfont": {"size": style.font_size, "color": DARK_TEXT},
+        "hovertemplate": f"{row_title}: %{{y}}<br>{col_title}: %{{x}}<br>masked ({label})"
         "<extra></extra>",
-        name="masked",
-    )
+        "name": "masked",
+    }
 
 
 def _cell_numbers(
     z: np.ndarray, rows: list[str], cols: list[str], colours: dict, style: FigureStyle
-) -> go.Scatter:
+) -> dict:
     """Each finite cell's number written on it, black or white per cell (>= 4.5:1 contrast).
 
     A heatmap's text has one colour for all cells, so the numbers are a text-only
@@ -95,16 +96,20 @@ def _cell_numbers(
     text_colours = cell_text_colours(z, colours["colorscale"], colours["zmin"], colours["zmax"])
     row_index, col_index = np.nonzero(np.isfinite(z))
     decimals = min(style.decimals, 2)
-    return go.Scatter(
-        x=[cols[j] for j in col_index],
-        y=[rows[i] for i in row_index],
-        mode="text",
-        text=[f"{z[i, j]:.{decimals}f}" for i, j in zip(row_index, col_index, strict=True)],
-        textfont={"size": style.font_size, "color": text_colours[row_index, col_index].tolist()},
-        hoverinfo="skip",
-        showlegend=False,
-        name="cell numbers",
-    )
+    return {
+        "type": "scatter",
+        "x": [cols[j] for j in col_index],
+        "y": [rows[i] for i in row_index],
+        "mode": "text",
+        "text": [f"{z[i, j]:.{decimals}f}" for i, j in zip(row_index, col_index, strict=True)],
+        "textfont": {
+            "size": style.font_size,
+            "color": text_colours[row_index, col_index].tolist(),
+        },
+        "hoverinfo": "skip",
+        "showlegend": False,
+        "name": "cell numbers",
+    }
 
 
 def heatmap(
@@ -134,17 +139,19 @@ def heatmap(
         raise ValueError(f"labels {len(rows)}x{len(cols)} do not match matrix {z.shape}")
     small = z.size <= MAX_CELLS_WITH_TEXT
     colours = _colour_settings(kind, style, z)
-    trace = go.Heatmap(
-        z=z,
-        x=cols,
-        y=rows,
-        hovertemplate=_hover(row_title, col_title, style),
-        hoverongaps=False,
-        colorbar={"thickness": 12, "tickfont": {"size": style.tick_size}},
-        name=title,
+    trace = {
+        "type": "heatmap",
+        "z": z,
+        "x": cols,
+        "y": rows,
+        "hovertemplate": _hover(row_title, col_title, style),
+        "hoverongaps": False,
+        "colorbar": {"thickness": 12, "tickfont": {"size": style.tick_size}},
+        "name": title,
         **colours,
-    )
-    traces: list = [trace]
+        "colorscale": build.colour_scale(colours["colorscale"]),
+    }
+    traces: list[dict] = [trace]
     if small:
         traces.append(_cell_numbers(z, rows, cols, colours, style))
     if mask is not None and small and not np.all(mask):
@@ -153,7 +160,7 @@ def heatmap(
     layout = _layout(title, row_title, col_title, style, z.shape, height)
     if mask is not None and not np.all(mask):
         layout["plot_bgcolor"] = style.masked_colour
-    return build.figure(traces, layout)
+    return build.figure(traces, layout, checked=False)
 
 
 def _layout(
@@ -173,7 +180,7 @@ def _layout(
         # Column labels go below the matrix: on top they run into the title in a
         # narrow column or with presentation fonts.
         "xaxis": {
-            "title": col_title,
+            "title": {"text": col_title},
             "side": "bottom",
             "tickfont": {"size": style.tick_size},
             "type": "category",
@@ -181,7 +188,7 @@ def _layout(
             "showgrid": False,
         },
         "yaxis": {
-            "title": row_title,
+            "title": {"text": row_title},
             "autorange": "reversed",
             "tickfont": {"size": style.tick_size},
             "type": "category",
@@ -224,20 +231,21 @@ def heatmap_grid(
     hover = _hover(row_title, col_title, style)
     colours = _colour_settings(kind, style, display_matrix(stack, None))
     traces = [
-        go.Heatmap(
-            z=display_matrix(stack[index], mask),
-            x=list(col_labels),
-            y=list(row_labels),
-            coloraxis="coloraxis",
-            hovertemplate=hover,
-            hoverongaps=False,
-            name=titles[index],
+        {
+            "type": "heatmap",
+            "z": display_matrix(stack[index], mask),
+            "x": list(col_labels),
+            "y": list(row_labels),
+            "coloraxis": "coloraxis",
+            "hovertemplate": hover,
+            "hoverongaps": False,
+            "name": titles[index],
             **build.cell_axes(index // columns + 1, index % columns + 1, columns),
-        )
+        }
         for index in range(n_panels)
     ]
     colour_axis = {
-        "colorscale": colours["colorscale"],
+        "colorscale": build.colour_scale(colours["colorscale"]),
         "cmin": colours["zmin"],
         "cmax": colours["zmax"],
     }
@@ -276,4 +284,4 @@ def heatmap_grid(
     build.update_axes(
         layout, "y", {"showticklabels": False}, columns=range(2, columns + 1), grid_cols=columns
     )
-    return build.figure(traces, layout)
+    return build.figure(traces, layout, checked=False)

@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from . import build
+
 #: Wider matrices are listed as each row's largest cells (a 128-column table is unreadable).
 MAX_TABLE_COLUMNS = 16
 TOP_K = 5
@@ -98,21 +100,28 @@ def matrix_table(
     return MatrixTable(title, top_k_table(z, rows, cols, decimals), note)
 
 
+def matrix_traces(figure: go.Figure) -> list[dict]:
+    """The heatmap panels ``figure`` draws (their plain dicts), without its mask overlays."""
+    data, _ = build.plain(figure)
+    return [t for t in data if t.get("type") == "heatmap" and t.get("name") != "masked"]
+
+
 def figure_tables(figure: go.Figure, decimals: int = 2) -> list[MatrixTable]:
     """Tables of the heatmap panels ``figure`` draws (not mask overlays), the first MAX_TABLES.
 
     When a grid has more panels, the last table's note says how many were left out.
     """
-    titles = [str(a.text) for a in figure.layout.annotations or () if a.text]
-    heatmaps = [t for t in figure.data if t.type == "heatmap" and t.name != "masked"]
+    _, layout = build.plain(figure)
+    titles = [str(a["text"]) for a in layout.get("annotations") or () if a.get("text")]
+    heatmaps = matrix_traces(figure)
     tables = []
     for index, trace in enumerate(heatmaps[:MAX_TABLES]):
-        z = trace_array(trace.z)
+        z = trace_array(trace.get("z"))
         if z is None or z.ndim != 2 or not np.issubdtype(z.dtype, np.number):
             continue
         z = z.astype(float)
-        title = titles[index] if len(heatmaps) > 1 and index < len(titles) else trace.name
-        rows, cols = _labels(trace.y, z.shape[0]), _labels(trace.x, z.shape[1])
+        title = titles[index] if len(heatmaps) > 1 and index < len(titles) else trace.get("name")
+        rows, cols = _labels(trace.get("y"), z.shape[0]), _labels(trace.get("x"), z.shape[1])
         tables.append(matrix_table(z, rows, cols, title=str(title or ""), decimals=decimals))
     if len(heatmaps) > MAX_TABLES and tables:
         left_out = f"{len(heatmaps) - MAX_TABLES} more panels are not tabled here."
