@@ -1,4 +1,6 @@
-"""A least-recently-used cache bounded by bytes, shared by every session of the server.
+"""Caches shared by every session of the server, and what makes sharing safe.
+
+:class:`ByteBoundedCache` is a least-recently-used cache bounded by bytes.
 
 ``st.cache_resource(max_entries=...)`` bounds a count, but one forward pass of
 the pretrained model holds 0.3 MB for a short sentence and 20 MB at 128 tokens:
@@ -8,12 +10,30 @@ arrays fit in ``max_bytes`` (always at least the newest one).
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
+import numpy as np
+
 Value = TypeVar("Value")
+
+
+def read_only(value: Value) -> Value:
+    """``value`` with every NumPy array in it (through dataclass fields) made read-only.
+
+    A result cached once and handed to every session (``st.cache_resource``) must never
+    change; a page writing into one of its arrays would change it for everybody, so that
+    write now fails loudly instead.
+    """
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            read_only(getattr(value, field.name))
+    return value
 
 
 class ByteBoundedCache(Generic[Value]):

@@ -1,19 +1,17 @@
 """Text attention: type a sentence and follow it from tokens to context vectors, head by head.
 
 The page reads the sidebar model controls and the sentence(s), runs the core
-once (cached), and shows one step of the data flow per tab: tokens → positions
-→ Q, K, V → scores and weights → head view → context and output. Only the open
-tab is built. Every widget is bound to the URL, so the address bar is always a
-link to this exact view.
+once (cached for every session, with the figures, in ``ui.text_runs``), and
+shows one step of the data flow per tab: tokens → positions → Q, K, V → scores
+and weights → head view → context and output. Only the open tab is built.
+Every widget is bound to the URL, so the address bar is always a link to this
+exact view.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 import attention_core as ac
@@ -21,31 +19,13 @@ from ui import url
 from ui.code_view import show_code
 from ui.controls import attention_controls, control_keys
 from ui.figures.describe import describe_head_view
-from ui.figures.head_view import MIN_WEIGHT, head_view
-from ui.figures.style import FigureStyle
-from ui.mask_inputs import decode, encode, mask_editor, padding_hint
-from ui.matrix_view import (
-    chart,
-    explain,
-    matrix_stage,
-    npz_download,
-    stage_grid,
-    stage_heatmap,
-    token_table,
-)
+from ui.figures.head_view import MIN_WEIGHT
+from ui.mask_inputs import encode, mask_editor, padding_hint
+from ui.matrix_view import chart, explain, npz_download, token_table
 from ui.presentation import current_style
 from ui.safe import show_error, show_info, show_warning
-from ui.stages import (
-    Stage,
-    all_matrices,
-    axis_labels,
-    key_side_matrix,
-    shape_caption,
-    stage_code,
-    stage_matrix,
-    stage_title,
-    stages_for,
-)
+from ui.stages import all_matrices, stage_code, stages_for
+from ui.text_runs import RunKey, View, compute, head_view_figure
 from ui.url import BIND
 
 DEFAULT_TEXT = "The animal didn't cross the street because it was too tired."
@@ -55,106 +35,6 @@ TEXT_KEYS = ("text", "text2")
 # Always-drawn view settings in the URL, checked after the tabs (the model controls are
 # checked before, as a bad one can stop the page early).
 VIEW_KEYS = ("view", "head", "numbers")
-
-# Reruns of one session hit these caches; a classroom of different sentences
-# evicts. The biggest run (128 tokens, d_model 512, 16 heads) is ~20 MB.
-RUN_CACHE_ENTRIES = 8
-FIGURE_CACHE_ENTRIES = 48
-CACHE_TTL_SECONDS = 30 * 60
-
-# (query tokens, key tokens or None for self-attention, config, custom-mask code or None)
-RunKey = tuple[ac.Tokens, ac.Tokens | None, ac.AttentionConfig, str | None]
-# Cache keys: these frozen dataclasses of plain fields are hashed by their repr
-# (every field, exact) instead of Streamlit's generic object hashing, which cost
-# ~0.4 ms per cached call and ~15 % of a weights-view rerun (BENCHMARKS.md, capacity).
-KEY_HASHES = {ac.Tokens: repr, ac.AttentionConfig: repr, FigureStyle: repr}
-
-
-@st.cache_data(
-    max_entries=RUN_CACHE_ENTRIES,
-    ttl=CACHE_TTL_SECONDS,
-    show_spinner=False,
-    hash_funcs=KEY_HASHES,
-)
-def compute(run_key: RunKey) -> ac.AttentionRun:
-    """The attention run for a sentence (pair), a config and an optional custom mask."""
-    queries, keys, config, mask_code = run_key
-    custom = None if mask_code is None else decode(mask_code)
-    return ac.run_text_attention(
-        queries.tokens, config, None if keys is None else keys.tokens, custom
-    )
-
-
-def labels(run_key: RunKey) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Unique labels of the queries and of the keys."""
-    queries, keys, _, _ = run_key
-    return queries.labels, (queries if keys is None else keys).labels
-
-
-def axes(run_key: RunKey, step: Stage, shape: tuple[int, ...], second: bool) -> tuple[list, list]:
-    """Row and column labels of a step's matrix; ``second``: the key sentence's own X, P."""
-    query_labels, key_labels = labels(run_key)
-    if second:
-        query_labels = key_labels
-    return (
-        axis_labels(step.rows, query_labels, key_labels, shape[-2]),
-        axis_labels(step.cols, query_labels, key_labels, shape[-1]),
-    )
-
-
-def matrix_of(run: ac.AttentionRun, key: str, head: int | None, second: bool) -> np.ndarray:
-    return key_side_matrix(run, key) if second else stage_matrix(run, key, head)
-
-
-@st.cache_data(
-    max_entries=FIGURE_CACHE_ENTRIES,
-    ttl=CACHE_TTL_SECONDS,
-    show_spinner=False,
-    hash_funcs=KEY_HASHES,
-)
-def heatmap_figure(
-    run_key: RunKey, key: str, head: int | None, second: bool, style: FigureStyle
-) -> go.Figure:
-    """One step's heatmap: one head, or the key sentence's side when ``second``."""
-    run = compute(run_key)
-    step = stages_for(run.config, run.is_cross)[key]
-    matrix = matrix_of(run, key, head, second)
-    rows, cols = axes(run_key, step, matrix.shape, second)
-    return stage_heatmap(
-        step, matrix, rows, cols, title=stage_title(step, head, second), mask=run.mask, style=style
-    )
-
-
-@st.cache_data(
-    max_entries=FIGURE_CACHE_ENTRIES,
-    ttl=CACHE_TTL_SECONDS,
-    show_spinner=False,
-    hash_funcs=KEY_HASHES,
-)
-def grid_figure(run_key: RunKey, key: str, style: FigureStyle) -> go.Figure:
-    """Every head's matrix of a per-head step, side by side."""
-    run = compute(run_key)
-    step = stages_for(run.config, run.is_cross)[key]
-    stack = stage_matrix(run, key)
-    rows, cols = axes(run_key, step, stack.shape, False)
-    return stage_grid(
-        step, stack, rows, cols, title=f"{step.title} · all heads", mask=run.mask, style=style
-    )
-
-
-@st.cache_data(
-    max_entries=FIGURE_CACHE_ENTRIES,
-    ttl=CACHE_TTL_SECONDS,
-    show_spinner=False,
-    hash_funcs=KEY_HASHES,
-)
-def head_view_figure(
-    run_key: RunKey, query: int | None, heads: tuple[int, ...], style: FigureStyle
-) -> go.Figure:
-    """Lines from the query token(s) to every key, one colour per head."""
-    query_labels, key_labels = labels(run_key)
-    weights = compute(run_key).trace.weights
-    return head_view(weights, query_labels, key_labels, heads=heads, query=query, style=style)
 
 
 # ---------------------------------------------------------------- inputs
@@ -233,50 +113,8 @@ def compute_or_stop(run_key: RunKey) -> ac.AttentionRun:
 # ---------------------------------------------------------------- one function per tab
 
 
-@dataclass(frozen=True)
-class View:
-    """What every tab needs: the run, its cache key, the chosen head and display options."""
-
-    run_key: RunKey
-    run: ac.AttentionRun
-    steps: dict[str, Stage]
-    head: int  #: 0-based
-    numbers: bool
-    style: FigureStyle
-
-    def step(self, key: str, head: int | None = None, second: bool = False) -> None:
-        """One matrix beside its formula, shape and words (and numbers, if asked)."""
-        step = self.steps[key]
-        matrix = matrix_of(self.run, key, head, second)
-        rows, cols = axes(self.run_key, step, matrix.shape, second)
-        symbol = step.symbol + ("_kv" if second else "")
-        name = key + ("_second_sentence" if second else "")
-        name += "" if head is None else f"_head{head + 1}"  # also the CSV file's name
-        matrix_stage(
-            step,
-            matrix,
-            rows,
-            cols,
-            key=name,
-            shapes=[shape_caption(symbol, matrix.shape, head)],
-            title=stage_title(step, head, second),
-            mask=self.run.mask,
-            show_numbers=self.numbers,
-            style=self.style,
-            figure=heatmap_figure(self.run_key, key, head, second, self.style),
-            code=stage_code(key, self.run.config),
-        )
-
-    def grid(self, key: str) -> None:
-        """Every head's matrix of a per-head step, side by side on one colour scale."""
-        stack = stage_matrix(self.run, key)
-        each = shape_caption(self.steps[key].symbol, stack.shape[1:])
-        st.caption(f"All {stack.shape[0]} heads ({each} each) on one colour scale.")
-        chart(grid_figure(self.run_key, key, self.style), key=f"grid_{key}")
-
-
 def tokens_tab(view: View) -> None:
-    queries, keys, _, _ = view.run_key
+    queries, keys = view.run_key.queries, view.run_key.keys
     text_column, table_column = st.columns(2, gap="medium")
     with text_column:
         st.subheader(view.steps["tokens"].title)
@@ -320,7 +158,7 @@ def default_query(tokens: ac.Tokens) -> int:
 
 
 def head_view_tab(view: View) -> None:
-    query_labels, key_labels = labels(view.run_key)
+    query_labels, key_labels = view.run_key.labels
     n_heads = view.run.config.n_heads
     query_column, heads_column = st.columns(2)
     with query_column:
@@ -329,7 +167,7 @@ def head_view_tab(view: View) -> None:
             [None, *range(len(query_labels))],
             key="query",
             bind=BIND,
-            index=1 + default_query(view.run_key[0]),
+            index=1 + default_query(view.run_key.queries),
             format_func=lambda i: "all tokens" if i is None else f"{i}: {query_labels[i]}",
         )
     with heads_column:
@@ -427,7 +265,7 @@ def main() -> None:
         with st.expander("Custom mask: which keys may each query see?", expanded=True):
             default = ac.causal_mask(len(queries.tokens), len(key_side.tokens))
             mask_code = encode(mask_editor(queries.labels, key_side.labels, default))
-    run_key: RunKey = (queries, keys, config, mask_code)
+    run_key = RunKey(queries, keys, config, mask_code)
     run = compute_or_stop(run_key)
     st.caption(sizes_caption(config, queries, keys))
 
