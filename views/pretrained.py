@@ -68,10 +68,8 @@ def trace_of(encoded: loading.Encoded) -> bert.BertTrace:
     return traces().get(key, lambda: bert.forward(model().weights, encoded.ids, encoded.type_ids))
 
 
-@st.cache_resource(max_entries=FIGURE_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)
+@st.cache_data(max_entries=FIGURE_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)
 def model_view_cached(text: str, pair: str | None, style: FigureStyle) -> go.Figure:
-    """The 72-panel model view, one figure object shared by every session that asks for it
-    (never changed once built); st.cache_data would pickle it and rebuild it on every read."""
     encoded = encode(text, pair)
     return model_view_figure(encoded, trace_of(encoded).weights, style)
 
