@@ -22,6 +22,7 @@ def source_of(function: Callable) -> str:
     return inspect.getsource(function)
 
 
+@cache
 def where(function: Callable) -> str:
     """``attention_core/attention.py · softmax``: the file and name of ``function``."""
     path = Path(inspect.getsourcefile(function) or "").resolve()

@@ -4,7 +4,9 @@ A run is named by a :class:`RunKey`: the query tokens, the key tokens (``None`` 
 self-attention), the config and the custom-mask code (or ``None``). Every cached
 function takes the RunKey and is keyed by its digest, a short string computed once per
 rerun; Streamlit's hashing of the full tokens and config for each of a view's ~11
-cached calls was ~7 % of a weights-view rerun (BENCHMARKS.md, capacity).
+cached calls was ~7 % of a weights-view rerun (BENCHMARKS.md, capacity). The figure
+builders also take the run itself as ``_run``, which Streamlit leaves out of the key
+(it follows from the RunKey), instead of asking the run cache again for every figure.
 
 This module is imported once per process; a page script runs again on every rerun,
 so the cached functions and :class:`View` live here rather than in ``views/text.py``
@@ -115,10 +117,18 @@ cache_figure = st.cache_resource(
 
 @cache_figure
 def heatmap_figure(
-    run_key: RunKey, key: str, head: int | None, second: bool, style: FigureStyle
+    run_key: RunKey,
+    key: str,
+    head: int | None,
+    second: bool,
+    style: FigureStyle,
+    _run: ac.AttentionRun,
 ) -> go.Figure:
-    """One step's heatmap: one head, or the key sentence's side when ``second``."""
-    run = compute(run_key)
+    """One step's heatmap: one head, or the key sentence's side when ``second``.
+
+    ``_run`` is ``compute(run_key)``, passed in (a leading underscore: not hashed).
+    """
+    run = _run
     step = stages_for(run.config, run.is_cross)[key]
     matrix = matrix_of(run, key, head, second)
     rows, cols = axes(run_key, step, matrix.shape, second)
@@ -128,9 +138,9 @@ def heatmap_figure(
 
 
 @cache_figure
-def grid_figure(run_key: RunKey, key: str, style: FigureStyle) -> go.Figure:
-    """Every head's matrix of a per-head step, side by side."""
-    run = compute(run_key)
+def grid_figure(run_key: RunKey, key: str, style: FigureStyle, _run: ac.AttentionRun) -> go.Figure:
+    """Every head's matrix of a per-head step, side by side (``_run`` = ``compute(run_key)``)."""
+    run = _run
     step = stages_for(run.config, run.is_cross)[key]
     stack = stage_matrix(run, key)
     rows, cols = axes(run_key, step, stack.shape, False)
@@ -141,11 +151,15 @@ def grid_figure(run_key: RunKey, key: str, style: FigureStyle) -> go.Figure:
 
 @cache_figure
 def head_view_figure(
-    run_key: RunKey, query: int | None, heads: tuple[int, ...], style: FigureStyle
+    run_key: RunKey,
+    query: int | None,
+    heads: tuple[int, ...],
+    style: FigureStyle,
+    _run: ac.AttentionRun,
 ) -> go.Figure:
-    """Lines from the query token(s) to every key, one colour per head."""
+    """Lines from the query token(s) to every key, one colour per head (``_run`` as above)."""
     query_labels, key_labels = run_key.labels
-    weights = compute(run_key).trace.weights
+    weights = _run.trace.weights
     return head_view(weights, query_labels, key_labels, heads=heads, query=query, style=style)
 
 
@@ -179,7 +193,7 @@ class View:
             mask=self.run.mask,
             show_numbers=self.numbers,
             style=self.style,
-            figure=heatmap_figure(self.run_key, key, head, second, self.style),
+            figure=heatmap_figure(self.run_key, key, head, second, self.style, self.run),
             code=stage_code(key, self.run.config),
         )
 
@@ -188,4 +202,4 @@ class View:
         stack = stage_matrix(self.run, key)
         each = shape_caption(self.steps[key].symbol, stack.shape[1:])
         st.caption(f"All {stack.shape[0]} heads ({each} each) on one colour scale.")
-        chart(grid_figure(self.run_key, key, self.style), key=f"grid_{key}")
+        chart(grid_figure(self.run_key, key, self.style, self.run), key=f"grid_{key}")

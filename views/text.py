@@ -191,7 +191,8 @@ def head_view_tab(view: View) -> None:
             return
         shown = tuple(sorted(h - 1 for h in heads))
         alt = describe_head_view(view.run.trace.weights, shown, query, query_labels, key_labels)
-        chart(head_view_figure(view.run_key, query, shown, view.style), key="head_view", alt=alt)
+        figure = head_view_figure(view.run_key, query, shown, view.style, view.run)
+        chart(figure, key="head_view", alt=alt)
 
 
 def output_tab(view: View) -> None:
