@@ -1,0 +1,39 @@
+"""The text page's shared runs: read-only once cached, named by a digest of every input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import attention_core as ac
+from ui.text_runs import RunKey
+from ui.trace_cache import read_only
+
+SENTENCE = ac.tokenize("The cat sat on the mat.")
+OTHER = ac.tokenize("The cat sat on the rug.")
+
+
+def test_every_array_of_a_shared_run_refuses_a_write() -> None:
+    run = read_only(ac.run_text_attention(SENTENCE.tokens, ac.AttentionConfig()))
+    for array in (run.x, run.p, run.trace.weights, run.trace.q, run.projections.w_q):
+        assert not array.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        run.trace.weights[0, 0, 0] = 1.0
+    # Reading and copying still work; the numbers are those of a fresh run.
+    fresh = ac.run_text_attention(SENTENCE.tokens, ac.AttentionConfig())
+    np.testing.assert_array_equal(np.array(run.trace.weights), fresh.trace.weights)
+
+
+def test_a_run_key_digest_changes_with_every_input_and_only_with_them() -> None:
+    config = ac.AttentionConfig()
+    base = RunKey(SENTENCE, None, config, None)
+    assert base.digest == RunKey(ac.tokenize("The cat sat on the mat."), None, config, None).digest
+    others = [
+        RunKey(OTHER, None, config, None),
+        RunKey(SENTENCE, OTHER, config, None),
+        RunKey(SENTENCE, None, ac.AttentionConfig(seed=1), None),
+        RunKey(SENTENCE, None, ac.AttentionConfig(mask="causal"), None),
+        RunKey(SENTENCE, None, config, "1-0"),
+    ]
+    digests = {key.digest for key in others} | {base.digest}
+    assert len(digests) == len(others) + 1
