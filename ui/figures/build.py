@@ -53,12 +53,9 @@ def plain(figure: go.Figure) -> tuple[list[dict], dict]:
 
     For reading only (descriptions, tables): a property read through plotly's objects
     costs tens of microseconds, and a description reads dozens; ``to_dict`` copies all.
+    ``_data`` and ``_layout`` are where plotly (pinned in requirements.txt) keeps them.
     """
-    data, layout = getattr(figure, "_data", None), getattr(figure, "_layout", None)
-    if isinstance(data, list) and isinstance(layout, dict):
-        return data, layout
-    whole = figure.to_dict()  # a plotly that keeps them otherwise: the public copy
-    return whole["data"], whole["layout"]
+    return figure._data, figure._layout
 
 
 def text_of(title: object) -> str | None:
