@@ -27,6 +27,8 @@ BENCHMARKS = (
     "capacity",  # 8. N headless sessions on one server (websocket protocol)
     "proxy",  # 9. first visit at 20 Mbit/s, direct vs through nginx with gzip
     "pretrained",  # 10. the pretrained model: load, forward pass, rerun, memory
+    "training_storm",  # 11. 30 students open the learning page, each their own seed
+    "class_mix",  # 12. peak memory: 30 students over every page; one student's tour
 )
 
 

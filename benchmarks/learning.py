@@ -1,10 +1,12 @@
 """Benchmark 7: the learning page's tiny transformer, and a second session while it trains.
 
 Figures:
-- for each task, the time (one thread, after torch is imported, which a server
-  pays once) until held-out token accuracy first reaches 99 %, for seeds 0-4
-  with the page's defaults: the slowest seed against the 10 s target, every
-  seed in the details;
+- for each task, over seeds 0-29 with the page's defaults trained live on this
+  machine: how many seeds show what the page promises
+  (:mod:`attention_core.learning.claims`; target at least 27 of 30), and the
+  time (one thread, after torch is imported, which a server pays once) until
+  held-out token accuracy first reaches 99 %: the slowest seed against the
+  10 s target. Every seed's outcome is in the details: the per-seed table;
 - the rerun of another session's text page while a training runs in a thread
   of the same process (as the Streamlit server runs sessions), against the
   same rerun with nothing training: the median ratio, target at most 2x.
@@ -17,25 +19,24 @@ import threading
 import time
 from dataclasses import replace
 
-import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from attention_core.learning import training
+from attention_core.learning import claims, training
 from attention_core.learning.config import DEFAULTS, TrainConfig
 from benchmarks.common import Result, emit
 from benchmarks.pages import text_page
 
 TIME_TARGET_S = 10.0
 RERUN_TARGET = 2.0
-SEEDS = range(5)
+SEEDS = range(30)
+PROMISE_TARGET = 27  # of 30: nine seeds in ten
 RERUNS = 12
 
 
-def time_to_99(task: str, seed: int) -> tuple[float | None, int | None, float]:
-    """Seconds and steps until held-out accuracy first reaches 99 %, and the best final score.
+def time_to_99(task: str, seed: int) -> tuple[float | None, int | None, bool, str]:
+    """Seconds and steps until held-out accuracy first reaches 99 %, the promise, the scores.
 
-    The score: the task's first head score (anti-diagonal, sorted symbol, induction),
-    of its best head at the end of the run.
+    The scores: each of the task's head scores, of the best head per layer at the end.
     """
     model, train = DEFAULTS[task]
     reached: list[tuple[float, int]] = []
@@ -46,26 +47,41 @@ def time_to_99(task: str, seed: int) -> tuple[float | None, int | None, float]:
 
     result = training.train_model(model, replace(train, seed=seed), watch)
     seconds, step = reached[0] if reached else (None, None)
-    first_score = next(iter(result.scores.values()))[-1]  # (L, H)
-    return seconds, step, float(np.nanmax(first_score))
-
-
-def task_result(task: str) -> Result:
-    runs = {seed: time_to_99(task, seed) for seed in SEEDS}
-    times = [seconds for seconds, _, _ in runs.values()]
-    worst = float("inf") if None in times else max(times)
-    return Result(
-        name=f"learning: {task}, seconds to 99 % held-out accuracy, slowest of seeds 0-4",
-        figure=round(worst, 2),
-        target=TIME_TARGET_S,
-        unit="s",
-        spread=None if None in times else (round(min(times), 2), round(worst, 2)),
-        details={
-            f"seed {seed}": ("not reached" if s is None else f"{s:.2f} s / step {step}")
-            + f" / best head score {score:.2f}"
-            for seed, (s, step, score) in runs.items()
-        },
+    scores = " ".join(
+        f"{name} " + "/".join(f"{layer.max():.2f}" for layer in value[-1])
+        for name, value in result.scores.items()
     )
+    return seconds, step, claims.keeps_its_promise(result), scores
+
+
+def task_results(task: str) -> list[Result]:
+    runs = {seed: time_to_99(task, seed) for seed in SEEDS}
+    times = [seconds for seconds, _, _, _ in runs.values()]
+    kept = sum(promise for _, _, promise, _ in runs.values())
+    worst = float("inf") if None in times else max(times)
+    per_seed = {
+        f"seed {seed}": ("kept" if promise else "NOT KEPT")
+        + (" / not reached" if s is None else f" / {s:.2f} s step {step}")
+        + f" / {scores}"
+        for seed, (s, step, promise, scores) in runs.items()
+    }
+    return [
+        Result(
+            name=f"learning: {task}, seeds 0-29 that show what the page promises",
+            figure=kept,
+            target=PROMISE_TARGET,
+            unit="seeds",
+            lower_is_better=False,
+            details=per_seed,
+        ),
+        Result(
+            name=f"learning: {task}, seconds to 99 % held-out accuracy, slowest of seeds 0-29",
+            figure=round(worst, 2),
+            target=TIME_TARGET_S,
+            unit="s",
+            spread=None if None in times else (round(min(times), 2), round(worst, 2)),
+        ),
+    ]
 
 
 def _timed_reruns(page: AppTest, first_seed: int) -> list[float]:
@@ -108,7 +124,7 @@ def rerun_during_training() -> Result:
 
 def main() -> None:
     training.train_model(*DEFAULTS["reverse"])  # warm up: torch's first steps are slow
-    emit([*(task_result(task) for task in DEFAULTS), rerun_during_training()])
+    emit([*(r for task in DEFAULTS for r in task_results(task)), rerun_during_training()])
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+TRIGGER = object()  #: set_widget(key, TRIGGER) presses a button
 FINISHED = ForwardMsg.FINISHED_SUCCESSFULLY
 FINISHED_EARLY_FOR_RERUN = ForwardMsg.FINISHED_EARLY_FOR_RERUN
 
@@ -88,15 +89,16 @@ class Session:
         await self.connect()
         return await self._rerun(None, timeout)
 
-    async def set_widget(self, key: str, value: int | float | str | bool, timeout=120.0) -> Run:
-        """Change one widget (by user key) and wait for the script to finish.
+    async def set_widget(self, key: str, value: object, timeout=120.0) -> Run:
+        """Change one widget (by user key), or press a button (``TRIGGER``), and wait for the run.
 
         As the frontend does for a URL-bound widget, the link's ``key`` becomes
         the new value too, so a reconnect reopens the view as it is now.
         """
-        params = dict(parse_qsl(self.query, keep_blank_values=True))
-        params[key] = str(value).lower() if isinstance(value, bool) else str(value)
-        self.query = urlencode(params)
+        if value is not TRIGGER:
+            params = dict(parse_qsl(self.query, keep_blank_values=True))
+            params[key] = str(value).lower() if isinstance(value, bool) else str(value)
+            self.query = urlencode(params)
         return await self._rerun((self.last.widget_ids[key], value), timeout)
 
     async def close(self) -> None:
@@ -173,7 +175,9 @@ def _record(run: Run, element) -> None:
 
 
 def _set_value(widget, value: object) -> None:
-    if isinstance(value, bool):
+    if value is TRIGGER:
+        widget.trigger_value = True
+    elif isinstance(value, bool):
         widget.bool_value = value
     elif isinstance(value, int):
         widget.int_value = value

@@ -137,7 +137,7 @@ def replay_section(result: LearningResult, style: FigureStyle) -> int:
     Returns the chosen step (marked on the curves).
     """
     task = get_task(result.model.task)
-    steps = [snapshot.step for snapshot in result.snapshots]
+    steps = result.snapshot_steps.tolist()
     if len(steps) == 1:  # a run that stopped at its first evaluation: nothing to slide over
         chosen = steps[0]
         st.markdown(f"Training step: **{chosen}** — the only snapshot of this run.")

@@ -1,10 +1,14 @@
-"""The learning page's settings and its one shared training run per (task, settings, seed).
+"""The learning page's settings and its trained model: shipped, or one shared live run per key.
 
-The first session to ask for a key trains (PyTorch, imported only here, on one
-thread) and draws a progress bar and a growing loss/accuracy curve; another
-session asking for the same key meanwhile watches the same progress and then
-reads the same frozen result (:mod:`ui.learning_cache`). Widget keys are
-``learn_<task>_<setting>``: each task keeps its own settings in a link.
+A task's default settings with seeds 0-29 were trained ahead of time
+(:mod:`attention_core.learning.shipped`): the page shows that run at once, the
+same on every machine, and a toggle trains it live instead. Any other settings
+train live. The first session to ask for a key trains (PyTorch, imported only
+here, on one thread) and draws a progress bar and a growing loss/accuracy
+curve; a session whose training waits for others sees its place in the queue;
+another session asking for the same key meanwhile watches the same progress
+and then reads the same frozen result (:mod:`ui.learning_cache`). Widget keys
+are ``learn_<task>_<setting>``: each task keeps its own settings in a link.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import streamlit as st
 
 from attention_core import limits
 from attention_core.learning.config import DEFAULTS, ModelConfig, TrainConfig
+from attention_core.learning.shipped import ShippedRunError, shipped_run
+from attention_core.turns import TRAININGS
 
 from .figures.learning import training_curves
 from .figures.style import FigureStyle
@@ -25,8 +31,8 @@ from .learning_cache import SharedRuns
 from .matrix_view import chart
 from .url import BIND
 
-if TYPE_CHECKING:  # imports torch: at run time only once the page trains
-    from attention_core.learning.training import LearningProgress, LearningResult
+if TYPE_CHECKING:
+    from attention_core.learning.result import LearningProgress, LearningResult
 
 PREFIX = "learn_"
 LEARNING_RATES = (0.001, 0.003, 0.01, 0.03)
@@ -102,6 +108,40 @@ def _run_key(model: ModelConfig, train: TrainConfig) -> tuple:
     return (model, train)  # frozen dataclasses: equal settings, equal key
 
 
+def trained_model(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> LearningResult:
+    """The run trained ahead of time for these settings, unless the student trains live."""
+    try:
+        shipped = shipped_run(model, train)
+    except ShippedRunError as error:
+        st.warning(f"{error} Training it live instead.")
+        shipped = None
+    if shipped is None:
+        return train_shared(model, train, style)
+    live = st.toggle(
+        "Train it live on this server",
+        key=f"{PREFIX}{model.task}_live",
+        help="Off: the model trained ahead of time with these settings, ready at once and the "
+        "same on every machine. On: train it here now. Each processor rounds floats a little "
+        "differently, so a live run can take another path from the same seed.",
+    )
+    if live:
+        return train_shared(model, train, style)
+    st.caption(
+        f"Trained ahead of time by this app's own training code with these settings and seed "
+        f"{train.seed}: the same model on every machine, for every student who opens this link."
+    )
+    return shipped
+
+
+def _queue_words(ahead: int) -> str:
+    seconds = TRAININGS.wait_seconds(ahead)
+    models = "model" if ahead == 1 else "models"
+    return (
+        f"Waiting for the server's trainer: {ahead} {models} ahead of yours, "
+        f"about {max(1, round(seconds))} s."
+    )
+
+
 def train_shared(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> LearningResult:
     """Train once per server for these settings, drawing progress; or wait for whoever is."""
     # Until the first update: PyTorch loads (once per server), or another training on
@@ -135,7 +175,10 @@ def train_shared(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> 
             report(update)
             draw(update, "Training:")
 
-        return training.train_model(model, train, on_progress)
+        def in_queue(ahead: int) -> None:
+            bar.progress(0.0, text=_queue_words(ahead))
+
+        return training.train_model(model, train, on_progress, in_queue)
 
     def waiting(update: LearningProgress | None) -> None:
         if update is None:

@@ -2,7 +2,9 @@
 
 Checked once here, so the model, the training loop and the NumPy forward pass
 can trust them. Each task has defaults that reach 99 % held-out token accuracy
-within seconds on one thread (``make bench`` measures seeds 0-4).
+within seconds on one thread and form the heads the page promises for at least
+nine seeds in ten (``make bench`` measures seeds 0-29; the runs shipped in
+``runs/`` are those seeds).
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ class TrainConfig:
     seed: int = 0
     eval_every: int = 25
     target_accuracy: float = 1.0
-    extra_steps: int = 0  #: steps trained on after the target, to sharpen the patterns
+    extra_steps: int = 0  #: steps after the target, learning rate annealed to 0: sharper heads
     weight_decay: float = 0.0  #: AdamW's decoupled weight decay
     max_seconds: float = 20.0
 
@@ -106,18 +108,28 @@ DEFAULTS: dict[str, tuple[ModelConfig, TrainConfig]] = {
     ),
     "sort": (
         ModelConfig("sort", n_layers=2, n_heads=2, d_model=32, mlp=True),
-        TrainConfig(steps=1500, learning_rate=0.01, eval_every=10, target_accuracy=0.995),
+        # 300 annealed steps after the target: then a model sorts >= 99.7 % of all 729 inputs
+        # (without them, 96-99.9 %; measured over 20 seeds, BENCHMARKS.md).
+        TrainConfig(
+            steps=1500,
+            learning_rate=0.01,
+            eval_every=10,
+            target_accuracy=0.995,
+            extra_steps=300,
+        ),
     ),
     "induction": (
-        ModelConfig("induction", n_layers=2, n_heads=1, d_model=32, mlp=False),
-        # Weight decay 0.1: four seeds in five then find the textbook circuit (a layer-2
-        # induction head scoring > 0.5), and sooner (measured: BENCHMARKS.md).
+        ModelConfig("induction", n_layers=2, n_heads=2, d_model=32, mlp=False),
+        # Two heads per layer, weight decay 0.3 and 1000 annealed steps after the target:
+        # measured over 20 seeds (BENCHMARKS.md), every seed then forms both heads of the
+        # textbook circuit; with one head per layer 3-5 seeds in 20 did not.
         TrainConfig(
             steps=3000,
             learning_rate=0.01,
             eval_every=25,
             target_accuracy=0.995,
-            weight_decay=0.1,
+            extra_steps=1000,
+            weight_decay=0.3,
         ),
     ),
 }

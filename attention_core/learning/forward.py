@@ -13,11 +13,13 @@ weights ``(L, H, T, T)``. No PyTorch needed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import attention
+from ..arrays import read_only
 from ..projections import Projections
 from .config import ModelConfig
 
@@ -52,6 +54,78 @@ class ModelArrays:
     layers: tuple[LayerArrays, ...]
     final_norm: Norm
     unembed: tuple[np.ndarray, np.ndarray]  #: (d, V), (V,)
+
+
+def arrays_to_dict(arrays: ModelArrays) -> dict[str, np.ndarray]:
+    """Every matrix under a flat name (``layer0.w_q``), as a file stores it."""
+    flat = {
+        "token_embedding": arrays.token_embedding,
+        "position_embedding": arrays.position_embedding,
+        "final_norm.gain": arrays.final_norm[0],
+        "final_norm.bias": arrays.final_norm[1],
+        "unembed.w": arrays.unembed[0],
+        "unembed.b": arrays.unembed[1],
+    }
+    for index, layer in enumerate(arrays.layers):
+        name = f"layer{index}."
+        flat |= {
+            f"{name}attention_norm.gain": layer.attention_norm[0],
+            f"{name}attention_norm.bias": layer.attention_norm[1],
+            f"{name}w_q": layer.w_q,
+            f"{name}w_k": layer.w_k,
+            f"{name}w_v": layer.w_v,
+            f"{name}w_o": layer.w_o,
+        }
+        if layer.mlp_norm is not None and layer.mlp is not None:
+            w1, b1, w2, b2 = layer.mlp
+            flat |= {
+                f"{name}mlp_norm.gain": layer.mlp_norm[0],
+                f"{name}mlp_norm.bias": layer.mlp_norm[1],
+                f"{name}mlp.w1": w1,
+                f"{name}mlp.b1": b1,
+                f"{name}mlp.w2": w2,
+                f"{name}mlp.b2": b2,
+            }
+    return flat
+
+
+def arrays_from_dict(flat: Mapping[str, np.ndarray], config: ModelConfig) -> ModelArrays:
+    """The inverse of :func:`arrays_to_dict` for a model of ``config``; read-only copies."""
+
+    def get(name: str) -> np.ndarray:
+        return read_only(flat[name], np.float32)
+
+    def norm(name: str) -> Norm:
+        return get(f"{name}.gain"), get(f"{name}.bias")
+
+    layers = tuple(
+        LayerArrays(
+            attention_norm=norm(f"layer{i}.attention_norm"),
+            w_q=get(f"layer{i}.w_q"),
+            w_k=get(f"layer{i}.w_k"),
+            w_v=get(f"layer{i}.w_v"),
+            w_o=get(f"layer{i}.w_o"),
+            mlp_norm=norm(f"layer{i}.mlp_norm") if config.mlp else None,
+            mlp=(
+                (
+                    get(f"layer{i}.mlp.w1"),
+                    get(f"layer{i}.mlp.b1"),
+                    get(f"layer{i}.mlp.w2"),
+                    get(f"layer{i}.mlp.b2"),
+                )
+                if config.mlp
+                else None
+            ),
+        )
+        for i in range(config.n_layers)
+    )
+    return ModelArrays(
+        token_embedding=get("token_embedding"),
+        position_embedding=get("position_embedding"),
+        layers=layers,
+        final_norm=norm("final_norm"),
+        unembed=(get("unembed.w"), get("unembed.b")),
+    )
 
 
 @dataclass(frozen=True)

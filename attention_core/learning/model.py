@@ -23,6 +23,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from ..arrays import read_only
 from .forward import LayerArrays, ModelArrays, ModelConfig
 
 
@@ -102,22 +103,31 @@ class Block(nn.Module):
 
 
 class TinyTransformer(nn.Module):
-    """Tokens ``(B, T)`` -> logits ``(B, T, V)`` and every layer's weights ``L x (B, H, T, T)``."""
+    """Tokens ``(B, T)`` -> logits ``(B, T, V)`` and every layer's weights ``L x (B, H, T, T)``.
 
-    def __init__(self, config: ModelConfig) -> None:
+    Initialised from ``seed`` alone (its own generator, not torch's global one):
+    embeddings and positions N(0, 0.02²), every projection N(0, 0.1²), biases 0,
+    layer norms 1 and 0. The same seed gives the same weights in any thread.
+    """
+
+    def __init__(self, config: ModelConfig, seed: int = 0) -> None:
         super().__init__()
         self.config = config
         self.token_embedding = nn.Embedding(config.vocab_size, config.d_model)
-        self.position_embedding = nn.Parameter(0.02 * torch.randn(config.length, config.d_model))
+        self.position_embedding = nn.Parameter(torch.empty(config.length, config.d_model))
         self.blocks = nn.ModuleList(Block(config) for _ in range(config.n_layers))
         self.final_norm = nn.LayerNorm(config.d_model)
         self.unembed = nn.Linear(config.d_model, config.vocab_size)
         self.register_buffer("mask", torch.from_numpy(config.attention_mask()))
-        for module in self.modules():
-            if isinstance(module, (nn.Linear, nn.Embedding)):
-                nn.init.normal_(
-                    module.weight, std=0.02 if isinstance(module, nn.Embedding) else 0.1
-                )
+        generator = torch.Generator().manual_seed(seed)
+        with torch.no_grad():
+            self.token_embedding.weight.normal_(0.0, 0.02, generator=generator)
+            self.position_embedding.normal_(0.0, 0.02, generator=generator)
+            for module in self.modules():
+                if isinstance(module, nn.Linear):
+                    module.weight.normal_(0.0, 0.1, generator=generator)
+                    if module.bias is not None:
+                        module.bias.zero_()
 
     def layers(self) -> list[Block]:
         """The blocks, in order (typed: ``nn.ModuleList`` only knows they are modules)."""
@@ -135,9 +145,7 @@ class TinyTransformer(nn.Module):
 def _array(parameter: torch.Tensor, transpose: bool = False) -> np.ndarray:
     """A parameter as a read-only float32 NumPy copy (``.T`` for a Linear's ``(out, in)``)."""
     value = parameter.detach().cpu()
-    array = (value.T if transpose else value).numpy().copy()
-    array.setflags(write=False)
-    return array
+    return read_only((value.T if transpose else value).numpy())
 
 
 def _norm(norm: nn.LayerNorm) -> tuple[np.ndarray, np.ndarray]:

@@ -149,17 +149,22 @@ def induction_batch(rng: np.random.Generator, batch_size: int) -> Batch:
     may occur there too, followed by something else: only "find the *latest*
     earlier occurrence of this letter and copy what followed it" predicts the
     repeat, and no position or fixed offset does. Targets: the repeat's next letters.
+    Built without a Python loop over rows (it runs once per training step).
     """
     t, vocab = INDUCTION_T, len(LETTERS)
-    repeats = rng.integers(INDUCTION_MIN_REPEAT, INDUCTION_MAX_REPEAT + 1, size=batch_size)
+    repeats = rng.integers(INDUCTION_MIN_REPEAT, INDUCTION_MAX_REPEAT + 1, size=(batch_size, 1))
     tokens = rng.integers(0, vocab, size=(batch_size, t))
-    targets = np.full((batch_size, t), IGNORE, dtype=np.int64)
-    for row, n in enumerate(repeats):
-        segment = rng.permutation(vocab)[:n]  # distinct: one latest earlier copy each
-        tokens[row, t - 2 * n : t - n] = segment
-        tokens[row, t - n :] = segment
-        targets[row, t - n : t - 1] = segment[1:]
-    return Batch(tokens, targets)
+    # each row's distinct letters: a random permutation of the alphabet, first n used
+    segments = rng.permuted(np.tile(np.arange(vocab), (batch_size, 1)), axis=1)  # (B, V)
+    position = np.arange(t)[None, :]  # (1, T)
+    in_second = position >= t - repeats  # (B, T) the repeat
+    in_first = (position >= t - 2 * repeats) & ~in_second
+    index = np.where(in_second, position - (t - repeats), position - (t - 2 * repeats))
+    letters = np.take_along_axis(segments, np.clip(index, 0, vocab - 1), axis=1)
+    tokens = np.where(in_first | in_second, letters, tokens)
+    following = np.take_along_axis(segments, np.clip(index + 1, 0, vocab - 1), axis=1)
+    targets = np.where(in_second & (position < t - 1), following, IGNORE)
+    return Batch(tokens, targets.astype(np.int64))
 
 
 def induction_expand(probe: np.ndarray) -> Batch:

@@ -4,89 +4,41 @@ AdamW on the cross-entropy of the task's targets, on fresh random batches
 (never a held-out sequence). Every ``eval_every`` steps: token accuracy on
 held-out sequences, and the model's matrices copied to NumPy, from which
 :mod:`.forward` computes every head's attention on a fixed probe and the head
-scores. About :data:`N_SNAPSHOTS` of those copies are kept for the replay.
+scores. The attention of about :data:`N_SNAPSHOTS` of those evaluations is kept
+for the replay, and the final matrices for "Try it".
 
-A run stops at the target accuracy, its step count or its time budget. The
-result holds read-only NumPy arrays only, so every session can share it. An
-exception from the progress callback (a Streamlit rerun stops the script that
-way) ends the run and leaves nothing behind. Needs PyTorch; imported only on
-demand (``from attention_core.learning import training``).
+A run stops at its step count or its time budget, or ``extra_steps`` after the
+target accuracy: those last steps anneal the learning rate linearly to zero,
+which sharpens the heads and keeps the accuracy that was reached. The result
+holds read-only NumPy arrays only, so every session can share it. An exception
+from a callback (a Streamlit rerun stops the script that way) ends the run and
+leaves nothing behind. Needs PyTorch; imported only on demand
+(``from attention_core.learning import training``).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 import torch
-from numpy.typing import ArrayLike
 from torch import nn
 
-# One training at a time per process, whichever page asks: it keeps to one core,
-# and the global torch RNG and thread settings are not shared between runs.
-from ..timeseries.training import TRAINING_LOCK
+from ..arrays import read_only
+from ..optimiser import AdamW
+from ..turns import TRAININGS
 from .config import ModelConfig, TrainConfig
 from .forward import ModelArrays, forward
 from .model import TinyTransformer, weights_as_arrays
 from .patterns import head_scores
+from .result import LearningProgress, LearningResult
 from .tasks import IGNORE, Batch, Task, get_task, is_held_out
 
 N_SNAPSHOTS = 20
 N_HELD_OUT = 512
 N_SCORED = 8  # the probe and 7 held-out sequences: head scores are their mean
 HELD_OUT_SEED = 20_240_601  # the same held-out sequences for every seed
-
-
-@dataclass(frozen=True)
-class LearningProgress:
-    """Handed to the progress callback after every evaluation."""
-
-    step: int
-    steps: int
-    loss: float
-    accuracy: float
-    seconds: float
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The model at one training step, as NumPy arrays."""
-
-    step: int
-    arrays: ModelArrays
-
-
-@dataclass(frozen=True)
-class LearningResult:
-    """A finished run: curves over ``E`` evaluations, ``S`` snapshots; read-only, shareable.
-
-    ``L`` layers, ``H`` heads, ``T`` tokens of the probe.
-    """
-
-    model: ModelConfig
-    train: TrainConfig
-    eval_steps: np.ndarray  #: (E,)
-    loss: np.ndarray  #: (E,) mean training loss since the previous evaluation
-    accuracy: np.ndarray  #: (E,) held-out token accuracy
-    scores: dict[str, np.ndarray]  #: name -> (E, L, H) head scores, mean over scored sequences
-    probe: np.ndarray  #: (T,) the fixed probe's tokens
-    snapshots: tuple[Snapshot, ...]  #: (S,) first = untrained, last = final
-    snapshot_weights: np.ndarray  #: (S, L, H, T, T) every head on the probe
-    stop_reason: str
-    seconds: float
-    steps_to_target: int | None  #: first evaluated step with accuracy >= 99 %
-
-    @property
-    def final(self) -> ModelArrays:
-        return self.snapshots[-1].arrays
-
-
-def _read_only(array: ArrayLike) -> np.ndarray:
-    array = np.array(array)
-    array.setflags(write=False)
-    return array
 
 
 def held_out_batch(task_name: str) -> Batch:
@@ -122,18 +74,19 @@ def train_model(
     config: ModelConfig,
     train: TrainConfig,
     progress: Callable[[LearningProgress], None] | None = None,
+    waiting: Callable[[int], None] | None = None,
 ) -> LearningResult:
     """Train a :class:`TinyTransformer` on ``config.task``: one thread, seeded, bounded.
 
-    One run at a time per process; the same configs give the same numbers.
-    ``progress`` is called after every evaluation; an exception it raises ends
-    the run (nothing is returned, nothing kept).
+    Trainings take turns (:data:`attention_core.turns.TRAININGS`); ``waiting(ahead)``
+    is called while runs are ahead of this one. On one machine the same configs
+    give the same numbers. ``progress`` is called after every evaluation; an
+    exception from either callback ends the run (nothing is returned, nothing kept).
     """
-    with TRAINING_LOCK, torch.random.fork_rng(devices=[]):
+    with TRAININGS.turn(waiting):
         threads = torch.get_num_threads()
         torch.set_num_threads(1)
         try:
-            torch.manual_seed(train.seed)
             return _train(config, train, progress)
         finally:
             torch.set_num_threads(threads)
@@ -152,21 +105,20 @@ def _train(
 ) -> LearningResult:
     started = time.perf_counter()
     task = get_task(config.task)
-    model = TinyTransformer(config)
-    optimiser = torch.optim.AdamW(
-        model.parameters(), lr=train.learning_rate, weight_decay=train.weight_decay
-    )
+    model = TinyTransformer(config, train.seed)
+    optimiser = AdamW(model.parameters(), train.learning_rate, train.weight_decay)
     rng = np.random.default_rng(train.seed)
     held_out = held_out_batch(config.task)
     scored = _scored_sequences(config, held_out)
     history: list[tuple[int, float, float]] = []
     scores: list[dict[str, np.ndarray]] = []
-    snapshots: list[Snapshot] = []
+    snapshots: list[tuple[int, ModelArrays]] = []
     running: list[float] = []
     stop_reason = f"finished all {train.steps} steps"
     reached: int | None = None
     for step in range(train.steps + 1):
         if step > 0:
+            optimiser.learning_rate = learning_rate(train, step, reached)
             loss, _ = _loss(model, training_batch(config.task, rng, train.batch_size))
             optimiser.zero_grad()
             loss.backward()
@@ -180,7 +132,7 @@ def _train(
         history.append((step, float(np.mean(running)) if running else held_loss.item(), accuracy))
         running = []
         arrays = weights_as_arrays(model)
-        snapshots.append(Snapshot(step, arrays))
+        snapshots.append((step, arrays))
         weights = np.stack([forward(arrays, config, tokens).weights for tokens in scored])
         scores.append(_mean_scores(task, scored, weights))
         seconds = time.perf_counter() - started
@@ -207,7 +159,17 @@ def _mean_scores(task: Task, scored: np.ndarray, weights: np.ndarray) -> dict[st
     return {name: np.nanmean([s[name] for s in per_sequence], axis=0) for name in task.score_names}
 
 
-def _thin(snapshots: list[Snapshot]) -> list[Snapshot]:
+def learning_rate(train: TrainConfig, step: int, reached: int | None) -> float:
+    """The rate of ``step``: constant until the target is reached, then linearly to 0.
+
+    ``reached``: the evaluated step where held-out accuracy first met the target.
+    """
+    if reached is None or train.extra_steps == 0:
+        return train.learning_rate
+    return train.learning_rate * max(0.0, 1 - (step - reached) / train.extra_steps)
+
+
+def _thin(snapshots: list[tuple[int, ModelArrays]]) -> list[tuple[int, ModelArrays]]:
     """About ``N_SNAPSHOTS`` evenly spread snapshots, always the first and the last."""
     if len(snapshots) <= N_SNAPSHOTS:
         return snapshots
@@ -220,26 +182,27 @@ def _result(
     train: TrainConfig,
     history: list[tuple[int, float, float]],
     scores: list[dict[str, np.ndarray]],
-    snapshots: list[Snapshot],
+    snapshots: list[tuple[int, ModelArrays]],
     probe: np.ndarray,
     stop_reason: str,
     started: float,
 ) -> LearningResult:
     """The run's curves, ~N_SNAPSHOTS snapshots and their attention on the probe, read-only."""
-    steps, loss, accuracy = (_read_only(column) for column in zip(*history, strict=True))
+    steps, loss, accuracy = (read_only(column) for column in zip(*history, strict=True))
     reached = np.flatnonzero(accuracy >= 0.99)
-    kept = tuple(_thin(snapshots))
-    snapshot_weights = np.stack([forward(s.arrays, config, probe).weights for s in kept])
+    kept = _thin(snapshots)
+    snapshot_weights = np.stack([forward(arrays, config, probe).weights for _, arrays in kept])
     return LearningResult(
         model=config,
         train=train,
         eval_steps=steps,
         loss=loss,
         accuracy=accuracy,
-        scores={name: _read_only([s[name] for s in scores]) for name in scores[0]},
-        probe=_read_only(probe),
-        snapshots=kept,
-        snapshot_weights=_read_only(snapshot_weights),
+        scores={name: read_only([s[name] for s in scores]) for name in scores[0]},
+        probe=read_only(probe),
+        snapshot_steps=read_only([step for step, _ in kept]),
+        snapshot_weights=read_only(snapshot_weights, np.float32),  # drawn only: half the bytes
+        final=snapshots[-1][1],
         stop_reason=stop_reason,
         seconds=time.perf_counter() - started,
         steps_to_target=int(steps[reached[0]]) if reached.size else None,

@@ -11,7 +11,6 @@ PyTorch; imported only on demand (``from attention_core.timeseries import traini
 from __future__ import annotations
 
 import math
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,13 +19,12 @@ import numpy as np
 import torch
 from torch import nn
 
+from ..arrays import read_only
 from ..errors import InputError
+from ..optimiser import AdamW
+from ..turns import TRAININGS
 from .model import ModelConfig, SeriesForecaster, TrainConfig, check_budget
 from .windows import ForecastErrors, SeriesDataset, forecast_errors
-
-# One training at a time per process, shared by every page that trains: it keeps to one
-# core, and the global torch RNG and thread settings are not shared between runs.
-TRAINING_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -66,12 +64,6 @@ class TrainingResult:
     weights_after: np.ndarray  #: (L, H, T, T) same window, best weights
     last_row_before: np.ndarray  #: (L, T) last step's weights, mean over heads and windows
     last_row_after: np.ndarray  #: (L, T)
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    array = np.array(array)
-    array.setflags(write=False)
-    return array
 
 
 class _Windows:
@@ -123,7 +115,7 @@ def train_model(
     if config.window != dataset.window or config.n_features != dataset.features.shape[1]:
         raise ValueError("The model's window and feature count must match the dataset's.")
     check_budget(config, train)
-    with TRAINING_LOCK, torch.random.fork_rng(devices=[]):
+    with TRAININGS.turn(), torch.random.fork_rng(devices=[]):
         threads = torch.get_num_threads()
         torch.set_num_threads(1)
         try:
@@ -146,7 +138,7 @@ def _train(
     train_ends = torch.from_numpy(dataset.train_ends)
     val_ends = torch.from_numpy(dataset.val_ends)
     _, initial_weights = _evaluate(model, windows, val_ends)
-    optimiser = torch.optim.Adam(model.parameters(), lr=train.learning_rate)
+    optimiser = AdamW(model.parameters(), train.learning_rate)  # weight decay 0: Adam
     generator = torch.Generator().manual_seed(train.seed)
     history: list[tuple[int, float, float]] = []
     best = (math.inf, 0, {k: v.clone() for k, v in model.state_dict().items()})
@@ -202,14 +194,14 @@ def _result(model, windows, dataset, history, best_step, stop_reason, initial_we
     forecast, final_weights = _evaluate(model, windows, val_ends)
 
     def unscale(scaled: torch.Tensor) -> np.ndarray:
-        return _read_only(dataset.target_scaler.inverse(scaled.numpy()[:, None])[:, 0])
+        return read_only(dataset.target_scaler.inverse(scaled.numpy()[:, None])[:, 0])
 
     actual, predicted = unscale(windows.target[val_ends + 1]), unscale(forecast)
     naive = unscale(windows.target[val_ends])  # tomorrow equals today
     before, last_before = _attention_summary(initial_weights)
     after, last_after = _attention_summary(final_weights)
     last_end = int(dataset.val_ends[-1])
-    steps, train_loss, val_loss = (_read_only(column) for column in zip(*history, strict=True))
+    steps, train_loss, val_loss = (read_only(column) for column in zip(*history, strict=True))
     return TrainingResult(
         eval_steps=steps,
         train_loss=train_loss,
@@ -224,9 +216,9 @@ def _result(model, windows, dataset, history, best_step, stop_reason, initial_we
         model_errors=forecast_errors(actual, predicted),
         naive_errors=forecast_errors(actual, naive),
         example_labels=dataset.labels[last_end - dataset.window + 1 : last_end + 1],
-        mask=_read_only(model.mask.numpy()),
-        weights_before=_read_only(before),
-        weights_after=_read_only(after),
-        last_row_before=_read_only(last_before),
-        last_row_after=_read_only(last_after),
+        mask=read_only(model.mask.numpy()),
+        weights_before=read_only(before),
+        weights_after=read_only(after),
+        last_row_before=read_only(last_before),
+        last_row_after=read_only(last_after),
     )

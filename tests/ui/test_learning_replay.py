@@ -14,7 +14,7 @@ def replay_of_a_one_snapshot_run() -> None:
     model, train = DEFAULTS["reverse"]
     train = type(train)(steps=100, target_accuracy=1e-6, seed=0)  # reached at step 0: stops
     result = train_model(model, train)
-    assert [snapshot.step for snapshot in result.snapshots] == [0]
+    assert result.snapshot_steps.tolist() == [0]
     replay_section(result, FigureStyle())
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core.learning.config import DEFAULTS
 from attention_core.learning.forward import forward
 from attention_core.learning.predict import predict
+from attention_core.learning.shipped import shipped_run
 from attention_core.learning.tasks import get_task
 from tests.plotly_specs import decode, figure_titled
 from ui.learning_sections import TRY_IT_CODE
@@ -37,40 +39,65 @@ def panels(figure: dict) -> np.ndarray:
     return np.stack([decode(trace["z"]) for trace in figure["data"] if trace["type"] == "heatmap"])
 
 
-def default_result(task: str):
+def default_result(task: str, seed: int = 0):
+    """The run shipped for the task's default settings (what a default link shows)."""
     model, train = DEFAULTS[task]
-    result = RUNS.cached((model, train))
-    assert result is not None
+    result = shipped_run(model, replace(train, seed=seed))
+    assert result is not None and result.trained_ahead
     return result
 
 
-def test_default_link_trains_reverse_once_and_draws_the_cores_attention() -> None:
+def test_default_link_shows_the_run_trained_ahead_of_time_without_training() -> None:
+    model, train = DEFAULTS["reverse"]
     at = open_page()
     assert_clean(at)
     result = default_result("reverse")
     assert at.metric[0].value == f"{result.accuracy[-1]:.1%}" and result.accuracy[-1] >= 0.99
+    assert any("Trained ahead of time" in caption.value for caption in at.caption)
+    assert at.toggle(key="learn_reverse_live").value is False
     replay = figure_titled(at, "Every head at step")
     final_weights = forward(result.final, result.model, result.probe).weights  # (1, 1, 8, 8)
     np.testing.assert_allclose(panels(replay)[0], final_weights[0, 0], atol=1e-6)
     target = figure_titled(at, "Target (probe)")
     np.testing.assert_array_equal(decode(target["data"][0]["z"]), np.fliplr(np.eye(8)))
-    # another session with the same link reads the same run: no second training
+    assert RUNS.cached((model, train)) is None  # nothing was trained
+
+
+def test_a_student_can_train_the_shipped_settings_live_once_per_server() -> None:
     model, train = DEFAULTS["reverse"]
-    again = open_page()
-    assert_clean(again)
-    assert RUNS.slot((model, train)).runs == 1
+    train = replace(train, seed=3)
+    at = open_page(learn_reverse_seed="3")
+    at.toggle(key="learn_reverse_live").set_value(True).run()
+    assert_clean(at)
+    live = RUNS.cached((model, train))
+    assert live is not None and not live.trained_ahead
+    assert at.metric[0].value == f"{live.accuracy[-1]:.1%}"
+    replay = figure_titled(at, "Every head at step")
+    np.testing.assert_allclose(
+        panels(replay)[0], forward(live.final, model, live.probe).weights[0, 0], atol=1e-6
+    )
+    again = open_page(learn_reverse_seed="3")  # another session: the shipped run, at once
+    again.toggle(key="learn_reverse_live").set_value(True).run()
+    assert RUNS.slot((model, train)).runs == 1  # and live, the same shared run
+
+
+def test_settings_that_were_not_shipped_train_live() -> None:
+    model, train = DEFAULTS["reverse"]
+    at = open_page(learn_reverse_seed="31")
+    assert_clean(at)
+    assert not any("Trained ahead of time" in caption.value for caption in at.caption)
+    assert len(at.get("toggle")) == 1  # only the MLP setting: nothing to switch to
+    result = RUNS.cached((model, replace(train, seed=31)))
+    assert result is not None and not result.trained_ahead
 
 
 def test_the_replay_slider_shows_an_earlier_snapshot_and_marks_it_on_the_curves() -> None:
     at = open_page()
     result = default_result("reverse")
-    first = result.snapshots[0]
-    at.select_slider(key="learn_reverse_replay").set_value(first.step).run()
+    at.select_slider(key="learn_reverse_replay").set_value(0).run()
     assert_clean(at)
     shown = panels(figure_titled(at, "Every head at step 0"))[0]
-    np.testing.assert_allclose(
-        shown, forward(first.arrays, result.model, result.probe).weights[0, 0], atol=1e-6
-    )
+    np.testing.assert_allclose(shown, result.snapshot_weights[0, 0, 0], atol=1e-6)
     curves = figure_titled(at, "Training: loss")
     assert any(shape.get("x0") == 0 for shape in curves["layout"].get("shapes", []))
 

@@ -1,7 +1,9 @@
 """Training each task from its page defaults: accuracy, the target heads, snapshots, safety.
 
-A few seeds per task keep this file to about a minute on one thread; the full
-seeds 0-4 sweep and the time to 99 % are in ``benchmarks/learning.py``.
+Training is chaotic: rounding differs between CPUs, and so does a seed's path.
+So every claim about an outcome is a rate over seeds 0-4 with margin (measured:
+every seed of 0-29 meets it, ``benchmarks/learning.py``); the rest are
+properties of any run.
 """
 
 from __future__ import annotations
@@ -12,12 +14,16 @@ import numpy as np
 import pytest
 import torch
 
-from attention_core.learning import training
+from attention_core.learning import claims, training
 from attention_core.learning.config import DEFAULTS, TrainConfig
 from attention_core.learning.forward import forward
 from attention_core.learning.model import TinyTransformer, load_arrays, weights_as_arrays
 from attention_core.learning.predict import predict
 from attention_core.learning.tasks import get_task, is_held_out
+from attention_core.turns import TRAININGS
+
+SEEDS = range(5)
+AT_LEAST = 4  # of 5 seeds; measured over seeds 0-29: every one (BENCHMARKS.md)
 
 
 def train_default(task: str, seed: int) -> training.LearningResult:
@@ -27,57 +33,82 @@ def train_default(task: str, seed: int) -> training.LearningResult:
 
 @pytest.fixture(scope="module")
 def reverse_runs() -> dict[int, training.LearningResult]:
-    return {seed: train_default("reverse", seed) for seed in (0, 1, 2)}
+    return {seed: train_default("reverse", seed) for seed in SEEDS}
 
 
 @pytest.fixture(scope="module")
 def induction_runs() -> dict[int, training.LearningResult]:
-    return {seed: train_default("induction", seed) for seed in (0, 4)}
+    return {seed: train_default("induction", seed) for seed in SEEDS}
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_reverse_reaches_99_percent_with_an_anti_diagonal_head(reverse_runs, seed) -> None:
-    result = reverse_runs[seed]
-    assert result.accuracy[-1] >= 0.99
-    assert result.scores["anti-diagonal"][-1].max() > 0.9
-    assert result.scores["anti-diagonal"][0].max() < 0.5  # it was not there at the start
-
-
-@pytest.mark.parametrize("seed", [0, 4])
-def test_induction_reaches_99_percent_with_an_induction_head_in_layer_2(
-    induction_runs, seed
+def test_reverse_reaches_99_percent_with_an_anti_diagonal_head_for_most_seeds(
+    reverse_runs,
 ) -> None:
-    result = induction_runs[seed]
-    assert result.accuracy[-1] >= 0.99
-    induction = result.scores["induction"]  # (E, L, H)
-    assert induction[0][1, 0] < 0.15 < 0.5 < induction[-1][1, 0]  # formed while training
-    assert result.scores["previous token"][-1][0, 0] > 0.25  # helped by layer 1 (from ~0.16)
+    """Training is chaotic (each CPU rounds differently), so the claim is a rate over seeds."""
+    kept = [seed for seed, result in reverse_runs.items() if claims.reverses(result)]
+    assert len(kept) >= AT_LEAST, kept
+    for result in reverse_runs.values():  # and it was not there at the start
+        assert result.scores["anti-diagonal"][0].max() < 0.5
 
 
-def test_sort_reaches_99_percent_and_writes_sorted_copies_one_token_at_a_time() -> None:
-    result = train_default("sort", 0)
-    assert result.accuracy[-1] >= 0.99
-    assert result.steps_to_target is not None
+def test_induction_forms_both_heads_of_the_circuit_for_most_seeds(induction_runs) -> None:
+    """Layer 2 grows an induction head and layer 1 a previous-token head while accuracy rises."""
+    kept = [seed for seed, result in induction_runs.items() if claims.forms_the_circuit(result)]
+    assert len(kept) >= AT_LEAST, {
+        seed: (float(r.accuracy[-1]), float(r.scores["induction"][-1][1].max()))
+        for seed, r in induction_runs.items()
+    }
+    for result in induction_runs.values():  # none of it was there at the start
+        assert result.scores["induction"][0][1].max() < 0.2
+
+
+def test_sort_reaches_99_percent_and_sorts_typed_sequences_for_most_seeds() -> None:
     task = get_task("sort")
-    for typed in ("210201", "222000", "101010", "000000"):
-        prediction = predict(result.final, result.model, task.parse(typed))
-        written = "".join(task.alphabet[t] for t in prediction.answer[5:])
-        assert written == "".join(sorted(typed))
-        # the model read its own output: the sequence is the input and what it wrote
+    kept = []
+    for seed in SEEDS:
+        result = train_default("sort", seed)
+        kept += [seed] if claims.sorts(result) else []
+        prediction = predict(result.final, result.model, task.parse("210201"))
+        # greedy: the model reads its own output, the sequence is the input and what it wrote
         np.testing.assert_array_equal(prediction.tokens[6:], prediction.answer[5:10])
+    assert len(kept) >= AT_LEAST, kept
+
+
+def test_sorted_share_counts_exactly_sorted_inputs_as_greedy_decoding_writes_them() -> None:
+    result = train_default("sort", 0)
+    task = get_task("sort")
+    for typed in ("210201", "222000", "000000"):
+        probe = task.parse(typed)
+        greedy = predict(result.final, result.model, probe)
+        right_prefix = task.expand(probe).tokens[0]  # the input, then its sorted copy
+        forced = forward(result.final, result.model, right_prefix).predictions
+        asked = greedy.expected != -1
+        greedy_right = (greedy.answer[asked] == greedy.expected[asked]).all()
+        assert greedy_right == (forced[asked] == greedy.expected[asked]).all()
 
 
 def test_snapshots_run_from_untrained_to_final_and_their_attention_is_the_cores(
     reverse_runs,
 ) -> None:
     result = reverse_runs[0]
-    steps = [snapshot.step for snapshot in result.snapshots]
+    steps = result.snapshot_steps.tolist()
     assert steps[0] == 0 and steps[-1] == result.eval_steps[-1]
     assert len(steps) <= training.N_SNAPSHOTS and steps == sorted(set(steps))
-    for snapshot, weights in zip(result.snapshots, result.snapshot_weights, strict=True):
-        np.testing.assert_array_equal(
-            weights, forward(snapshot.arrays, result.model, result.probe).weights
-        )
+    assert len(result.snapshot_weights) == len(steps)
+    assert result.snapshot_weights.dtype == np.float32  # the core's float64, stored for drawing
+    np.testing.assert_allclose(
+        result.snapshot_weights[-1],
+        forward(result.final, result.model, result.probe).weights,
+        rtol=0,
+        atol=1e-7,
+    )
+    untrained = TinyTransformer(result.model, seed=result.train.seed)
+    np.testing.assert_allclose(
+        result.snapshot_weights[0],
+        forward(weights_as_arrays(untrained), result.model, result.probe).weights,
+        rtol=0,
+        atol=1e-7,
+    )
     assert not result.snapshot_weights.flags.writeable and not result.accuracy.flags.writeable
 
 
@@ -107,7 +138,7 @@ def test_training_never_draws_a_held_out_sequence() -> None:
     assert is_held_out(training.held_out_batch("sort").tokens).all()
 
 
-def test_an_exception_from_progress_ends_the_run_and_frees_the_lock_and_threads() -> None:
+def test_an_exception_from_progress_ends_the_run_and_frees_the_queue_and_threads() -> None:
     class StopError(Exception):
         pass
 
@@ -119,7 +150,7 @@ def test_an_exception_from_progress_ends_the_run_and_frees_the_lock_and_threads(
     model, train = DEFAULTS["reverse"]
     with pytest.raises(StopError):
         training.train_model(model, train, stop)
-    assert not training.TRAINING_LOCK.locked()
+    assert TRAININGS.running == 0 and TRAININGS.waiting == 0
     assert torch.get_num_threads() == threads
 
 

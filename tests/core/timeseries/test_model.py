@@ -102,43 +102,61 @@ def seasonal_dataset(window: int = 28) -> ac.SeriesDataset:
 
 
 PROGRESS: list[trainer.TrainingProgress] = []
+SEEDS = range(5)
+AT_LEAST = 4  # of 5 seeds: training is chaotic, each CPU rounds differently
 
 
 @pytest.fixture(scope="module")
-def seasonal_run() -> trainer.TrainingResult:
-    """150 seeded steps on the seasonal sample (a few seconds on one thread)."""
+def seasonal_runs() -> dict[int, trainer.TrainingResult]:
+    """150 seeded steps on the seasonal sample per seed (about a second each, one thread)."""
     PROGRESS.clear()
-    return trainer.train_model(
-        seasonal_dataset(),
-        forecaster.ModelConfig(1, 28),
-        forecaster.TrainConfig(steps=150, seed=0),
-        PROGRESS.append,
-    )
+    return {
+        seed: trainer.train_model(
+            seasonal_dataset(),
+            forecaster.ModelConfig(1, 28),
+            forecaster.TrainConfig(steps=150, seed=seed),
+            PROGRESS.append if seed == 0 else None,
+        )
+        for seed in SEEDS
+    }
 
 
-def test_short_training_beats_the_naive_forecast_on_the_seasonal_sample(seasonal_run) -> None:
-    assert seasonal_run.model_errors.mae < 0.6 * seasonal_run.naive_errors.mae
-    assert seasonal_run.model_errors.rmse < 0.6 * seasonal_run.naive_errors.rmse
-    assert seasonal_run.val_loss[-1] < 0.5 * seasonal_run.val_loss[0]
+def test_short_training_beats_the_naive_forecast_on_the_seasonal_sample(seasonal_runs) -> None:
+    better = [
+        seed
+        for seed, run in seasonal_runs.items()
+        if run.model_errors.mae < 0.6 * run.naive_errors.mae
+        and run.model_errors.rmse < 0.6 * run.naive_errors.rmse
+        and run.val_loss[-1] < 0.5 * run.val_loss[0]
+    ]
+    assert len(better) >= AT_LEAST, better
 
 
-def test_trained_last_step_attends_to_whole_periods_before_the_forecast(seasonal_run) -> None:
-    last_row = seasonal_run.last_row_after.mean(axis=0)  # (T,), oldest lag first
+def test_trained_last_step_attends_to_whole_periods_before_the_forecast(seasonal_runs) -> None:
     lags = np.arange(28, 0, -1)
-    assert lags[np.argmax(last_row)] % ac.SEASONAL_PERIOD == 0
-    assert last_row[lags % ac.SEASONAL_PERIOD == 0].sum() > 1.5 * 4 / 28  # uniform: 4/28
-    before = seasonal_run.last_row_before.mean(axis=0)
-    assert before[lags % ac.SEASONAL_PERIOD == 0].sum() < 1.5 * 4 / 28
+    on_period = lags % ac.SEASONAL_PERIOD == 0
+    seasonal = []
+    for seed, run in seasonal_runs.items():
+        last_row = run.last_row_after.mean(axis=0)  # (T,), oldest lag first
+        before = run.last_row_before.mean(axis=0)
+        if (
+            lags[np.argmax(last_row)] % ac.SEASONAL_PERIOD == 0
+            and last_row[on_period].sum() > 1.5 * 4 / 28  # uniform: 4/28
+            and before[on_period].sum() < 1.5 * 4 / 28
+        ):
+            seasonal.append(seed)
+    assert len(seasonal) >= AT_LEAST, seasonal
 
 
-def test_training_reports_progress_and_read_only_results(seasonal_run) -> None:
+def test_training_reports_progress_and_read_only_results(seasonal_runs) -> None:
     steps = [update.step for update in PROGRESS]
     assert steps == list(range(10, 151, 10))
-    assert len(seasonal_run.eval_steps) == len(steps)
-    assert len(seasonal_run.val_labels) == len(seasonal_run.actual) == 140
-    assert seasonal_run.weights_after.shape == (1, 2, 28, 28)
+    run = seasonal_runs[0]
+    assert len(run.eval_steps) == len(steps)
+    assert len(run.val_labels) == len(run.actual) == 140
+    assert run.weights_after.shape == (1, 2, 28, 28)
     with pytest.raises(ValueError):
-        seasonal_run.actual[0] = 0.0
+        run.actual[0] = 0.0
 
 
 def test_same_seed_gives_the_same_numbers() -> None:

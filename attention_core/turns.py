@@ -1,0 +1,88 @@
+"""Trainings take turns: first come, first served, a fixed number at once per process.
+
+Both training pages train through one :data:`TRAININGS` queue. A training waits
+for its turn and can say, while it waits, how many runs are ahead of it (the
+page shows "2 models ahead of yours"). Leaving the queue early (the student
+closes the page, Streamlit stops the script) frees the place at once. Plain
+threading, no PyTorch.
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+POLL_SECONDS = 0.2
+FIRST_GUESS_SECONDS = 5.0  #: a training's length before any has finished here
+
+
+class Turns:
+    """At most ``at_once`` holders at a time; the others wait in arrival order."""
+
+    def __init__(self, at_once: int = 1) -> None:
+        self.at_once = at_once
+        self._tickets = itertools.count()
+        self._waiting: list[int] = []  # tickets in arrival order
+        self._running = 0
+        self._changed = threading.Condition()
+        self._durations: deque[float] = deque(maxlen=10)
+
+    def typical_seconds(self) -> float:
+        """The median length of the last ten turns here (a first guess before any)."""
+        with self._changed:
+            durations = list(self._durations)
+        return statistics.median(durations) if durations else FIRST_GUESS_SECONDS
+
+    def wait_seconds(self, ahead: int) -> float:
+        """About how long ``ahead`` runs take to clear, ``at_once`` at a time."""
+        return ahead * self.typical_seconds() / self.at_once
+
+    @property
+    def running(self) -> int:
+        return self._running
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    @contextmanager
+    def turn(self, waiting: Callable[[int], None] | None = None) -> Iterator[None]:
+        """Hold a turn for the ``with`` block; ``waiting(ahead)`` is called while waiting.
+
+        ``ahead`` counts the runs before this one (running or queued earlier). An
+        exception from ``waiting`` leaves the queue and propagates.
+        """
+        with self._changed:
+            ticket = next(self._tickets)
+            self._waiting.append(ticket)
+            try:
+                while self._running >= self.at_once or self._waiting[0] != ticket:
+                    if waiting is not None:
+                        ahead = self._running + self._waiting.index(ticket)
+                        self._changed.release()
+                        try:
+                            waiting(ahead)
+                        finally:
+                            self._changed.acquire()
+                    self._changed.wait(POLL_SECONDS)
+            finally:
+                self._waiting.remove(ticket)
+                self._changed.notify_all()
+            self._running += 1
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._running -= 1
+                self._durations.append(time.monotonic() - started)
+                self._changed.notify_all()
+
+
+#: The process's one queue for both training pages (one run at a time: see BENCHMARKS.md).
+TRAININGS = Turns(at_once=1)

@@ -1,0 +1,88 @@
+"""Trainings take turns: first come, first served, each waiting run told its place."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from attention_core.turns import Turns
+
+
+def wait_until(condition, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_runs_start_in_arrival_order_and_each_waiting_run_knows_how_many_are_ahead() -> None:
+    turns = Turns(at_once=1)
+    started: list[int] = []
+    places: dict[int, list[int]] = {1: [], 2: [], 3: []}
+    release = threading.Event()
+
+    def run(number: int) -> None:
+        with turns.turn(places.get(number, []).append if number else None):
+            started.append(number)
+            if number == 0:
+                release.wait(10)
+
+    threads = [threading.Thread(target=run, args=(0,))]
+    threads[0].start()
+    wait_until(lambda: turns.running == 1)
+    for number in (1, 2, 3):
+        threads.append(threading.Thread(target=run, args=(number,)))
+        threads[-1].start()
+        wait_until(lambda n=number: turns.waiting == n and places[n])
+    assert [places[n][0] for n in (1, 2, 3)] == [1, 2, 3]  # the running one counts too
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert started == [0, 1, 2, 3]
+    assert turns.running == 0 and turns.waiting == 0
+
+
+def test_leaving_the_queue_while_waiting_frees_the_place() -> None:
+    turns = Turns(at_once=1)
+    release = threading.Event()
+
+    class LeftError(Exception):
+        pass
+
+    def hold() -> None:
+        with turns.turn():
+            release.wait(10)
+
+    def impatient(ahead: int) -> None:
+        raise LeftError
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    wait_until(lambda: turns.running == 1)
+    with pytest.raises(LeftError), turns.turn(impatient):
+        pass
+    assert turns.waiting == 0
+    release.set()
+    holder.join(10)
+    with turns.turn():  # the queue still works
+        assert turns.running == 1
+    assert turns.running == 0
+
+
+def test_at_once_lets_that_many_run_together_and_estimates_the_wait() -> None:
+    turns = Turns(at_once=2)
+    inside = threading.Barrier(3, timeout=10)
+
+    def run() -> None:
+        with turns.turn():
+            inside.wait()  # both are inside at the same time, or this times out
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    inside.wait()
+    for thread in threads:
+        thread.join(10)
+    assert turns.wait_seconds(4) == pytest.approx(4 * turns.typical_seconds() / 2)
