@@ -68,7 +68,7 @@ def class_links() -> list[tuple[str, str, tuple[str, object]]]:
 
 def next_value(key: str, turn: int) -> object:
     if key == "layer":
-        return 1 + turn
+        return str(1 + turn)  # a selectbox's state travels as its option's text
     if key == "seed":
         return 7 + turn
     if key == "ts_train_go":
@@ -84,7 +84,7 @@ async def student(base: str, page: str, query: str, key: str, delay: float, erro
         errors.extend(run.exceptions)
         for turn in range(3 if key != "ts_train_go" else 1):
             value = next_value(key, turn)
-            if value is None:
+            if value is None or key not in session.last.widget_ids:  # not on this view
                 break
             await asyncio.sleep(2.0)
             errors.extend((await session.set_widget(key, value, TIMEOUT_S)).exceptions)
@@ -129,9 +129,9 @@ def peak_mb(pid: int) -> tuple[float, float]:
     peak = current = 0.0
     for process in (pid, *children(pid)):
         status = Path(f"/proc/{process}/status").read_text().splitlines()
-        values = {line.split(":")[0]: line.split()[1] for line in status if ":" in line}
-        peak += int(values["VmHWM"]) / 1024
-        current += int(values["VmRSS"]) / 1024
+        values = dict(line.split(":", 1) for line in status if ":" in line)
+        peak += int(values["VmHWM"].split()[0]) / 1024  # kB
+        current += int(values["VmRSS"].split()[0]) / 1024
     return peak, current
 
 

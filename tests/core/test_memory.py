@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from attention_core.memory import MALLOC_ARENAS, TRIM_THRESHOLD
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # Page faults while computing 20 multi-head traces at T = 256 (8 heads; four
@@ -55,3 +57,47 @@ def test_kept_memory_is_reused_instead_of_faulting_in_fresh_pages() -> None:
     assert fresh > 20 * 4 * 512 // 2  # at least half of the 2 MB arrays' pages, every run
     assert page_faults("keep") < fresh // 100
     assert page_faults("app") < fresh // 100  # app.py turns it on for every page
+
+
+# 16 threads alive at once, each allocating and freeing ~20 MB (as 16 sessions' trainings
+# do while they wait their turn): peak resident memory in MB.
+THREADS_PEAK = """
+import resource, sys, threading
+import numpy as np
+if sys.argv[1] == "keep":
+    from attention_core.memory import keep_freed_memory
+    assert keep_freed_memory()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+barrier = threading.Barrier(16)
+lock = threading.Lock()
+def work():
+    small = [np.ones(64) for _ in range(100)]  # every thread allocates: an arena of its own
+    barrier.wait()
+    with lock:  # one at a time, as trainings take turns
+        blocks = [np.ones(250_000) for _ in range(10)]  # 2 MB each, from the heap
+        del blocks
+threads = [threading.Thread(target=work) for _ in range(16)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024 - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt is Linux-only")
+def test_memory_kept_by_many_threads_is_bounded_by_two_arenas() -> None:
+    def peak(mode: str) -> int:
+        done = subprocess.run(
+            [sys.executable, "-c", THREADS_PEAK, mode],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        return int(done.stdout.strip())
+
+    grown = peak("keep")
+    # each arena keeps at most TRIM_THRESHOLD free on top of the 20 MB in use: two arenas
+    # bound the growth by ~2 x (32 + 20) MB; with one arena per thread it was ~380 MB here
+    assert MALLOC_ARENAS == 2
+    assert grown < 2 * (TRIM_THRESHOLD // 2**20 + 20) + 20, grown
