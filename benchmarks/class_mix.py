@@ -4,12 +4,13 @@ Community Cloud restarts an app that goes over its memory limit (690 MB on the
 smallest), for everybody, mid-lesson. Two loads on a fresh server each, every
 session a headless client (benchmarks.st_client):
 
-- **class mix**: 30 students at once (arriving within 10 s): 12 train a model
-  of their own on the learning page (seeds nobody shipped, so all train live
-  and PyTorch is imported), 10 run a sentence of their own through the
+- **class mix**: 30 students at once (arriving within 10 s): 12 open a model
+  of their own on the learning page, 10 run a sentence of their own through the
   pretrained model (each on one of its views), 6 put a long text of their own
-  on the text page, 2 train the time-series model. Each then changes one
-  setting three times.
+  on the text page, 2 train the time-series model (PyTorch is imported). Each
+  then changes one setting three times. Twice: the learners pick seeds 0-11
+  (trained ahead of time: as a lesson runs), then seeds nobody shipped (all 12
+  train live).
 - **tour**: one student visits every page in turn, trains all three learning
   tasks live and the time-series model.
 
@@ -21,6 +22,7 @@ process it started (none today), the way a container limit counts it.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 from pathlib import Path
@@ -48,12 +50,15 @@ def long_text(number: int, words: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(words)) + "."
 
 
-def class_links() -> list[tuple[str, str, tuple[str, object]]]:
-    """(page, query, (widget key, value to change)) for each of the 30 students."""
+def class_links(live: bool = True) -> list[tuple[str, str, tuple[str, object]]]:
+    """(page, query, (widget key, value to change)) for each of the 30 students.
+
+    ``live``: the learners' seeds were not shipped, so each trains.
+    """
     links = []
     for k in range(12):
         task = TASKS[k % 3]
-        query = {"learn_task": task, f"learn_{task}_seed": 100 + k}
+        query = {"learn_task": task, f"learn_{task}_seed": 100 * live + k}
         links.append(("learning", urlencode(query), (f"learn_{task}_probe", None)))
     for k in range(10):
         query = {"text": long_text(k, 90), "view": PRETRAINED_VIEWS[k % 5]}
@@ -94,13 +99,15 @@ async def student(base: str, page: str, query: str, key: str, delay: float, erro
         await session.close()
 
 
-async def class_mix(base: str) -> list:
+async def class_mix(base: str, only: str = "", live: bool = True) -> list:
+    """The 30 students (or only those on page ``only``)."""
     rng = random.Random(30)
     errors: list = []
     await asyncio.gather(
         *(
             student(base, page, query, key, rng.uniform(0, ARRIVAL_S), errors)
-            for page, query, (key, _) in class_links()
+            for page, query, (key, _) in class_links(live)
+            if page == only or not only
         )
     )
     return errors
@@ -142,6 +149,7 @@ def children(pid: int) -> list[int]:
 
 def measure(name: str, load) -> Result:
     with running_server(ROOT / "app.py") as (process, url):
+        started, _ = peak_mb(process.pid)
         errors = asyncio.run(load(url))
         peak, current = peak_mb(process.pid)
     return Result(
@@ -149,14 +157,30 @@ def measure(name: str, load) -> Result:
         figure=round(peak, 1),
         target=PEAK_TARGET_MB,
         unit="MB",
-        details={"rss_at_end_mb": round(current, 1), "errors": len(errors), "first": errors[:2]},
+        details={
+            "server_started_mb": round(started, 1),
+            "rss_at_end_mb": round(current, 1),
+            "errors": len(errors),
+            "first": errors[:2],
+        },
     )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="only the class mix's students on this page")
+    args = parser.parse_args(argv)
+    if args.only:
+        only = args.only
+        emit([measure(f"the class mix's {only} students only", lambda u: class_mix(u, only))])
+        return
     emit(
         [
-            measure("30 students over every page (12 live trainings)", class_mix),
+            measure(
+                "30 students over every page, learners on seeds 0-11 (trained ahead)",
+                lambda url: class_mix(url, live=False),
+            ),
+            measure("30 students over every page, 12 learners training live", class_mix),
             measure("one student's tour of every page (4 live trainings)", tour),
         ]
     )

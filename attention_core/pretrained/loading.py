@@ -152,16 +152,39 @@ def _layer(tensors: dict[str, np.ndarray], index: int) -> LayerWeights:
     )
 
 
+#: Mapped from the file instead of read: a sentence needs a few of its 30 522 rows.
+MAPPED_TENSOR = "embeddings.word_embeddings.weight"
+
+
+def mapped_tensor(path: Path, name: str) -> np.ndarray:
+    """One float32 tensor of a safetensors file as a read-only memory map (nothing read yet).
+
+    The file's documented layout: an 8-byte little-endian header length, a JSON
+    header giving each tensor's dtype, shape and byte range, then the data. Only
+    the pages of the rows used are ever loaded: the word embeddings (47 MB) cost
+    the server ~1.5 kB per distinct token instead of 47 MB (BENCHMARKS.md, memory).
+    """
+    with path.open("rb") as handle:
+        size = int.from_bytes(handle.read(8), "little")
+        entry = json.loads(handle.read(size))[name]
+    if entry["dtype"] != "F32":
+        raise InputError(f"{name} in {path.name} is {entry['dtype']}, not float32.")
+    begin, _ = entry["data_offsets"]
+    return np.memmap(path, "<f4", mode="r", offset=8 + size + begin, shape=tuple(entry["shape"]))
+
+
 def load_weights(directory: Path) -> BertWeights:
-    """Check the hash, then read every tensor with safetensors' NumPy API."""
-    from safetensors.numpy import load_file
+    """Check the hash, then read every tensor with safetensors' NumPy API (one mapped)."""
+    from safetensors import safe_open
 
     path = directory / WEIGHTS_FILE
     check_weights_file(path)
     config = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
-    tensors = load_file(path)
+    with safe_open(str(path), framework="numpy") as stored:
+        names = [name for name in stored.keys() if name != MAPPED_TENSOR]  # noqa: SIM118 (not a dict)
+        tensors = {name: stored.get_tensor(name) for name in names}
     return BertWeights(
-        word=_frozen(tensors["embeddings.word_embeddings.weight"]),
+        word=_frozen(mapped_tensor(path, MAPPED_TENSOR)),
         position=_frozen(tensors["embeddings.position_embeddings.weight"]),
         token_type=_frozen(tensors["embeddings.token_type_embeddings.weight"]),
         ln_gain=_frozen(tensors["embeddings.LayerNorm.weight"]),

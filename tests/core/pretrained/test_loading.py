@@ -95,3 +95,33 @@ def test_text_the_tokenizer_drops_entirely_is_refused(model: loading.PretrainedM
     # Combining accents alone: BERT's normaliser strips accents, leaving [CLS] [SEP].
     with pytest.raises(InputError, match="finds no tokens"):
         loading.encode(model.tokenizer, "\u0301\u0301")
+
+
+def test_the_word_embeddings_are_mapped_from_the_file_and_equal_safetensors_reading(
+    model: loading.PretrainedModel,
+) -> None:
+    """Mapped, not read: only the rows of the tokens a sentence uses come into memory."""
+    from safetensors.numpy import load_file
+
+    read = load_file(str(model.directory / loading.WEIGHTS_FILE))
+    assert isinstance(model.weights.word, np.memmap)
+    np.testing.assert_array_equal(model.weights.word, read[loading.MAPPED_TENSOR])
+    np.testing.assert_array_equal(
+        model.weights.layers[2].w_q, read["encoder.layer.2.attention.self.query.weight"].T
+    )
+    with pytest.raises(ValueError):
+        model.weights.word[0, 0] = 1.0
+
+
+def test_a_mapped_tensor_of_another_dtype_is_refused(tmp_path: Path) -> None:
+    from safetensors.numpy import save_file
+
+    save_file({"half": np.ones((2, 3), dtype=np.float16)}, str(tmp_path / "m.safetensors"))
+    with pytest.raises(InputError, match="not float32"):
+        loading.mapped_tensor(tmp_path / "m.safetensors", "half")
+    save_file(
+        {"rows": np.arange(6, dtype=np.float32).reshape(2, 3)}, str(tmp_path / "f.safetensors")
+    )
+    np.testing.assert_array_equal(
+        loading.mapped_tensor(tmp_path / "f.safetensors", "rows"), [[0, 1, 2], [3, 4, 5]]
+    )
