@@ -51,12 +51,12 @@ TRY_IT_CODE = (
 
 
 def head_titles(scores: dict[str, np.ndarray], n_layers: int, n_heads: int) -> list[str]:
-    """``layer l · head h`` with the head's scores, e.g. ``anti-diagonal 0.97``."""
+    """``layer l · head h`` with the head's scores, one per line, e.g. ``anti-diagonal 0.97``."""
     titles = []
     for layer in range(n_layers):
         for head in range(n_heads):
-            words = ", ".join(f"{name} {value[layer, head]:.2f}" for name, value in scores.items())
-            titles.append(f"layer {layer + 1} · head {head + 1}<br>{words}")
+            lines = [f"{name} {value[layer, head]:.2f}" for name, value in scores.items()]
+            titles.append("<br>".join([f"layer {layer + 1} · head {head + 1}", *lines]))
     return titles
 
 
@@ -85,7 +85,10 @@ def heads_beside_target(
         style=style,
         columns=min(n_layers * n_heads, 4),
     )
-    heads.update_layout(margin={"t": 110})  # room for the two-line panel titles
+    # room for the panel titles, lifted clear of the panels (plotly.js draws a title of
+    # several lines partly over the panel below it)
+    heads.update_layout(margin={"t": 110 + 26 * len(scores)})
+    heads.update_annotations(yshift=6 * len(scores))
     chart(heads, key=f"{key}_heads", place=left)
     chart(
         heatmap_grid(

@@ -29,6 +29,7 @@ from .figures.learning import training_curves
 from .figures.style import FigureStyle
 from .learning_cache import SharedRuns
 from .matrix_view import chart
+from .safe import show_warning
 from .url import BIND
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ def trained_model(model: ModelConfig, train: TrainConfig, style: FigureStyle) ->
     try:
         shipped = shipped_run(model, train)
     except ShippedRunError as error:
-        st.warning(f"{error} Training it live instead.")
+        show_warning(f"{error} Training it live instead.")
         shipped = None
     if shipped is None:
         return train_shared(model, train, style)

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from attention_core.memory import MALLOC_ARENAS, TRIM_THRESHOLD
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.snippets import run_python
 
 # Page faults while computing 20 multi-head traces at T = 256 (8 heads; four
 # 2 MB arrays each) after 5 warm-up runs: fresh memory faults in every page.
@@ -40,15 +37,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 
 
 def page_faults(mode: str) -> int:
-    done = subprocess.run(
-        [sys.executable, "-c", COUNT_FAULTS, mode],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    return int(done.stdout.strip())
+    return int(run_python(COUNT_FAULTS, mode))
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt is Linux-only")
@@ -85,18 +74,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024 - before)
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt is Linux-only")
 def test_memory_kept_by_many_threads_is_bounded_by_two_arenas() -> None:
-    def peak(mode: str) -> int:
-        done = subprocess.run(
-            [sys.executable, "-c", THREADS_PEAK, mode],
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        return int(done.stdout.strip())
-
-    grown = peak("keep")
+    grown = int(run_python(THREADS_PEAK, "keep"))
     # each arena keeps at most TRIM_THRESHOLD free on top of the 20 MB in use: two arenas
     # bound the growth by ~2 x (32 + 20) MB; with one arena per thread it was ~380 MB here
     assert MALLOC_ARENAS == 2

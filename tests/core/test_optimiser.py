@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 import torch
 
 from attention_core.optimiser import AdamW
+from tests.snippets import run_python
 
 
 def twin_models(seed: int) -> tuple[torch.nn.Module, torch.nn.Module]:
@@ -57,5 +55,4 @@ def test_training_with_it_does_not_import_torch_dynamo() -> None:
         "m(torch.ones(1, 3)).sum().backward(); o.step()\n"
         "print(any(n.startswith(('torch._dynamo', 'sympy')) for n in sys.modules))\n"
     )
-    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert printed.stdout.strip() == "False", printed.stderr
+    assert run_python(code) == "False"

@@ -24,3 +24,18 @@ def test_a_run_with_one_snapshot_names_its_only_step_instead_of_a_slider() -> No
     assert len(at.select_slider) == 0
     assert any("**0** — the only snapshot of this run" in m.value for m in at.markdown)
     assert any(chart.proto.spec for chart in at.get("plotly_chart"))
+
+
+def test_head_titles_put_each_score_on_its_own_line() -> None:
+    """Two heads per layer put four panels in a row: one long line per title overlapped."""
+    import numpy as np
+
+    from ui.learning_sections import head_titles
+
+    scores = {
+        "induction": np.array([[0.05, 0.1], [0.6, 0.2]]),
+        "previous token": np.full((2, 2), 0.4),
+    }
+    titles = head_titles(scores, 2, 2)
+    assert titles[2] == "layer 2 · head 1<br>induction 0.60<br>previous token 0.40"
+    assert len(titles) == 4

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -13,6 +11,7 @@ import pytest
 from attention_core.learning import claims, shipped
 from attention_core.learning.config import DEFAULTS
 from attention_core.learning.forward import arrays_to_dict, forward
+from tests.snippets import run_python
 
 
 def load(task: str, seed: int):
@@ -111,5 +110,4 @@ def test_loading_a_shipped_run_does_not_import_torch() -> None:
         "assert shipped.shipped_run(m, dataclasses.replace(t, seed=7)).trained_ahead\n"
         "print('torch' in sys.modules)\n"
     )
-    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert printed.stdout.strip() == "False", printed.stderr
+    assert run_python(code) == "False"
