@@ -76,5 +76,5 @@ MAX_LEARNING_HEADS = 4
 MAX_LEARNING_STEPS = 3_000
 # Seconds per run: the training lock keeps other trainings waiting meanwhile.
 MAX_LEARNING_SECONDS = 30
-# Trained models kept per server (each a few hundred kB of snapshots).
+# Trained models kept per server (each about 0.2 MB: the replay's attention, the final matrices).
 MAX_CACHED_LEARNING_RUNS = 64
