@@ -107,15 +107,14 @@ def _load(task: str, seed: int) -> LearningResult:
         if f"{prefix}eval_steps" not in stored.files:
             raise ShippedRunError(f"Seed {seed} of {task!r} is not in {path.name}.")
         get = {
-            name[len(prefix) :]: stored[name] for name in stored.files if name.startswith(prefix)
+            name.removeprefix(prefix): stored[name]
+            for name in stored.files
+            if name.startswith(prefix)
         }
     meta = json.loads(str(get["meta"]))
-    config = model
-    final = arrays_from_dict(
-        {k[len("final/") :]: v for k, v in get.items() if k.startswith("final/")}, config
-    )
+    final = arrays_from_dict(_under("final/", get), model)
     result = LearningResult(
-        model=config,
+        model=model,
         train=dataclasses.replace(train, seed=seed),
         eval_steps=read_only(get["eval_steps"]),
         loss=read_only(get["loss"]),
@@ -130,7 +129,7 @@ def _load(task: str, seed: int) -> LearningResult:
         steps_to_target=meta["steps_to_target"],
         trained_ahead=True,
     )
-    recomputed = forward(final, config, result.probe).weights
+    recomputed = forward(final, model, result.probe).weights
     if not np.allclose(recomputed, result.snapshot_weights[-1], rtol=0, atol=CHECK_ATOL):
         raise ShippedRunError(
             f"Seed {seed} of {task!r}: the stored attention is not what the stored matrices "
