@@ -33,7 +33,7 @@ class Turns:
         self._durations: deque[float] = deque(maxlen=10)
 
     def typical_seconds(self) -> float:
-        """The median length of the last ten turns here (a first guess before any)."""
+        """The median length of the last ten finished turns here (a first guess before any)."""
         with self._changed:
             durations = list(self._durations)
         return statistics.median(durations) if durations else FIRST_GUESS_SECONDS
@@ -41,6 +41,14 @@ class Turns:
     def wait_seconds(self, ahead: int) -> float:
         """About how long ``ahead`` runs take to clear, ``at_once`` at a time."""
         return ahead * self.typical_seconds() / self.at_once
+
+    def waiting_words(self, ahead: int) -> str:
+        """What a waiting student reads: their place and about how long."""
+        models = "model" if ahead == 1 else "models"
+        return (
+            f"Waiting for the server's trainer: {ahead} {models} ahead of yours, "
+            f"about {max(1, round(self.wait_seconds(ahead)))} s."
+        )
 
     @property
     def running(self) -> int:
@@ -77,10 +85,16 @@ class Turns:
         started = time.monotonic()
         try:
             yield
+        except BaseException:
+            finished = False  # an interrupted run says nothing about how long one takes
+            raise
+        else:
+            finished = True
         finally:
             with self._changed:
                 self._running -= 1
-                self._durations.append(time.monotonic() - started)
+                if finished:
+                    self._durations.append(time.monotonic() - started)
                 self._changed.notify_all()
 
 

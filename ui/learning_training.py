@@ -134,15 +134,6 @@ def trained_model(model: ModelConfig, train: TrainConfig, style: FigureStyle) ->
     return shipped
 
 
-def _queue_words(ahead: int) -> str:
-    seconds = TRAININGS.wait_seconds(ahead)
-    models = "model" if ahead == 1 else "models"
-    return (
-        f"Waiting for the server's trainer: {ahead} {models} ahead of yours, "
-        f"about {max(1, round(seconds))} s."
-    )
-
-
 def train_shared(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> LearningResult:
     """Train once per server for these settings, drawing progress; or wait for whoever is."""
     # Until the first update: PyTorch loads (once per server), or another training on
@@ -177,7 +168,7 @@ def train_shared(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> 
             draw(update, "Training:")
 
         def in_queue(ahead: int) -> None:
-            bar.progress(0.0, text=_queue_words(ahead))
+            bar.progress(0.0, text=TRAININGS.waiting_words(ahead))
 
         return training.train_model(model, train, on_progress, in_queue)
 

@@ -20,6 +20,7 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core import limits
+from attention_core.turns import TRAININGS
 
 from .figures import series as figures
 from .figures.heatmap import heatmap_grid
@@ -139,8 +140,11 @@ def train_with_progress(
             chart(figures.loss_figure(steps, train_loss, val_loss, style=style), place=live_chart)
             drawn[0] = time.monotonic()
 
+    def in_queue(ahead: int) -> None:
+        bar.progress(0.0, text=TRAININGS.waiting_words(ahead))
+
     try:
-        return trainer.train_model(dataset, model_config, train_config, on_progress)
+        return trainer.train_model(dataset, model_config, train_config, on_progress, in_queue)
     finally:
         bar.empty()
         live_chart.empty()

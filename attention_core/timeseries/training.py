@@ -106,16 +106,18 @@ def train_model(
     config: ModelConfig,
     train: TrainConfig,
     progress: Callable[[TrainingProgress], None] | None = None,
+    waiting: Callable[[int], None] | None = None,
 ) -> TrainingResult:
     """Train a :class:`SeriesForecaster` on ``dataset`` with Adam on the MSE; bounded and seeded.
 
-    One thread, one run at a time per process; the same data, configs and seed
-    give the same numbers. ``progress`` is called after every evaluation.
+    One thread; trainings take turns (:data:`attention_core.turns.TRAININGS`) and
+    ``waiting(ahead)`` is called while runs are ahead of this one. The same data,
+    configs and seed give the same numbers. ``progress`` is called after every evaluation.
     """
     if config.window != dataset.window or config.n_features != dataset.features.shape[1]:
         raise ValueError("The model's window and feature count must match the dataset's.")
     check_budget(config, train)
-    with TRAININGS.turn(), torch.random.fork_rng(devices=[]):
+    with TRAININGS.turn(waiting), torch.random.fork_rng(devices=[]):
         threads = torch.get_num_threads()
         torch.set_num_threads(1)
         try:

@@ -86,3 +86,26 @@ def test_at_once_lets_that_many_run_together_and_estimates_the_wait() -> None:
     for thread in threads:
         thread.join(10)
     assert turns.wait_seconds(4) == pytest.approx(4 * turns.typical_seconds() / 2)
+
+
+def test_a_waiting_training_is_told_its_place_and_about_how_long() -> None:
+    turns = Turns(at_once=1)
+    with turns.turn():
+        time.sleep(0.05)
+    seconds = max(1, round(turns.typical_seconds()))
+    assert turns.waiting_words(1) == (
+        f"Waiting for the server's trainer: 1 model ahead of yours, about {seconds} s."
+    )
+    assert turns.waiting_words(3).startswith("Waiting for the server's trainer: 3 models ahead")
+
+
+def test_an_interrupted_turn_does_not_count_towards_the_typical_length() -> None:
+    turns = Turns(at_once=1)
+    with turns.turn():
+        pass
+    quick = turns.typical_seconds()
+    with pytest.raises(KeyboardInterrupt), turns.turn():
+        time.sleep(0.3)
+        raise KeyboardInterrupt  # as a stopped script leaves a training
+    assert turns.typical_seconds() == quick < 0.3
+    assert turns.running == 0

@@ -147,14 +147,3 @@ def test_two_sessions_training_the_same_real_model_at_once_train_it_once() -> No
         thread.join()
     assert results[0] is results[1] and runs.slot((model, train)).runs == 1
     assert results[0].accuracy[-1] >= 0.99
-
-
-def test_a_waiting_training_is_told_its_place_and_about_how_long() -> None:
-    from attention_core.turns import TRAININGS
-    from ui.learning_training import _queue_words
-
-    seconds = max(1, round(TRAININGS.typical_seconds()))
-    assert _queue_words(1) == (
-        f"Waiting for the server's trainer: 1 model ahead of yours, about {seconds} s."
-    )
-    assert "3 models ahead of yours" in _queue_words(3)
