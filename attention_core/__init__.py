@@ -8,8 +8,8 @@ PyTorch model and its training loop live in ``attention_core.timeseries.model`` 
 so ``import attention_core`` stays fast.
 """
 
-from . import limits
-from .api import (
+from attention_core import limits
+from attention_core.api import (
     combine_heads,
     hardmax,
     masked_fill,
@@ -20,12 +20,12 @@ from .api import (
     split_heads,
     with_temperature,
 )
-from .attention import AttentionTrace, MultiHeadTrace
-from .backward import AttentionGradients, attention_backward, softmax_backward
-from .config import AttentionConfig
-from .errors import InputError
-from .masks import causal_mask, padding_mask, sliding_window_mask
-from .options import (
+from attention_core.attention import AttentionTrace, MultiHeadTrace
+from attention_core.backward import AttentionGradients, attention_backward, softmax_backward
+from attention_core.config import AttentionConfig
+from attention_core.errors import InputError
+from attention_core.masks import causal_mask, padding_mask, sliding_window_mask
+from attention_core.options import (
     ACTIVATIONS,
     COMBINATIONS,
     EMBEDDINGS,
@@ -34,7 +34,7 @@ from .options import (
     SCALINGS,
     Option,
 )
-from .pipeline import (
+from attention_core.pipeline import (
     PAD_TOKENS,
     AttentionRun,
     build_mask,
@@ -43,18 +43,18 @@ from .pipeline import (
     run_attention,
     run_text_attention,
 )
-from .positional import learned_encoding, rotary_embedding, sinusoidal_encoding
-from .projections import Projections, glorot_uniform, init_projections
-from .teaching import examples
-from .teaching.pitfalls import (
+from attention_core.positional import learned_encoding, rotary_embedding, sinusoidal_encoding
+from attention_core.projections import Projections, glorot_uniform, init_projections
+from attention_core.teaching import examples
+from attention_core.teaching.pitfalls import (
     multiplicative_mask_pitfall,
     sequence_length_scale_pitfall,
     wrong_axis_softmax_pitfall,
 )
-from .text import Tokens, one_hot_embeddings, random_embeddings, tokenize
-from .timeseries.csv_reader import SeriesReport, read_series, series_report
-from .timeseries.samples import SEASONAL_PERIOD, seasonal_series, synthetic_ohlcv
-from .timeseries.windows import (
+from attention_core.text import Tokens, one_hot_embeddings, random_embeddings, tokenize
+from attention_core.timeseries.csv_reader import SeriesReport, read_series, series_report
+from attention_core.timeseries.samples import SEASONAL_PERIOD, seasonal_series, synthetic_ohlcv
+from attention_core.timeseries.windows import (
     FEATURE_ACTIVATIONS,
     SERIES_SCALINGS,
     FeatureEmbedding,
@@ -72,7 +72,7 @@ from .timeseries.windows import (
     series_attention,
     windows_at,
 )
-from .validation import valid_head_counts
+from attention_core.validation import valid_head_counts
 
 __all__ = [
     "ACTIVATIONS",

@@ -12,13 +12,13 @@ import math
 
 import numpy as np
 
-from . import attention
-from .attention import AttentionTrace, MultiHeadTrace
-from .errors import InputError
-from .options import ACTIVATIONS, COMBINATIONS, choose
-from .positional import check_base
-from .projections import Projections
-from .validation import (
+from attention_core import attention
+from attention_core.attention import AttentionTrace, MultiHeadTrace
+from attention_core.errors import InputError
+from attention_core.options import ACTIVATIONS, COMBINATIONS, choose
+from attention_core.positional import check_base
+from attention_core.projections import Projections
+from attention_core.validation import (
     as_matrix,
     as_scores,
     check_axis,

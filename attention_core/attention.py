@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .positional import rotate
-from .projections import Projections
+from attention_core.positional import rotate
+from attention_core.projections import Projections
 
 
 def split_heads(projected: np.ndarray, n_heads: int) -> np.ndarray:

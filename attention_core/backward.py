@@ -30,10 +30,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .api import scaled_dot_product_attention
-from .attention import AttentionTrace
-from .errors import InputError
-from .validation import as_matrix
+from attention_core.api import scaled_dot_product_attention
+from attention_core.attention import AttentionTrace
+from attention_core.errors import InputError
+from attention_core.validation import as_matrix
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InputError
-from .limits import MAX_D_MODEL, MAX_HEADS, MAX_SEED, MAX_TEMPERATURE, MAX_TOKENS, MIN_TEMPERATURE
-from .options import (
+from attention_core.errors import InputError
+from attention_core.limits import (
+    MAX_D_MODEL,
+    MAX_HEADS,
+    MAX_SEED,
+    MAX_TEMPERATURE,
+    MAX_TOKENS,
+    MIN_TEMPERATURE,
+)
+from attention_core.options import (
     ACTIVATIONS,
     COMBINATIONS,
     EMBEDDINGS,
@@ -23,8 +30,8 @@ from .options import (
     SCALINGS,
     choose,
 )
-from .projections import Projections
-from .validation import check_heads_divide, check_positive_int
+from attention_core.projections import Projections
+from attention_core.validation import check_heads_divide, check_positive_int
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import cast
 
 import numpy as np
 
-from .projections import Projections
+from attention_core.projections import Projections
 
 
 def mean_of_heads(context: np.ndarray, projections: Projections) -> np.ndarray:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import InputError
-from .limits import MAX_MASK_SIZE
-from .validation import check_mask_shape, check_positive_int
+from attention_core.errors import InputError
+from attention_core.limits import MAX_MASK_SIZE
+from attention_core.validation import check_mask_shape, check_positive_int
 
 
 def causal_mask(n_q: int, n_k: int | None = None) -> np.ndarray:

@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from . import attention, head_combinations, masks
-from .errors import InputError
-from .limits import MAX_D_MODEL, MAX_POSITIONS
-from .positional import learned_encoding, sinusoidal_encoding
-from .text import one_hot_embeddings, random_embeddings
-from .validation import check_positive_int
+from attention_core import attention, head_combinations, masks
+from attention_core.errors import InputError
+from attention_core.limits import MAX_D_MODEL, MAX_POSITIONS
+from attention_core.positional import learned_encoding, sinusoidal_encoding
+from attention_core.text import one_hot_embeddings, random_embeddings
+from attention_core.validation import check_positive_int
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,13 @@ from typing import cast
 
 import numpy as np
 
-from . import attention
-from .api import check_scores_finite
-from .config import AttentionConfig
-from .errors import InputError
-from .options import EMBEDDINGS, MASKS, POSITIONAL_ENCODINGS, choose
-from .projections import Projections, init_projections
-from .validation import as_matrix, check_mask_shape
+from attention_core import attention
+from attention_core.api import check_scores_finite
+from attention_core.config import AttentionConfig
+from attention_core.errors import InputError
+from attention_core.options import EMBEDDINGS, MASKS, POSITIONAL_ENCODINGS, choose
+from attention_core.projections import Projections, init_projections
+from attention_core.validation import as_matrix, check_mask_shape
 
 PAD_TOKENS = frozenset({"<pad>", "[PAD]"})
 ROTARY_BASE = 10_000.0

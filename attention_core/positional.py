@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import InputError
-from .limits import MAX_D_MODEL, MAX_POSITIONS
-from .validation import as_scores, check_finite, check_number, check_positive_int, check_seed
+from attention_core.errors import InputError
+from attention_core.limits import MAX_D_MODEL, MAX_POSITIONS
+from attention_core.validation import (
+    as_scores,
+    check_finite,
+    check_number,
+    check_positive_int,
+    check_seed,
+)
 
 
 def check_base(base: float) -> float:

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InputError
-from .validation import check_positive_int
+from attention_core.errors import InputError
+from attention_core.validation import check_positive_int
 
 
 def glorot_uniform(rng: np.random.Generator, fan_in: int, fan_out: int) -> np.ndarray:

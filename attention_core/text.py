@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InputError
-from .limits import MAX_D_MODEL, MAX_TEXT_CHARS, MAX_TOKENS
-from .validation import check_positive_int, check_seed
+from attention_core.errors import InputError
+from attention_core.limits import MAX_D_MODEL, MAX_TEXT_CHARS, MAX_TOKENS
+from attention_core.validation import check_positive_int, check_seed
 
 # Padding markers are one token each. CJK ideographs and kana are written
 # without spaces: one token per character. Then runs of word characters, then

@@ -7,8 +7,8 @@ from typing import SupportsFloat, SupportsIndex
 
 import numpy as np
 
-from .errors import InputError
-from .limits import MAX_SEED
+from attention_core.errors import InputError
+from attention_core.limits import MAX_SEED
 
 
 def check_positive_int(value: object, name: str, maximum: int | None = None) -> int:

@@ -16,8 +16,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 import attention_core as ac
 from attention_core import limits
-
-from .url import BIND
+from ui.url import BIND
 
 D_MODEL_DEFAULT = 16
 

@@ -20,14 +20,13 @@ from attention_core.learning import forward as learned_forward
 from attention_core.learning.patterns import head_scores, target_pattern
 from attention_core.learning.predict import Prediction, predict
 from attention_core.learning.tasks import IGNORE, Task, get_task
-
-from .code_view import show_code
-from .figures.heatmap import heatmap_grid
-from .figures.learning import training_curves
-from .figures.style import FigureStyle
-from .matrix_view import chart
-from .safe import escape_markdown, show_error
-from .url import BIND
+from ui.code_view import show_code
+from ui.figures.heatmap import heatmap_grid
+from ui.figures.learning import training_curves
+from ui.figures.style import FigureStyle
+from ui.matrix_view import chart
+from ui.safe import escape_markdown, show_error
+from ui.url import BIND
 
 if TYPE_CHECKING:
     from attention_core.learning.training import LearningResult

@@ -24,13 +24,12 @@ from attention_core import limits
 from attention_core.learning.config import DEFAULTS, ModelConfig, TrainConfig
 from attention_core.learning.shipped import ShippedRunError, shipped_run
 from attention_core.turns import TRAININGS
-
-from .figures.learning import training_curves
-from .figures.style import FigureStyle
-from .learning_cache import SharedRuns
-from .matrix_view import chart
-from .safe import show_warning
-from .url import BIND
+from ui.figures.learning import training_curves
+from ui.figures.style import FigureStyle
+from ui.learning_cache import SharedRuns
+from ui.matrix_view import chart
+from ui.safe import show_warning
+from ui.url import BIND
 
 if TYPE_CHECKING:
     from attention_core.learning.result import LearningProgress, LearningResult

@@ -22,8 +22,7 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as ac
-
-from .safe import show_info, show_warning
+from ui.safe import show_info, show_warning
 
 URL_KEY = "cmask"
 _CODE = re.compile(r"^(\d{1,4})x(\d{1,4})\.([A-Za-z0-9_-]*)$")

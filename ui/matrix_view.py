@@ -16,13 +16,13 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from .code_view import show_code
-from .export import csv_bytes, matrix_frame, npz_bytes
-from .figures.describe import describe_figure
-from .figures.heatmap import heatmap, heatmap_grid
-from .figures.style import NORMAL, FigureStyle
-from .figures.tables import figure_tables, matrix_traces
-from .stages import KEY_SIDE, QUERY_SIDE, Stage
+from ui.code_view import show_code
+from ui.export import csv_bytes, matrix_frame, npz_bytes
+from ui.figures.describe import describe_figure
+from ui.figures.heatmap import heatmap, heatmap_grid
+from ui.figures.style import NORMAL, FigureStyle
+from ui.figures.tables import figure_tables, matrix_traces
+from ui.stages import KEY_SIDE, QUERY_SIDE, Stage
 
 PLOTLY_CONFIG = {
     "displaylogo": False,

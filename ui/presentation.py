@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from .figures.style import FigureStyle, style_for
+from ui.figures.style import FigureStyle, style_for
 
 #: Session-state key (and URL parameter) of the presentation-mode toggle.
 PRESENT_KEY = "present"

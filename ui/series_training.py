@@ -21,13 +21,12 @@ import streamlit as st
 import attention_core as ac
 from attention_core import limits
 from attention_core.turns import TRAININGS
-
-from .figures import series as figures
-from .figures.heatmap import heatmap_grid
-from .figures.style import FigureStyle
-from .matrix_view import chart
-from .safe import show_error, show_info
-from .url import BIND
+from ui.figures import series as figures
+from ui.figures.heatmap import heatmap_grid
+from ui.figures.style import FigureStyle
+from ui.matrix_view import chart
+from ui.safe import show_error, show_info
+from ui.url import BIND
 
 if TYPE_CHECKING:  # both import torch; at run time they are imported only once training is on
     from attention_core.timeseries.model import ModelConfig, TrainConfig

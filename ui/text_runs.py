@@ -23,12 +23,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import attention_core as ac
-
-from .figures.head_view import head_view
-from .figures.style import FigureStyle
-from .mask_inputs import decode
-from .matrix_view import chart, matrix_stage, stage_grid, stage_heatmap
-from .stages import (
+from ui.figures.head_view import head_view
+from ui.figures.style import FigureStyle
+from ui.mask_inputs import decode
+from ui.matrix_view import chart, matrix_stage, stage_grid, stage_heatmap
+from ui.stages import (
     Stage,
     axis_labels,
     key_side_matrix,
@@ -38,7 +37,7 @@ from .stages import (
     stage_title,
     stages_for,
 )
-from .trace_cache import read_only
+from ui.trace_cache import read_only
 
 # Reruns of one session hit these caches; a classroom of different sentences
 # evicts. The biggest run (128 tokens, d_model 512, 16 heads) is ~20 MB.

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import streamlit as st
 
-from .safe import show_warning
+from ui.safe import show_warning
 
 BIND = "query-params"
 MAX_SHOWN_CHARS = 40

@@ -6,11 +6,10 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.teaching import walkthrough_steps
-
-from .figures import walkthrough as wf
-from .figures.heatmap import heatmap
-from .figures.style import FigureStyle
-from .matrix_view import chart
+from ui.figures import walkthrough as wf
+from ui.figures.heatmap import heatmap
+from ui.figures.style import FigureStyle
+from ui.matrix_view import chart
 
 DAYS = [f"day {index}" for index in range(1, 6)]
 

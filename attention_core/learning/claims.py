@@ -22,9 +22,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .forward import forward
-from .result import LearningResult
-from .tasks import IGNORE, SORT_N, SORT_SYMBOLS, sort_sequences
+from attention_core.learning.forward import forward
+from attention_core.learning.result import LearningResult
+from attention_core.learning.tasks import IGNORE, SORT_N, SORT_SYMBOLS, sort_sequences
 
 ACCURACY = 0.99
 ANTI_DIAGONAL = 0.8

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
-from ..limits import (
+from attention_core.errors import InputError
+from attention_core.learning.tasks import get_task
+from attention_core.limits import (
     MAX_LEARNING_D_MODEL,
     MAX_LEARNING_HEADS,
     MAX_LEARNING_LAYERS,
@@ -22,9 +23,8 @@ from ..limits import (
     MAX_LEARNING_STEPS,
     MIN_LEARNING_D_MODEL,
 )
-from ..masks import causal_mask
-from ..validation import check_heads_divide, check_positive_int, check_seed
-from .tasks import get_task
+from attention_core.masks import causal_mask
+from attention_core.validation import check_heads_divide, check_positive_int, check_seed
 
 
 @dataclass(frozen=True)

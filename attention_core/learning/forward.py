@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import attention
-from ..arrays import read_only
-from ..projections import Projections
-from .config import ModelConfig
+from attention_core import attention
+from attention_core.arrays import read_only
+from attention_core.learning.config import ModelConfig
+from attention_core.projections import Projections
 
 LAYER_NORM_EPS = 1e-5  # torch.nn.LayerNorm's default
 

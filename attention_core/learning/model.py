@@ -23,8 +23,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..arrays import read_only
-from .forward import LayerArrays, ModelArrays, ModelConfig
+from attention_core.arrays import read_only
+from attention_core.learning.forward import LayerArrays, ModelArrays, ModelConfig
 
 
 class MultiHeadAttention(nn.Module):

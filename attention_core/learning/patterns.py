@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tasks import SORT_N, Task, sort_sequences
+from attention_core.learning.tasks import SORT_N, Task, sort_sequences
 
 
 def anti_diagonal_pattern(length: int) -> np.ndarray:

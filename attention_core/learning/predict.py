@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .config import ModelConfig
-from .forward import ForwardTrace, ModelArrays, forward
-from .tasks import IGNORE, SORT_N, get_task
+from attention_core.learning.config import ModelConfig
+from attention_core.learning.forward import ForwardTrace, ModelArrays, forward
+from attention_core.learning.tasks import IGNORE, SORT_N, get_task
 
 
 @dataclass(frozen=True)

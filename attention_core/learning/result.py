@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .config import ModelConfig, TrainConfig
-from .forward import ModelArrays
+from attention_core.learning.config import ModelConfig, TrainConfig
+from attention_core.learning.forward import ModelArrays
 
 
 @dataclass(frozen=True)

@@ -29,11 +29,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..arrays import read_only
-from ..errors import InputError
-from .config import DEFAULTS, ModelConfig, TrainConfig
-from .forward import arrays_from_dict, arrays_to_dict, forward
-from .result import LearningResult
+from attention_core.arrays import read_only
+from attention_core.errors import InputError
+from attention_core.learning.config import DEFAULTS, ModelConfig, TrainConfig
+from attention_core.learning.forward import arrays_from_dict, arrays_to_dict, forward
+from attention_core.learning.result import LearningResult
 
 FOLDER = Path(__file__).resolve().parent / "runs"
 MANIFEST = FOLDER / "manifest.json"
@@ -163,7 +163,7 @@ def _result_arrays(result: LearningResult) -> dict[str, np.ndarray]:
 
 def build(tasks: list[str], seeds: range = SEEDS) -> None:
     """Train every task's defaults with ``seeds`` and write ``runs/`` (needs PyTorch)."""
-    from . import training  # torch: only when building
+    from attention_core.learning import training  # torch: only when building
 
     FOLDER.mkdir(exist_ok=True)
     manifest = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}

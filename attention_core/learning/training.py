@@ -25,15 +25,15 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..arrays import read_only
-from ..optimiser import AdamW
-from ..turns import TRAININGS
-from .config import ModelConfig, TrainConfig
-from .forward import ModelArrays, forward
-from .model import TinyTransformer, weights_as_arrays
-from .patterns import head_scores
-from .result import LearningProgress, LearningResult
-from .tasks import IGNORE, Batch, Task, get_task, is_held_out
+from attention_core.arrays import read_only
+from attention_core.learning.config import ModelConfig, TrainConfig
+from attention_core.learning.forward import ModelArrays, forward
+from attention_core.learning.model import TinyTransformer, weights_as_arrays
+from attention_core.learning.patterns import head_scores
+from attention_core.learning.result import LearningProgress, LearningResult
+from attention_core.learning.tasks import IGNORE, Batch, Task, get_task, is_held_out
+from attention_core.optimiser import AdamW
+from attention_core.turns import TRAININGS
 
 N_SNAPSHOTS = 20
 N_HELD_OUT = 512

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import attention
-from .loading import BertWeights, LayerWeights
+from attention_core import attention
+from attention_core.pretrained.loading import BertWeights, LayerWeights
 
 
 def layer_norm(x: np.ndarray, gain: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..attention import softmax
-from ..validation import as_scores, check_broadcast_mask, check_finite
+from attention_core.attention import softmax
+from attention_core.validation import as_scores, check_broadcast_mask, check_finite
 
 
 def multiplicative_mask_pitfall(scaled: np.ndarray, mask: np.ndarray) -> np.ndarray:

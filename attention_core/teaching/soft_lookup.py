@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..api import softmax
-from ..errors import InputError
-from ..validation import as_matrix
+from attention_core.api import softmax
+from attention_core.errors import InputError
+from attention_core.validation import as_matrix
 
 
 @dataclass(frozen=True)

@@ -13,21 +13,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..api import (
+from attention_core.api import (
     combine_heads,
     masked_fill,
     multi_head_attention,
     scaled_dot_product_attention,
     softmax,
 )
-from ..attention import AttentionTrace, MultiHeadTrace
-from ..errors import InputError
-from ..limits import MAX_WALKTHROUGH_KEYS
-from ..options import COMBINATIONS
-from ..projections import Projections, init_projections
-from ..validation import as_matrix, check_positive_int
-from . import examples
-from .pitfalls import multiplicative_mask_pitfall, wrong_axis_softmax_pitfall
+from attention_core.attention import AttentionTrace, MultiHeadTrace
+from attention_core.errors import InputError
+from attention_core.limits import MAX_WALKTHROUGH_KEYS
+from attention_core.options import COMBINATIONS
+from attention_core.projections import Projections, init_projections
+from attention_core.teaching import examples
+from attention_core.teaching.pitfalls import multiplicative_mask_pitfall, wrong_axis_softmax_pitfall
+from attention_core.validation import as_matrix, check_positive_int
 
 # --- Step 2: the documents' worked examples ---------------------------------
 

@@ -27,8 +27,13 @@ import numpy as np
 import pandas as pd
 from pandas.tseries.api import guess_datetime_format
 
-from ..errors import InputError
-from ..limits import MAX_SERIES_ABS_VALUE, MAX_SERIES_COLUMNS, MAX_SERIES_ROWS, MAX_UPLOAD_BYTES
+from attention_core.errors import InputError
+from attention_core.limits import (
+    MAX_SERIES_ABS_VALUE,
+    MAX_SERIES_COLUMNS,
+    MAX_SERIES_ROWS,
+    MAX_UPLOAD_BYTES,
+)
 
 REPORT_KEY = "report"
 MIN_SERIES_ROWS = 2

@@ -19,12 +19,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..arrays import read_only
-from ..errors import InputError
-from ..optimiser import AdamW
-from ..turns import TRAININGS
-from .model import ModelConfig, SeriesForecaster, TrainConfig, check_budget
-from .windows import ForecastErrors, SeriesDataset, forecast_errors
+from attention_core.arrays import read_only
+from attention_core.errors import InputError
+from attention_core.optimiser import AdamW
+from attention_core.timeseries.model import ModelConfig, SeriesForecaster, TrainConfig, check_budget
+from attention_core.timeseries.windows import ForecastErrors, SeriesDataset, forecast_errors
+from attention_core.turns import TRAININGS
 
 
 @dataclass(frozen=True)

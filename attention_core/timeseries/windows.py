@@ -17,13 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..config import AttentionConfig
-from ..errors import InputError
-from ..limits import MAX_TRAIN_WINDOWS, MAX_WINDOW
-from ..options import Option, choose
-from ..pipeline import AttentionRun, build_mask, run_attention
-from ..projections import glorot_uniform
-from ..validation import check_positive_int
+from attention_core.config import AttentionConfig
+from attention_core.errors import InputError
+from attention_core.limits import MAX_TRAIN_WINDOWS, MAX_WINDOW
+from attention_core.options import Option, choose
+from attention_core.pipeline import AttentionRun, build_mask, run_attention
+from attention_core.projections import glorot_uniform
+from attention_core.validation import check_positive_int
 
 
 def zscore_scaling(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

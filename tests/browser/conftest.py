@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import ARTIFACTS
+from tests.browser.helpers import ARTIFACTS
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")

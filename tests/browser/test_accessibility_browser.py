@@ -19,8 +19,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 import attention_core as ac
-
-from .helpers import EXCEPTION, wait_ready
+from tests.browser.helpers import EXCEPTION, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]

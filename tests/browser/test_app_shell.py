@@ -6,7 +6,7 @@ import urllib.request
 
 from playwright.sync_api import Page, expect
 
-from .helpers import screenshot, wait_ready
+from tests.browser.helpers import screenshot, wait_ready
 
 
 def test_server_reports_healthy(app_url: str) -> None:

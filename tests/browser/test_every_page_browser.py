@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .helpers import EXCEPTION, screenshot, wait_ready
+from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
 
 # A tall viewport: Streamlit scrolls inside its own container, so a screenshot shows
 # only what fits in the viewport.

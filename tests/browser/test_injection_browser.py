@@ -16,7 +16,7 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from .helpers import EXCEPTION, wait_ready
+from tests.browser.helpers import EXCEPTION, wait_ready
 
 IMG = "<img src=x onerror=alert(1)>"
 SCRIPT = "<script>alert(1)</script>"

@@ -15,7 +15,7 @@ from urllib.parse import quote_plus
 
 from playwright.sync_api import Browser, Page, expect
 
-from .helpers import EXCEPTION, wait_ready
+from tests.browser.helpers import EXCEPTION, wait_ready
 
 VIEWPORT = {"width": 1400, "height": 1800}
 # Every label a chart draws on an axis, in a legend or as a title (numeric axes arrive as

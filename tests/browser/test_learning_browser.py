@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .helpers import EXCEPTION, screenshot, wait_ready
+from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
 
 
 def test_default_link_trains_and_draws_the_heads_the_target_and_the_curves(

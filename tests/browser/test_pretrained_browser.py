@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .helpers import EXCEPTION, screenshot, wait_ready
+from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
 
 VIEWPORT = {"width": 1400, "height": 2200}
 TITLES_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(plot => ({

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
-from .helpers import EXCEPTION, screenshot, wait_ready
+from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
 
 # Plotly keeps each chart's decoded data on its DOM node (_fullData); reduce it to the
 # title (Streamlit's theme wraps it in <b>), the subplot titles and the numbers (NaN -> null).

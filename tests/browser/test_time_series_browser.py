@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .helpers import EXCEPTION, screenshot, wait_ready
+from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
 
 CSV = "date,sales,comment\n" + "".join(
     f"2024-01-{day:02d},{10 + (day % 7) * 0.5:.2f},note {day}\n" for day in range(1, 32)

@@ -6,9 +6,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
 from ui.figures.walkthrough import STEP_TITLES
-
-from .helpers import EXCEPTION, screenshot, wait_ready
 
 CHART = "[data-testid='stPlotlyChart']"
 

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from . import build
-from .tables import matrix_traces, trace_array
+from ui.figures import build
+from ui.figures.tables import matrix_traces, trace_array
 
 #: How many strongest cells or lines a description names.
 TOP = 3

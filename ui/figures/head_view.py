@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from .style import NORMAL, FigureStyle
+from ui.figures.style import NORMAL, FigureStyle
 
 MIN_WEIGHT = 0.01
 MAX_LINES = 2_000

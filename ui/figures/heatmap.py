@@ -14,9 +14,9 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from . import build
-from .contrast import DARK_TEXT, cell_text_colours
-from .style import NORMAL, FigureStyle
+from ui.figures import build
+from ui.figures.contrast import DARK_TEXT, cell_text_colours
+from ui.figures.style import NORMAL, FigureStyle
 
 # Numbers are written inside the cells when the matrix is this small or smaller.
 MAX_CELLS_WITH_TEXT = 144

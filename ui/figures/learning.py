@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .style import NORMAL, FigureStyle
+from ui.figures.style import NORMAL, FigureStyle
 
 SCORE_DASHES = ("solid", "dot", "dash", "dashdot")
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .heatmap import heatmap, heatmap_grid
-from .style import NORMAL, FigureStyle
+from ui.figures.heatmap import heatmap, heatmap_grid
+from ui.figures.style import NORMAL, FigureStyle
 
 # Line dashes, so curves that lie exactly on top of each other stay tellable apart.
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")

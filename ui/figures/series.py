@@ -13,8 +13,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .heatmap import heatmap
-from .style import NORMAL, FigureStyle
+from ui.figures.heatmap import heatmap
+from ui.figures.style import NORMAL, FigureStyle
 
 # Lines of more points than this are thinned for the screen (every k-th point).
 MAX_LINE_POINTS = 2_000

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from . import build
+from ui.figures import build
 
 #: Wider matrices are listed as each row's largest cells (a 128-column table is unreadable).
 MAX_TABLE_COLUMNS = 16

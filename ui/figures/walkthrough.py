@@ -16,9 +16,8 @@ from plotly.subplots import make_subplots
 
 from attention_core import attention, backward
 from attention_core.teaching import pitfalls, soft_lookup, walkthrough_steps
-
-from .heatmap import heatmap_grid
-from .style import NORMAL, FigureStyle
+from ui.figures.heatmap import heatmap_grid
+from ui.figures.style import NORMAL, FigureStyle
 
 #: The lecture steps, in order: the page's headings and step picker.
 STEP_TITLES = (
