@@ -10,9 +10,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from attention_core.memory import keep_freed_memory
-from ui import url
-from ui.presentation import PRESENT_KEY
+from hosting.memory import keep_freed_memory
+from ui.shared import url
+from ui.shared.presentation import PRESENT_KEY
 
 HERE = Path(__file__).parent
 PRESENT_ON = ("1", "true", "on", "yes")
@@ -126,7 +126,7 @@ LANDING_LINKS = (
 
 def main() -> None:
     # Server set-up: one process runs every session's reruns, so let it reuse the
-    # memory the arrays of each rerun free (once per process; see attention_core.memory).
+    # memory the arrays of each rerun free (once per process; see hosting.memory).
     keep_freed_memory()
     st.set_page_config(
         page_title="Attention Visualizer",

@@ -1,6 +1,6 @@
 """attention_core: every computation of the Attention Visualizer, in plain NumPy.
 
-The attention computation itself is one file, ``attention_core/attention.py``,
+The attention computation itself is one file, ``attention_core/maths/attention.py``,
 read top to bottom; ``api.py`` checks a caller's input and runs it. No Streamlit,
 no Plotly. The
 PyTorch model and its training loop live in ``attention_core.timeseries.model`` and
@@ -8,8 +8,8 @@ PyTorch model and its training loop live in ``attention_core.timeseries.model`` 
 so ``import attention_core`` stays fast.
 """
 
-from attention_core import limits
-from attention_core.api import (
+from attention_core.boundary import limits
+from attention_core.boundary.api import (
     combine_heads,
     hardmax,
     masked_fill,
@@ -20,12 +20,9 @@ from attention_core.api import (
     split_heads,
     with_temperature,
 )
-from attention_core.attention import AttentionTrace, MultiHeadTrace
-from attention_core.backward import AttentionGradients, attention_backward, softmax_backward
-from attention_core.config import AttentionConfig
-from attention_core.errors import InputError
-from attention_core.masks import causal_mask, padding_mask, sliding_window_mask
-from attention_core.options import (
+from attention_core.boundary.config import AttentionConfig
+from attention_core.boundary.errors import InputError
+from attention_core.boundary.options import (
     ACTIVATIONS,
     COMBINATIONS,
     EMBEDDINGS,
@@ -34,7 +31,7 @@ from attention_core.options import (
     SCALINGS,
     Option,
 )
-from attention_core.pipeline import (
+from attention_core.boundary.pipeline import (
     PAD_TOKENS,
     AttentionRun,
     build_mask,
@@ -43,15 +40,19 @@ from attention_core.pipeline import (
     run_attention,
     run_text_attention,
 )
-from attention_core.positional import learned_encoding, rotary_embedding, sinusoidal_encoding
-from attention_core.projections import Projections, glorot_uniform, init_projections
+from attention_core.boundary.text import Tokens, one_hot_embeddings, random_embeddings, tokenize
+from attention_core.boundary.validation import valid_head_counts
+from attention_core.maths.attention import AttentionTrace, MultiHeadTrace
+from attention_core.maths.backward import AttentionGradients, attention_backward, softmax_backward
+from attention_core.maths.masks import causal_mask, padding_mask, sliding_window_mask
+from attention_core.maths.positional import learned_encoding, rotary_embedding, sinusoidal_encoding
+from attention_core.maths.projections import Projections, glorot_uniform, init_projections
 from attention_core.teaching import examples
 from attention_core.teaching.pitfalls import (
     multiplicative_mask_pitfall,
     sequence_length_scale_pitfall,
     wrong_axis_softmax_pitfall,
 )
-from attention_core.text import Tokens, one_hot_embeddings, random_embeddings, tokenize
 from attention_core.timeseries.csv_reader import SeriesReport, read_series, series_report
 from attention_core.timeseries.samples import SEASONAL_PERIOD, seasonal_series, synthetic_ohlcv
 from attention_core.timeseries.windows import (
@@ -72,7 +73,6 @@ from attention_core.timeseries.windows import (
     series_attention,
     windows_at,
 )
-from attention_core.validation import valid_head_counts
 
 __all__ = [
     "ACTIVATIONS",

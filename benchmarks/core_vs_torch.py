@@ -8,7 +8,7 @@ computing only the output. Same shapes (T in {64, 256, 1024}, d_model 256,
 thread). Target: at most 1.25x at every size.
 
 The process reuses freed memory as the app's server does
-(:func:`attention_core.memory.keep_freed_memory`, called once by ``app.py``); PyTorch
+(:func:`hosting.memory.keep_freed_memory`, called once by ``app.py``); PyTorch
 does the same with its caching allocator.
 """
 
@@ -23,8 +23,8 @@ import numpy as np
 import torch
 
 import attention_core as ac
-from attention_core.memory import keep_freed_memory
 from benchmarks.common import Result, emit, interleaved_ratio
+from hosting.memory import keep_freed_memory
 
 D_MODEL, HEADS, TARGET = 256, 8, 1.25
 

@@ -30,7 +30,7 @@ TITLES = {
     "learning": "Watch attention learn",
     "pretrained": "Inside a real model",
 }
-MAX_TEXT_CHARS = 20_000  # attention_core.limits.MAX_TEXT_CHARS, written out
+MAX_TEXT_CHARS = 20_000  # attention_core.boundary.limits.MAX_TEXT_CHARS, written out
 
 
 def open_page(page: str, params: dict[str, str | list[str]]) -> AppTest:
@@ -44,7 +44,7 @@ def open_page(page: str, params: dict[str, str | list[str]]) -> AppTest:
 
 
 def shown(element: object) -> str:
-    """A message as the user reads it (ui.safe backslash-escapes Markdown characters)."""
+    """A message as the user reads it (ui.shared.safe backslash-escapes Markdown characters)."""
     return re.sub(r"\\(.)", r"\1", element.value)
 
 
@@ -531,7 +531,7 @@ def test_nonsense_link_values_are_named_in_a_warning_and_the_page_still_works(
 
 # Streamlit 1.67 parses an integer number_input's link value as a float and calls int() on
 # it: inf, 1e400 or a number of 309+ digits raise OverflowError inside st.number_input. The
-# navigation script reopens the page without such values (ui.url) and says which it dropped.
+# navigation script reopens the page without such values (ui.shared.url) and says which it dropped.
 OVERFLOWING_NUMBERS = [
     ("text", {"seed": LONG_NUMBER}, refused(f"seed={'9' * 40}…")),
     ("text", {"d_model": "inf"}, refused("d_model=inf")),

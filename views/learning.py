@@ -4,7 +4,7 @@ Read top to bottom: pick a task (its target pattern is the attention that
 solves it), the model and training settings, then training (PyTorch, one
 thread, shared by every session with the same settings), the attention
 replayed over training, and the student's own sequence. The sections live in
-`ui.learning_training` and `ui.learning_sections`.
+`ui.learning.training` and `ui.learning.sections`.
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.learning.tasks import TASKS
-from ui.learning_sections import (
+from ui.learning.sections import (
     curves_section,
     replay_section,
     summary_section,
     try_it_section,
 )
-from ui.learning_training import PREFIX, setting_keys, trained_model, training_settings
-from ui.presentation import current_style
-from ui.safe import show_error
-from ui.url import BIND, snapshot, warn_rejected
+from ui.learning.training import PREFIX, setting_keys, trained_model, training_settings
+from ui.shared.presentation import current_style
+from ui.shared.safe import show_error
+from ui.shared.url import BIND, snapshot, warn_rejected
 
 TASK_WORDS = {
     "reverse": "Eight digits in, the same digits reversed out. Every output position must read "

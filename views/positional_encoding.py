@@ -10,14 +10,14 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.teaching import word_order
-from ui import url
-from ui.export import csv_bytes, matrix_frame, npz_bytes
-from ui.figures import positional as figures
 from ui.figures.style import FigureStyle
-from ui.figures.walkthrough import short_difference
-from ui.matrix_view import chart
-from ui.presentation import current_style
-from ui.safe import show_error, show_warning
+from ui.positional_encoding import figures
+from ui.shared import url
+from ui.shared.export import csv_bytes, matrix_frame, npz_bytes
+from ui.shared.matrix_view import chart
+from ui.shared.presentation import current_style
+from ui.shared.safe import show_error, show_warning
+from ui.walkthrough.figures import short_difference
 
 KINDS = ("sinusoidal", "learned", "rotary", "none")
 DEFAULT_SENTENCE = "the dog bit the man"

@@ -11,13 +11,13 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core import InputError, limits
+from attention_core import InputError
+from attention_core.boundary import limits
 from attention_core.pretrained import bert, loading
-from ui import url
 from ui.figures.style import FigureStyle
-from ui.presentation import current_style
-from ui.pretrained_guided import GUIDED_TEXT, guided_section
-from ui.pretrained_sections import (
+from ui.pretrained.cache import ByteBoundedCache
+from ui.pretrained.guided import GUIDED_TEXT, guided_section
+from ui.pretrained.sections import (
     PRESETS,
     Selection,
     head_name,
@@ -28,9 +28,10 @@ from ui.pretrained_sections import (
     steps_section,
     summary_section,
 )
-from ui.safe import show_error, show_info, show_warning
-from ui.trace_cache import ByteBoundedCache
-from ui.url import BIND
+from ui.shared import url
+from ui.shared.presentation import current_style
+from ui.shared.safe import show_error, show_info, show_warning
+from ui.shared.url import BIND
 
 DEFAULT_TEXT = GUIDED_TEXT
 DEFAULT_PAIR = "It was too tired to walk any further."

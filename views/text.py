@@ -1,7 +1,7 @@
 """Text attention: type a sentence and follow it from tokens to context vectors, head by head.
 
 The page reads the sidebar model controls and the sentence(s), runs the core
-once (cached for every session, with the figures, in ``ui.text_runs``), and
+once (cached for every session, with the figures, in ``ui.text.runs``), and
 shows one step of the data flow per tab: tokens → positions → Q, K, V → scores
 and weights → head view → context and output. Only the open tab is built.
 Every widget is bound to the URL, so the address bar is always a link to this
@@ -15,18 +15,18 @@ from collections.abc import Callable
 import streamlit as st
 
 import attention_core as ac
-from ui import url
-from ui.code_view import show_code
-from ui.controls import attention_controls, control_keys
 from ui.figures.describe import describe_head_view
 from ui.figures.head_view import MIN_WEIGHT
-from ui.mask_inputs import encode, mask_editor, padding_hint
-from ui.matrix_view import chart, explain, npz_download, token_table
-from ui.presentation import current_style
-from ui.safe import show_error, show_info, show_warning
-from ui.stages import all_matrices, stage_code, stages_for
-from ui.text_runs import RunKey, View, compute, head_view_figure
-from ui.url import BIND
+from ui.shared import url
+from ui.shared.code_view import show_code
+from ui.shared.controls import attention_controls, control_keys
+from ui.shared.matrix_view import chart, explain, npz_download, token_table
+from ui.shared.presentation import current_style
+from ui.shared.safe import show_error, show_info, show_warning
+from ui.shared.stages import all_matrices, stage_code, stages_for
+from ui.shared.url import BIND
+from ui.text.mask_inputs import encode, mask_editor, padding_hint
+from ui.text.runs import RunKey, View, compute, head_view_figure
 
 DEFAULT_TEXT = "The animal didn't cross the street because it was too tired."
 DEFAULT_TEXT2 = "Das Tier überquerte die Straße nicht, weil es zu müde war."

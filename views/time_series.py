@@ -2,7 +2,7 @@
 
 Read top to bottom: the notes' worked example, the data, attention over one
 window before any training, then (only when asked) training the notes' model.
-The training section lives in `ui.series_training`; PyTorch is imported only there,
+The training section lives in `ui.time_series.training`; PyTorch is imported only there,
 once training is switched on.
 """
 
@@ -15,20 +15,25 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as ac
-from attention_core import limits
+from attention_core.boundary import limits
 from attention_core.timeseries.csv_reader import DELIMITER_NAMES
-from ui.controls import ControlOptions, attention_controls, control_keys, slider_or_only_value
-from ui.export import csv_bytes, matrix_frame
-from ui.figures import series as figures
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
-from ui.matrix_view import chart
-from ui.presentation import current_style
-from ui.safe import escape_markdown, show_error, show_info
-from ui.series_training import KEYS as TRAINING_KEYS
-from ui.series_training import TRAINING_INTRO, training_section, training_settings
-from ui.url import BIND, snapshot, warn_rejected
-from ui.worked_examples import five_days
+from ui.shared.controls import (
+    ControlOptions,
+    attention_controls,
+    control_keys,
+    slider_or_only_value,
+)
+from ui.shared.export import csv_bytes, matrix_frame
+from ui.shared.matrix_view import chart
+from ui.shared.presentation import current_style
+from ui.shared.safe import escape_markdown, show_error, show_info
+from ui.shared.url import BIND, snapshot, warn_rejected
+from ui.shared.worked_examples import five_days
+from ui.time_series import figures
+from ui.time_series.training import KEYS as TRAINING_KEYS
+from ui.time_series.training import TRAINING_INTRO, training_section, training_settings
 
 PREFIX = "ts_"
 OPTIONS = ControlOptions(

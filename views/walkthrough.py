@@ -12,16 +12,16 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.teaching import soft_lookup, walkthrough_steps
-from ui import url
-from ui.code_view import show_code
-from ui.figures import walkthrough as wf
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
-from ui.figures.walkthrough import STEP_CODE, STEP_TITLES
-from ui.matrix_view import chart
-from ui.presentation import current_style
-from ui.safe import show_error
-from ui.worked_examples import DAYS, five_days, notes_versus_ours
+from ui.shared import url
+from ui.shared.code_view import show_code
+from ui.shared.matrix_view import chart
+from ui.shared.presentation import current_style
+from ui.shared.safe import show_error
+from ui.shared.worked_examples import DAYS, five_days, notes_versus_ours
+from ui.walkthrough import figures as wf
+from ui.walkthrough.figures import STEP_CODE, STEP_TITLES
 
 STEP_KEY = "step"
 N_STEPS = len(STEP_TITLES)

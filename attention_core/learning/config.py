@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core.errors import InputError
-from attention_core.learning.tasks import get_task
-from attention_core.limits import (
+from attention_core.boundary.errors import InputError
+from attention_core.boundary.limits import (
     MAX_LEARNING_D_MODEL,
     MAX_LEARNING_HEADS,
     MAX_LEARNING_LAYERS,
@@ -23,8 +22,9 @@ from attention_core.limits import (
     MAX_LEARNING_STEPS,
     MIN_LEARNING_D_MODEL,
 )
-from attention_core.masks import causal_mask
-from attention_core.validation import check_heads_divide, check_positive_int, check_seed
+from attention_core.boundary.validation import check_heads_divide, check_positive_int, check_seed
+from attention_core.learning.tasks import get_task
+from attention_core.maths.masks import causal_mask
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ r"""The trained tiny transformer's forward pass in NumPy; attention by :mod:`..a
     \quad \mathrm{logits} = \mathrm{LN}(h^L)\, W^U + b^U
 
 Every drawing of the learning page comes from here: the weights of every head
-are :func:`attention_core.attention.multi_head_attention` on the trained
+are :func:`attention_core.maths.attention.multi_head_attention` on the trained
 projections, not read back from PyTorch. Tokens ``(T,)``, residual ``(T, d)``,
 weights ``(L, H, T, T)``. No PyTorch needed.
 """
@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core import attention
-from attention_core.arrays import read_only
+from attention_core.boundary.arrays import read_only
 from attention_core.learning.config import ModelConfig
-from attention_core.projections import Projections
+from attention_core.maths import attention
+from attention_core.maths.projections import Projections
 
 LAYER_NORM_EPS = 1e-5  # torch.nn.LayerNorm's default
 

@@ -8,7 +8,7 @@ r"""A tiny transformer in PyTorch with the NumPy core's names (trained by :mod:`
 
 Shapes: tokens ``(B, T)``, the residual stream ``(B, T, d_model)``, logits
 ``(B, T, V)``. :class:`MultiHeadAttention` uses ``Linear(bias=False)``
-projections and the head split of :func:`attention_core.attention.split_heads`,
+projections and the head split of :func:`attention_core.maths.attention.split_heads`,
 so ``x @ query.weight.T`` is the core's ``x @ w_q`` and
 :func:`weights_as_arrays` hands the core exactly the matrices it multiplies.
 
@@ -23,12 +23,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from attention_core.arrays import read_only
+from attention_core.boundary.arrays import read_only
 from attention_core.learning.forward import LayerArrays, ModelArrays, ModelConfig
 
 
 class MultiHeadAttention(nn.Module):
-    r""":func:`attention_core.attention.multi_head_attention` with trainable projections.
+    r""":func:`attention_core.maths.attention.multi_head_attention` with trainable projections.
 
     .. math:: O = [\,\mathrm{softmax}(\mathrm{mask}(Q_h K_h^\top / \sqrt{d_k}))\, V_h\,]_h\, W^O
     """

@@ -29,8 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from attention_core.arrays import read_only
-from attention_core.errors import InputError
+from attention_core.boundary.arrays import read_only
+from attention_core.boundary.errors import InputError
 from attention_core.learning.config import DEFAULTS, ModelConfig, TrainConfig
 from attention_core.learning.forward import arrays_from_dict, arrays_to_dict, forward
 from attention_core.learning.result import LearningResult

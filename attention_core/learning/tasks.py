@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core.errors import InputError
+from attention_core.boundary.errors import InputError
 
 IGNORE = -1  #: target value where no answer is asked (not in the loss or the accuracy)
 DIGITS = "0123456789"

@@ -25,15 +25,15 @@ import numpy as np
 import torch
 from torch import nn
 
-from attention_core.arrays import read_only
+from attention_core.boundary.arrays import read_only
 from attention_core.learning.config import ModelConfig, TrainConfig
 from attention_core.learning.forward import ModelArrays, forward
 from attention_core.learning.model import TinyTransformer, weights_as_arrays
 from attention_core.learning.patterns import head_scores
 from attention_core.learning.result import LearningProgress, LearningResult
 from attention_core.learning.tasks import IGNORE, Batch, Task, get_task, is_held_out
-from attention_core.optimiser import AdamW
-from attention_core.turns import TRAININGS
+from attention_core.training.optimiser import AdamW
+from hosting.turns import TRAININGS
 
 N_SNAPSHOTS = 20
 N_HELD_OUT = 512
@@ -78,7 +78,7 @@ def train_model(
 ) -> LearningResult:
     """Train a :class:`TinyTransformer` on ``config.task``: one thread, seeded, bounded.
 
-    Trainings take turns (:data:`attention_core.turns.TRAININGS`); ``waiting(ahead)``
+    Trainings take turns (:data:`hosting.turns.TRAININGS`); ``waiting(ahead)``
     is called while runs are ahead of this one. On one machine the same configs
     give the same numbers. ``progress`` is called after every evaluation; an
     exception from either callback ends the run (nothing is returned, nothing kept).

@@ -1,4 +1,6 @@
-r"""The forward pass of a BERT encoder in NumPy; its attention is :mod:`attention_core.attention`.
+r"""The forward pass of a BERT encoder in NumPy.
+
+Its attention is :mod:`attention_core.maths.attention`.
 
 .. math::
     X_0 = \mathrm{LN}(E_{\text{word}} + E_{\text{pos}} + E_{\text{type}}) \qquad
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core import attention
+from attention_core.maths import attention
 from attention_core.pretrained.loading import BertWeights, LayerWeights
 
 

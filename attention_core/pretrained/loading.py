@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from attention_core.errors import InputError
-from attention_core.limits import MAX_TEXT_CHARS, MAX_TOKENS
-from attention_core.text import unique_labels
+from attention_core.boundary.errors import InputError
+from attention_core.boundary.limits import MAX_TEXT_CHARS, MAX_TOKENS
+from attention_core.boundary.text import unique_labels
 
 if TYPE_CHECKING:  # imported when loading, not when this module is imported
     from tokenizers import Tokenizer

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core.api import scaled_dot_product_attention
-from attention_core.attention import AttentionTrace
+from attention_core.boundary.api import scaled_dot_product_attention
+from attention_core.maths.attention import AttentionTrace
 
 # --- Five days of two variables (time-series notes), seed 42 ----------------
 

@@ -23,10 +23,10 @@ import numpy as np
 if TYPE_CHECKING:  # at run time torch is imported only inside autograd_gradients
     import torch
 
-from attention_core.api import scaled_dot_product_attention
-from attention_core.backward import AttentionGradients, attention_backward
-from attention_core.projections import glorot_uniform
-from attention_core.validation import check_positive_int
+from attention_core.boundary.api import scaled_dot_product_attention
+from attention_core.boundary.validation import check_positive_int
+from attention_core.maths.backward import AttentionGradients, attention_backward
+from attention_core.maths.projections import glorot_uniform
 
 #: The matrices whose gradients are compared, in display order.
 GRADIENT_NAMES = ("W_Q", "W_K", "W_V", "X")

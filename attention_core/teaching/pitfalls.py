@@ -1,7 +1,7 @@
 r"""The course notes' mistakes, computed as they made them, to show wrong beside right.
 
 Each function takes the scores a correct run computed and returns the weights
-the mistake would give; the right way is :mod:`attention_core.attention`
+the mistake would give; the right way is :mod:`attention_core.maths.attention`
 (``mask_scores`` then ``softmax`` over keys, scaled by :math:`1/\sqrt{d_k}`).
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_core.attention import softmax
-from attention_core.validation import as_scores, check_broadcast_mask, check_finite
+from attention_core.boundary.validation import as_scores, check_broadcast_mask, check_finite
+from attention_core.maths.attention import softmax
 
 
 def multiplicative_mask_pitfall(scaled: np.ndarray, mask: np.ndarray) -> np.ndarray:

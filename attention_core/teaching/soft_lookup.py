@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core.api import softmax
-from attention_core.errors import InputError
-from attention_core.validation import as_matrix
+from attention_core.boundary.api import softmax
+from attention_core.boundary.errors import InputError
+from attention_core.boundary.validation import as_matrix
 
 
 @dataclass(frozen=True)

@@ -13,21 +13,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core.api import (
+from attention_core.boundary.api import (
     combine_heads,
     masked_fill,
     multi_head_attention,
     scaled_dot_product_attention,
     softmax,
 )
-from attention_core.attention import AttentionTrace, MultiHeadTrace
-from attention_core.errors import InputError
-from attention_core.limits import MAX_WALKTHROUGH_KEYS
-from attention_core.options import COMBINATIONS
-from attention_core.projections import Projections, init_projections
+from attention_core.boundary.errors import InputError
+from attention_core.boundary.limits import MAX_WALKTHROUGH_KEYS
+from attention_core.boundary.options import COMBINATIONS
+from attention_core.boundary.validation import as_matrix, check_positive_int
+from attention_core.maths.attention import AttentionTrace, MultiHeadTrace
+from attention_core.maths.projections import Projections, init_projections
 from attention_core.teaching import examples
 from attention_core.teaching.pitfalls import multiplicative_mask_pitfall, wrong_axis_softmax_pitfall
-from attention_core.validation import as_matrix, check_positive_int
 
 # --- Step 2: the documents' worked examples ---------------------------------
 
@@ -271,7 +271,8 @@ def multi_head_example(
     .. math:: Q_h = X W^Q_{[:,\, h\text{-th block}]},\quad
               C_h = \mathrm{softmax}\!\left(\frac{Q_h K_h^\top}{\sqrt{h}}\right) V_h
 
-    then every combination in :data:`attention_core.options.COMBINATIONS`. Also runs each head on
+    then every combination in :data:`attention_core.boundary.options.COMBINATIONS`.
+    Also runs each head on
     its own, to show the heads do not interact (``separate_difference`` is 0).
     """
     width = check_positive_int(width, "Width e", 512)

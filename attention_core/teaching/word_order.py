@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core.config import AttentionConfig
-from attention_core.errors import InputError
-from attention_core.limits import MAX_D_MODEL, MAX_POSITIONS
-from attention_core.pipeline import run_text_attention
-from attention_core.positional import learned_encoding, rotary_embedding, sinusoidal_encoding
-from attention_core.validation import check_positive_int
+from attention_core.boundary.config import AttentionConfig
+from attention_core.boundary.errors import InputError
+from attention_core.boundary.limits import MAX_D_MODEL, MAX_POSITIONS
+from attention_core.boundary.pipeline import run_text_attention
+from attention_core.boundary.validation import check_positive_int
+from attention_core.maths.positional import learned_encoding, rotary_embedding, sinusoidal_encoding
 
 #: Query positions of the rotary demonstration: far apart, even past MAX_POSITIONS,
 #: so "the score depends only on the offset" is seen to hold everywhere.

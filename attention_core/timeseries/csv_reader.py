@@ -27,8 +27,8 @@ import numpy as np
 import pandas as pd
 from pandas.tseries.api import guess_datetime_format
 
-from attention_core.errors import InputError
-from attention_core.limits import (
+from attention_core.boundary.errors import InputError
+from attention_core.boundary.limits import (
     MAX_SERIES_ABS_VALUE,
     MAX_SERIES_COLUMNS,
     MAX_SERIES_ROWS,

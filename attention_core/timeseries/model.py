@@ -26,8 +26,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from attention_core.errors import InputError
-from attention_core.limits import (
+from attention_core.boundary.errors import InputError
+from attention_core.boundary.limits import (
     MAX_D_MODEL,
     MAX_HEADS,
     MAX_HIDDEN,
@@ -37,10 +37,10 @@ from attention_core.limits import (
     MAX_TRAIN_STEPS,
     MAX_WINDOW,
 )
-from attention_core.options import MASKS
-from attention_core.positional import sinusoidal_encoding
+from attention_core.boundary.options import MASKS
+from attention_core.boundary.validation import check_heads_divide, check_positive_int
+from attention_core.maths.positional import sinusoidal_encoding
 from attention_core.timeseries.windows import FEATURE_ACTIVATIONS
-from attention_core.validation import check_heads_divide, check_positive_int
 
 MODEL_MASKS = ("causal", "none", "sliding")
 MODEL_POSITIONAL = ("learned", "sinusoidal")

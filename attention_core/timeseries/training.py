@@ -19,12 +19,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from attention_core.arrays import read_only
-from attention_core.errors import InputError
-from attention_core.optimiser import AdamW
+from attention_core.boundary.arrays import read_only
+from attention_core.boundary.errors import InputError
 from attention_core.timeseries.model import ModelConfig, SeriesForecaster, TrainConfig, check_budget
 from attention_core.timeseries.windows import ForecastErrors, SeriesDataset, forecast_errors
-from attention_core.turns import TRAININGS
+from attention_core.training.optimiser import AdamW
+from hosting.turns import TRAININGS
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ def train_model(
 ) -> TrainingResult:
     """Train a :class:`SeriesForecaster` on ``dataset`` with Adam on the MSE; bounded and seeded.
 
-    One thread; trainings take turns (:data:`attention_core.turns.TRAININGS`) and
+    One thread; trainings take turns (:data:`hosting.turns.TRAININGS`) and
     ``waiting(ahead)`` is called while runs are ahead of this one. The same data,
     configs and seed give the same numbers. ``progress`` is called after every evaluation.
     """

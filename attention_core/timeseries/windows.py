@@ -17,13 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from attention_core.config import AttentionConfig
-from attention_core.errors import InputError
-from attention_core.limits import MAX_TRAIN_WINDOWS, MAX_WINDOW
-from attention_core.options import Option, choose
-from attention_core.pipeline import AttentionRun, build_mask, run_attention
-from attention_core.projections import glorot_uniform
-from attention_core.validation import check_positive_int
+from attention_core.boundary.config import AttentionConfig
+from attention_core.boundary.errors import InputError
+from attention_core.boundary.limits import MAX_TRAIN_WINDOWS, MAX_WINDOW
+from attention_core.boundary.options import Option, choose
+from attention_core.boundary.pipeline import AttentionRun, build_mask, run_attention
+from attention_core.boundary.validation import check_positive_int
+from attention_core.maths.projections import glorot_uniform
 
 
 def zscore_scaling(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,4 +1,4 @@
-"""The app's server reuses the memory its reruns free (attention_core.memory)."""
+"""The app's server reuses the memory its reruns free (hosting.memory)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from attention_core.memory import MALLOC_ARENAS, TRIM_THRESHOLD
+from hosting.memory import MALLOC_ARENAS, TRIM_THRESHOLD
 from tests.snippets import run_python
 
 # Page faults while computing 20 multi-head traces at T = 256 (8 heads; four
@@ -16,7 +16,7 @@ import resource, sys
 import numpy as np
 import attention_core as ac
 if sys.argv[1] == "keep":
-    from attention_core.memory import keep_freed_memory
+    from hosting.memory import keep_freed_memory
     assert keep_freed_memory()
 elif sys.argv[1] == "app":
     from streamlit.testing.v1 import AppTest  # the app's entry script sets it up
@@ -54,7 +54,7 @@ THREADS_PEAK = """
 import resource, sys, threading
 import numpy as np
 if sys.argv[1] == "keep":
-    from attention_core.memory import keep_freed_memory
+    from hosting.memory import keep_freed_memory
     assert keep_freed_memory()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 barrier = threading.Barrier(16)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from attention_core.optimiser import AdamW
+from attention_core.training.optimiser import AdamW
 from tests.snippets import run_python
 
 
@@ -50,7 +50,7 @@ def test_training_with_it_does_not_import_torch_dynamo() -> None:
     """torch.optim's optimisers import torch._dynamo and SymPy (about 65 MB); ours does not."""
     code = (
         "import sys, torch\n"
-        "from attention_core.optimiser import AdamW\n"
+        "from attention_core.training.optimiser import AdamW\n"
         "m = torch.nn.Linear(3, 2); o = AdamW(m.parameters(), 0.1)\n"
         "m(torch.ones(1, 3)).sum().backward(); o.step()\n"
         "print(any(n.startswith(('torch._dynamo', 'sympy')) for n in sys.modules))\n"

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from attention_core.turns import Turns
+from hosting.turns import Turns
 
 
 def wait_until(condition, timeout: float = 10.0) -> None:

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ui.export import csv_bytes, matrix_frame, npz_bytes
+from ui.shared.export import csv_bytes, matrix_frame, npz_bytes
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ def replay_of_a_one_snapshot_run() -> None:
     from attention_core.learning.config import DEFAULTS
     from attention_core.learning.training import train_model
     from ui.figures.style import FigureStyle
-    from ui.learning_sections import replay_section
+    from ui.learning.sections import replay_section
 
     model, train = DEFAULTS["reverse"]
     train = type(train)(steps=100, target_accuracy=1e-6, seed=0)  # reached at step 0: stops
@@ -30,7 +30,7 @@ def test_head_titles_put_each_score_on_its_own_line() -> None:
     """Two heads per layer put four panels in a row: one long line per title overlapped."""
     import numpy as np
 
-    from ui.learning_sections import head_titles
+    from ui.learning.sections import head_titles
 
     scores = {
         "induction": np.array([[0.05, 0.1], [0.6, 0.2]]),

@@ -1,11 +1,11 @@
-"""ui.stages explains every choice the core's option tables offer."""
+"""ui.shared.stages explains every choice the core's option tables offer."""
 
 from __future__ import annotations
 
 import pytest
 
 import attention_core as ac
-from ui.stages import stages_for
+from ui.shared.stages import stages_for
 
 FIELDS = {
     "positional": (ac.POSITIONAL_ENCODINGS, "p"),

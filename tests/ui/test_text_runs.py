@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from ui.text_runs import RunKey
-from ui.trace_cache import read_only
+from ui.pretrained.cache import read_only
+from ui.text.runs import RunKey
 
 SENTENCE = ac.tokenize("The cat sat on the mat.")
 OTHER = ac.tokenize("The cat sat on the rug.")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ui.trace_cache import ByteBoundedCache
+from ui.pretrained.cache import ByteBoundedCache
 
 
 def test_oldest_values_leave_when_the_bytes_run_out() -> None:

@@ -15,8 +15,8 @@ from attention_core.learning.predict import predict
 from attention_core.learning.shipped import shipped_run
 from attention_core.learning.tasks import get_task
 from tests.plotly_specs import decode, figure_titled
-from ui.learning_sections import TRY_IT_CODE
-from ui.learning_training import RUNS
+from ui.learning.sections import TRY_IT_CODE
+from ui.learning.training import RUNS
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "learning.py")

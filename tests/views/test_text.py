@@ -17,8 +17,8 @@ import attention_core as ac
 from tests.plotly_specs import decode as decode_array
 from tests.plotly_specs import figures
 from ui.figures.head_view import MAX_LINES, N_LEVELS, head_view, select_lines, strength_level
-from ui.mask_inputs import decode, encode
-from ui.stages import stages_for
+from ui.shared.stages import stages_for
+from ui.text.mask_inputs import decode, encode
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "text.py")
 SENTENCE = "the cat sat on the mat"  # 6 tokens; "the" repeats, labelled "the₂"
@@ -54,7 +54,7 @@ def expected_weights(
 
 
 def shown(element: object) -> str:
-    """A message as the user reads it (ui.safe backslash-escapes Markdown characters)."""
+    """A message as the user reads it (ui.shared.safe backslash-escapes Markdown characters)."""
     return re.sub(r"\\(.)", r"\1", element.value)
 
 

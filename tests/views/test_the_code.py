@@ -2,7 +2,7 @@
 
 For each stage of the text page and each walkthrough step, the page shows the
 source of some core functions. These tests check (1) that the code blocks on the
-page are exactly ``inspect.getsource`` of the functions ``ui.stages.stage_code``
+page are exactly ``inspect.getsource`` of the functions ``ui.shared.stages.stage_code``
 names, and (2) that calling the first of those functions on the run's inputs
 gives the very numbers the page drew — so the code shown is the code that ran.
 """
@@ -18,9 +18,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
+from attention_core.maths import attention, positional
 from tests.plotly_specs import decode, figure_titled
-from ui.figures.walkthrough import STEP_CODE
-from ui.stages import stage_code
+from ui.shared.stages import stage_code
+from ui.walkthrough.figures import STEP_CODE
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXT_PAGE = str(ROOT / "views" / "text.py")
@@ -210,7 +211,7 @@ def test_rotary_queries_show_the_rotation_beside_the_projection() -> None:
     at = text_page(view="3 Q K V", pe="rotary")
     run = run_for(positional="rotary")
     functions = stage_code("q", run.config)
-    assert ac.attention.project in functions and ac.positional.rotate in functions
+    assert attention.project in functions and positional.rotate in functions
     rotated = functions[2](functions[0](run.x + run.p, run.projections.w_q, 2))[0]
     assert_same_where_drawn(drawn(at, "Queries Q · head 1"), rotated)
 
@@ -218,8 +219,8 @@ def test_rotary_queries_show_the_rotation_beside_the_projection() -> None:
 def test_the_code_names_the_file_and_function_it_comes_from() -> None:
     at = text_page(view="4 Weights")
     captions = [c.value for c in at.caption]
-    assert "attention_core/attention.py · softmax" in captions
-    assert "attention_core/attention.py · mask_scores" in captions
+    assert "attention_core/maths/attention.py · softmax" in captions
+    assert "attention_core/maths/attention.py · mask_scores" in captions
 
 
 @pytest.mark.parametrize("step", range(1, 7))
@@ -235,7 +236,7 @@ def test_every_walkthrough_step_shows_the_code_of_the_functions_it_uses(step: in
 
 
 def test_walkthrough_masking_step_draws_what_its_shown_functions_compute() -> None:
-    from attention_core import attention
+    from attention_core.maths import attention
     from attention_core.teaching import examples, pitfalls, walkthrough_steps
 
     assert STEP_CODE[4][:3] == (

@@ -1,4 +1,4 @@
-"""The NumPy forward pass (attention by attention_core.attention) against the PyTorch model."""
+"""The NumPy forward pass (attention_core.maths.attention) against the PyTorch model."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 import torch
 
-from attention_core import attention
 from attention_core.learning.config import DEFAULTS, ModelConfig
 from attention_core.learning.forward import forward
 from attention_core.learning.model import TinyTransformer, weights_as_arrays
 from attention_core.learning.tasks import get_task
+from attention_core.maths import attention
 
 ROOT = Path(__file__).resolve().parents[3]
 TOLERANCE = 1e-5
@@ -64,7 +64,7 @@ def test_projections_are_the_transposed_linear_weights_with_the_cores_head_split
 
 def test_forward_runs_the_cores_attention_functions() -> None:
     """The try-it box's "The code" lists exactly the attention_core functions that run."""
-    from ui.learning_sections import TRY_IT_CODE
+    from ui.learning.sections import TRY_IT_CODE
 
     config, _ = DEFAULTS["induction"]
     model = TinyTransformer(config)
@@ -91,7 +91,7 @@ def test_forward_runs_the_cores_attention_functions() -> None:
 def test_importing_attention_core_and_the_numpy_learning_modules_does_not_import_torch() -> None:
     code = (
         "import sys, attention_core, attention_core.learning.forward, "
-        "attention_core.learning.predict, ui.learning_cache, ui.learning_training, "
-        "ui.learning_sections; assert 'torch' not in sys.modules, 'torch imported'"
+        "attention_core.learning.predict, ui.learning.cache, ui.learning.training, "
+        "ui.learning.sections; assert 'torch' not in sys.modules, 'torch imported'"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=120)

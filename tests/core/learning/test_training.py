@@ -20,7 +20,7 @@ from attention_core.learning.forward import forward
 from attention_core.learning.model import TinyTransformer, load_arrays, weights_as_arrays
 from attention_core.learning.predict import predict
 from attention_core.learning.tasks import get_task, is_held_out
-from attention_core.turns import TRAININGS
+from hosting.turns import TRAININGS
 
 SEEDS = range(5)
 AT_LEAST = 4  # of 5 seeds; measured over seeds 0-29: every one (BENCHMARKS.md)

@@ -1,5 +1,5 @@
 """The pieces of the NumPy BERT forward pass: erf / GELU accuracy, LayerNorm, and that every
-layer's attention is computed by attention_core.attention's own functions."""
+layer's attention is computed by attention_core.maths.attention's own functions."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from attention_core import attention
+from attention_core.maths import attention
 from attention_core.pretrained import bert, loading
 
 

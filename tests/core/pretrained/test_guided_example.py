@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core.pretrained import bert, loading
-from ui.pretrained_guided import GUIDED_TEXT, strong_heads
+from ui.pretrained.guided import GUIDED_TEXT, strong_heads
 
 
 def test_two_heads_link_it_to_animal() -> None:

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import attention_core as ac
-from attention_core import limits
+from attention_core.boundary import limits
 
 # --- Good files ----------------------------------------------------------------
 

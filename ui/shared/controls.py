@@ -1,0 +1,284 @@
+"""Sidebar controls shared by the attention pages, each bound to the URL.
+
+:func:`attention_controls` draws the model controls and returns a validated
+:class:`attention_core.AttentionConfig`. Every widget has a stable key that is
+also its URL parameter (with a page prefix where pages must not share state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+import attention_core as ac
+from attention_core.boundary import limits
+from ui.shared.url import BIND
+
+D_MODEL_DEFAULT = 16
+
+
+@dataclass(frozen=True)
+class ControlOptions:
+    """Which choices a page offers (the time-series page offers fewer)."""
+
+    embeddings: Sequence[str] = tuple(ac.EMBEDDINGS)
+    positional: Sequence[str] = tuple(ac.POSITIONAL_ENCODINGS)
+    masks: Sequence[str] = tuple(ac.MASKS)
+    default_positional: str = "sinusoidal"
+    default_mask: str = "none"
+    d_model_default: int = D_MODEL_DEFAULT
+    show_embedding: bool = True
+    show_combine: bool = True
+
+
+# Plain-words help for each choice, shown as widget help.
+HELP = {
+    "embedding": "How each word becomes a vector: one-hot (a 1 in the word's own column) or "
+    "a random vector that is the same for the same word every time.",
+    "d_model": "Width of every token vector (columns of X).",
+    "heads": "How many attention heads run side by side; only counts that divide d_model "
+    "are offered, so each head gets d_model / heads columns.",
+    "pe": "How position is added: none, sinusoidal waves, a learned table, or rotary "
+    "(rotates queries and keys by position).",
+    "mask": "Which keys each query may look at: all, only earlier ones (causal), a window of "
+    "recent ones, all but <pad> tokens, or your own grid.",
+    "window": "Sliding window: each token sees itself and this many minus one before it.",
+    "scale": "sqrt_dk divides scores by √dₖ (standard); none leaves them raw; temperature "
+    "divides further by τ.",
+    "temperature": "τ < 1 sharpens the weights, τ > 1 flattens them.",
+    "activation": "softmax gives soft weights; hardmax puts all weight on the best key.",
+    "combine": "How heads are combined: concatenate then W_O (standard), mean, max, or one "
+    "learned weight per head.",
+    "seed": "Seed of the random weights: the same seed gives the same numbers for everyone.",
+}
+
+
+def _key(prefix: str, name: str) -> str:
+    return f"{prefix}{name}"
+
+
+def control_keys(prefix: str = "") -> list[str]:
+    """Every URL-bound key :func:`attention_controls` may create."""
+    names = [
+        "embedding",
+        "d_model",
+        "heads",
+        "custom_widths",
+        "dk",
+        "dv",
+        "pe",
+        "mask",
+        "window",
+        "scale",
+        "temperature",
+        "activation",
+        "combine",
+        "seed",
+    ]
+    return [_key(prefix, name) for name in names]
+
+
+def _label(option: ac.Option, name: str) -> str:
+    """`` (÷ √dₖ)`` when the option's label says more than its name, else nothing."""
+    return "" if option.label == name else f" ({option.label})"
+
+
+def _select(
+    label: str,
+    table: dict[str, ac.Option],
+    offered: Sequence[str],
+    default: str,
+    key: str,
+    help_key: str,
+) -> str:
+    """A selectbox over the ``offered`` names of an option table; its help lists each one's help.
+
+    The names themselves are shown (not the table's labels): a bound widget
+    writes what it shows into the link, and links keep the names.
+    """
+    names = [name for name in table if name in offered]
+    index = names.index(default) if default in names else 0
+    choices = "\n".join(
+        f"- **{name}**{_label(table[name], name)}: {table[name].help}" for name in names
+    )
+    return st.selectbox(
+        label,
+        names,
+        index=index,
+        key=key,
+        bind=BIND,
+        help=f"{HELP[help_key]}\n\n{choices}",
+    )
+
+
+def _head_widths(prefix: str, d_model: int, n_heads: int) -> tuple[int | None, int | None]:
+    """Advanced per-head widths; None means d_model / heads."""
+    with st.expander("Advanced: per-head widths dₖ and d_v"):
+        custom = st.toggle("Choose dₖ and d_v myself", key=_key(prefix, "custom_widths"), bind=BIND)
+        if not custom:
+            st.caption(f"dₖ = d_v = d_model / heads = {d_model // n_heads}")
+            return None, None
+        d_k = st.number_input(
+            "dₖ (query/key width per head)",
+            1,
+            limits.MAX_D_MODEL,
+            d_model // n_heads,
+            key=_key(prefix, "dk"),
+            bind=BIND,
+        )
+        d_v = st.number_input(
+            "d_v (value width per head)",
+            1,
+            limits.MAX_D_MODEL,
+            d_model // n_heads,
+            key=_key(prefix, "dv"),
+            bind=BIND,
+        )
+        return int(d_k), int(d_v)
+
+
+def attention_controls(
+    prefix: str = "", options: ControlOptions | None = None
+) -> ac.AttentionConfig:
+    """Draw the model controls in the sidebar; return the validated config.
+
+    Raises :class:`attention_core.InputError` for a combination the core
+    refuses (e.g. one-hot embeddings narrower than the vocabulary are checked
+    later, by the core, with the tokens).
+    """
+    options = options or ControlOptions()
+    sidebar = st.sidebar
+    with sidebar:
+        st.header("Model")
+        embedding = "random"
+        if options.show_embedding:
+            embedding = _select(
+                "Embedding",
+                ac.EMBEDDINGS,
+                options.embeddings,
+                "random",
+                _key(prefix, "embedding"),
+                "embedding",
+            )
+        d_model = int(
+            st.number_input(
+                "d_model",
+                2,
+                limits.MAX_D_MODEL,
+                options.d_model_default,
+                key=_key(prefix, "d_model"),
+                bind=BIND,
+                help=HELP["d_model"],
+            )
+        )
+        head_choices = ac.valid_head_counts(d_model, limits.MAX_HEADS)
+        default_heads = 2 if 2 in head_choices else 1
+        n_heads = st.selectbox(
+            "Heads",
+            head_choices,
+            index=head_choices.index(default_heads),
+            key=_key(prefix, "heads"),
+            bind=BIND,
+            help=HELP["heads"],
+        )
+        d_k, d_v = _head_widths(prefix, d_model, n_heads)
+        positional = _select(
+            "Positional encoding",
+            ac.POSITIONAL_ENCODINGS,
+            options.positional,
+            options.default_positional,
+            _key(prefix, "pe"),
+            "pe",
+        )
+        st.header("Attention")
+        mask = _select(
+            "Mask", ac.MASKS, options.masks, options.default_mask, _key(prefix, "mask"), "mask"
+        )
+        window = 3
+        if mask == "sliding":
+            window = st.slider(
+                "Window",
+                1,
+                limits.MAX_TOKENS,
+                3,
+                key=_key(prefix, "window"),
+                bind=BIND,
+                help=HELP["window"],
+            )
+        scaling = _select(
+            "Scaling", ac.SCALINGS, tuple(ac.SCALINGS), "sqrt_dk", _key(prefix, "scale"), "scale"
+        )
+        temperature = 1.0
+        if scaling == "temperature":
+            temperature = st.slider(
+                "Temperature τ",
+                limits.MIN_TEMPERATURE,
+                limits.MAX_TEMPERATURE,
+                1.0,
+                0.05,
+                key=_key(prefix, "temperature"),
+                bind=BIND,
+                help=HELP["temperature"],
+            )
+        activation = _select(
+            "Activation",
+            ac.ACTIVATIONS,
+            tuple(ac.ACTIVATIONS),
+            "softmax",
+            _key(prefix, "activation"),
+            "activation",
+        )
+        combine = "concat"
+        if options.show_combine:
+            combine = _select(
+                "Combine heads",
+                ac.COMBINATIONS,
+                tuple(ac.COMBINATIONS),
+                "concat",
+                _key(prefix, "combine"),
+                "combine",
+            )
+        seed = int(
+            st.number_input(
+                "Seed",
+                0,
+                limits.MAX_SEED,
+                0,
+                key=_key(prefix, "seed"),
+                bind=BIND,
+                help=HELP["seed"],
+            )
+        )
+    return ac.AttentionConfig(
+        d_model=d_model,
+        n_heads=n_heads,
+        d_k=d_k,
+        d_v=d_v,
+        embedding=embedding,
+        positional=positional,
+        mask=mask,
+        window=int(window),
+        scaling=scaling,
+        temperature=float(temperature),
+        activation=activation,
+        combine=combine,
+        seed=seed,
+    )
+
+
+def slider_or_only_value(
+    place: DeltaGenerator, label: str, low: int, high: int, value: int, **kwargs: Any
+) -> int:
+    """A slider over ``low .. high`` whose range comes from data; text when only one value fits.
+
+    Streamlit refuses a slider whose minimum equals its maximum (a file exactly
+    one window long has one possible window), so that case shows the value.
+    """
+    if high <= low:
+        place.markdown(f"{label}: **{low}** — the only possible value for this data.")
+        return low
+    return int(place.slider(label, low, high, min(max(value, low), high), **kwargs))

@@ -1,0 +1,226 @@
+"""Draw one step of attention: formula and words beside its heatmap, numbers on demand.
+
+Any page can call :func:`matrix_stage` with a :class:`ui.shared.stages.Stage` and the
+matrix; it builds the heatmap itself unless the page passes a (cached) figure.
+Every chart keeps plotly's own "download as PNG" button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from types import ModuleType
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from ui.figures.describe import describe_figure
+from ui.figures.heatmap import heatmap, heatmap_grid
+from ui.figures.style import NORMAL, FigureStyle
+from ui.figures.tables import figure_tables, matrix_traces
+from ui.shared.code_view import show_code
+from ui.shared.export import csv_bytes, matrix_frame, npz_bytes
+from ui.shared.stages import KEY_SIDE, QUERY_SIDE, Stage
+
+PLOTLY_CONFIG = {
+    "displaylogo": False,
+    "toImageButtonOptions": {"format": "png", "scale": 2},
+}
+TEXT_TO_FIGURE = (1, 2)  # column widths: explanation beside a wider figure
+
+
+def stage_heatmap(
+    step: Stage,
+    matrix: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    title: str,
+    mask: np.ndarray | None = None,
+    style: FigureStyle = NORMAL,
+) -> go.Figure:
+    """The heatmap of one step's ``matrix (R, C)``; ``mask`` is used only if ``step.masked``."""
+    return heatmap(
+        matrix,
+        row_labels,
+        col_labels,
+        title=title,
+        kind=step.kind,
+        mask=mask if step.masked else None,
+        row_title=_axis_title(step.rows),
+        col_title=_axis_title(step.cols),
+        style=style,
+    )
+
+
+def stage_grid(
+    step: Stage,
+    stack: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    title: str,
+    mask: np.ndarray | None = None,
+    style: FigureStyle = NORMAL,
+) -> go.Figure:
+    """Small multiples of a per-head step, ``stack (H, R, C)``, one panel per head."""
+    titles = [f"head {head + 1}" for head in range(stack.shape[0])]
+    return heatmap_grid(
+        stack,
+        row_labels,
+        col_labels,
+        titles=titles,
+        title=title,
+        kind=step.kind,
+        mask=mask if step.masked else None,
+        row_title=_axis_title(step.rows),
+        col_title=_axis_title(step.cols),
+        style=style,
+    )
+
+
+def _axis_title(side: str) -> str:
+    return {QUERY_SIDE: "query", KEY_SIDE: "key"}.get(side, "column")
+
+
+def chart(
+    figure: go.Figure,
+    key: str | None = None,
+    *,
+    place: DeltaGenerator | ModuleType = st,
+    alt: str | None = None,
+    lead: str = "",
+) -> None:
+    """Show a plotly figure full width (PNG download kept) with a text alternative.
+
+    Screen readers announce the chart by ``alt``; by default it is written from the
+    numbers the figure draws (:func:`ui.figures.describe.describe_figure`), after
+    ``lead``, a sentence the page knows better. Every chart in the app goes through here;
+    a chart that draws matrices also gets "Read as a table" (:func:`read_as_table`), so it
+    needs a ``key`` unique on the page.
+    """
+    text = alt or describe_figure(figure, lead)
+    place.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch", alt=text)
+    if matrix_traces(figure):
+        if key is None:
+            raise ValueError("a chart of matrices needs a key for its 'Read as a table'")
+        read_as_table(figure, key, place)
+
+
+def read_as_table(figure: go.Figure, key: str, place: DeltaGenerator | ModuleType = st) -> None:
+    """Every matrix ``figure`` draws as a real HTML table (headers = tokens), in an expander.
+
+    A screen reader can walk a table cell by cell; it cannot read a heatmap. Labels are
+    shown as text (``st.text``, ``st.table``), never as markup. The tables are built only
+    while the expander is open (opening it reruns the page): they were more than half of
+    the bytes and a third of the server time of every rerun (BENCHMARKS.md, capacity).
+    """
+    expander = place.expander(
+        "Read as a table", icon=":material/table:", key=f"table_{key}", on_change="rerun"
+    )
+    if not expander.open:
+        return
+    with expander:
+        tables = figure_tables(figure)
+        for table in tables:
+            if len(tables) > 1 or table.note:
+                st.text(" ".join(part for part in (table.title, table.note) if part))
+            st.table(table.frame)
+
+
+def explain(step: Stage, shapes: Sequence[str]) -> None:
+    """The step's formula, its matrix shapes and its two-sentence explanation."""
+    if step.formula:
+        st.latex(step.formula)
+    if shapes:
+        st.caption("Shape — " + ";  ".join(shapes))
+    st.markdown(step.explanation)
+
+
+def token_table(tokens: Sequence[str], labels: Sequence[str], caption: str) -> None:
+    """Tokens with their position and plot label, as a table (shown as text, never HTML)."""
+    st.caption(caption)
+    frame = pd.DataFrame({"token": list(tokens), "label": list(labels)})
+    frame.index.name = "index"
+    st.dataframe(frame, width="stretch", height=min(400, 38 + 35 * len(frame)))
+
+
+def numbers_table(
+    matrix: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    decimals: int,
+    key: str,
+) -> None:
+    """The matrix as a rounded table (labels as text) and a full-precision CSV download."""
+    frame = matrix_frame(matrix, row_labels, col_labels)
+    st.dataframe(frame.round(decimals), width="stretch")
+    st.download_button(
+        "Download this matrix (CSV)",
+        data=lambda: csv_bytes(frame),
+        file_name=f"{key}.csv",
+        mime="text/csv",
+        on_click="ignore",
+        key=f"csv_{key}",
+        icon=":material/download:",
+    )
+
+
+def matrix_stage(
+    step: Stage,
+    matrix: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    key: str,
+    shapes: Sequence[str] = (),
+    title: str | None = None,
+    mask: np.ndarray | None = None,
+    show_numbers: bool = False,
+    style: FigureStyle = NORMAL,
+    figure: go.Figure | None = None,
+    code: Sequence[Callable] = (),
+) -> None:
+    """Formula, shape, words and "The code" (left) beside the heatmap of ``matrix (R, C)``.
+
+    ``mask (R, C)`` greys out forbidden cells when ``step.masked``. With
+    ``show_numbers`` the rounded numbers and a CSV button follow. ``key`` must
+    be unique on the page; it also names the CSV file. ``code``: the core
+    functions that computed ``matrix``, shown in an expander.
+    """
+    title = title or step.title
+    text_column, figure_column = st.columns(TEXT_TO_FIGURE, gap="medium")
+    with text_column:
+        st.subheader(title)
+        explain(step, shapes)
+        show_code(code)
+    with figure_column:
+        if figure is None:
+            figure = stage_heatmap(
+                step, matrix, row_labels, col_labels, title=title, mask=mask, style=style
+            )
+        chart(figure, key=f"chart_{key}")
+    if show_numbers:
+        numbers_table(matrix, row_labels, col_labels, decimals=style.decimals, key=key)
+
+
+def npz_download(
+    matrices: dict[str, np.ndarray],
+    *,
+    file_name: str,
+    key: str,
+    label: str = "Download every matrix (.npz)",
+) -> None:
+    """One button for all ``matrices`` as a compressed ``.npz``, built only when clicked."""
+    st.download_button(
+        label,
+        data=lambda: npz_bytes(matrices),
+        file_name=file_name,
+        mime="application/octet-stream",
+        on_click="ignore",
+        key=key,
+        icon=":material/download:",
+    )

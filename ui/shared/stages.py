@@ -1,0 +1,435 @@
+r"""The stages of attention a page draws: formula, plain words and shape of each matrix.
+
+Every page that shows the path from tokens to context vectors can reuse these
+texts, so the same step is explained the same way everywhere. :func:`stages_for`
+adapts the formulas to a configuration (scaling, mask, activation, combination,
+positional encoding); :func:`stage_matrix` picks the matching array out of an
+:class:`attention_core.AttentionRun`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+import attention_core as ac
+from attention_core.boundary import pipeline
+from attention_core.maths import attention, positional
+
+# Which token list labels the rows/columns of a step's matrix.
+QUERY_SIDE = "query"  # tokens of the (first) sentence
+KEY_SIDE = "key"  # tokens of the key/value sentence (the same one in self-attention)
+WIDTH = "width"  # feature columns 0 .. d-1
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One matrix of the attention pipeline, as a student sees it.
+
+    ``kind`` picks the heatmap colour scale ('values', 'scores' or 'weights');
+    ``rows``/``cols`` say which labels go on the axes (:data:`QUERY_SIDE`,
+    :data:`KEY_SIDE` or :data:`WIDTH`); ``per_head`` steps have one matrix per
+    head, shape ``(H, rows, cols)`` in the run.
+    """
+
+    key: str
+    title: str
+    symbol: str  #: short name for shape captions, e.g. "Q" (head number appended)
+    formula: str  #: LaTeX for st.latex
+    explanation: str  #: two plain sentences
+    kind: str = "values"
+    rows: str = QUERY_SIDE
+    cols: str = WIDTH
+    per_head: bool = False
+    masked: bool = False  #: grey out cells the mask forbids
+
+
+_POSITIONS = {
+    "sinusoidal": (
+        r"P_{p,2i} = \sin\!\big(p / 10000^{2i/d}\big),\quad "
+        r"P_{p,2i+1} = \cos\!\big(p / 10000^{2i/d}\big)",
+        "Row p holds waves of many speeds read at position p, so every position gets its "
+        "own pattern. Nearby positions get similar patterns, which lets attention tell "
+        "close words from distant ones.",
+    ),
+    "learned": (
+        r"P_{p,:} = E_{\text{pos}}[p] \sim \mathcal{N}(0, 1)",
+        "Each position has its own row in a table that training would adjust; here it is "
+        "still random, as at the start of training. The model must learn what these rows mean.",
+    ),
+    "none": (
+        r"P = 0",
+        "No position is added, so the model cannot tell word order. Shuffle the words and "
+        "every weight below is shuffled the same way, nothing else changes.",
+    ),
+    "rotary": (
+        r"P = 0,\quad q_p, k_p \mapsto R_{\theta p}\, q_p,\; R_{\theta p}\, k_p",
+        "Rotary encoding adds nothing here: it turns each query and key by an angle that "
+        "grows with its position. The score of two tokens then depends on how far apart they "
+        "are, not on where they sit.",
+    ),
+}
+
+_SCALINGS = {
+    "sqrt_dk": (
+        r"\tilde S_h = \frac{S_h}{\sqrt{d_k}}",
+        "Dot products of long vectors grow with their length d_k; dividing by its square root "
+        "keeps them around the same size for any width. Without it softmax would put almost "
+        "all weight on one key.",
+    ),
+    "none": (
+        r"\tilde S_h = S_h",
+        "The scores are left as they are. With wide heads they get large and softmax turns "
+        "almost one-hot; compare with sqrt_dk scaling.",
+    ),
+    "temperature": (
+        r"\tilde S_h = \frac{S_h}{\tau \sqrt{d_k}}",
+        "Besides the usual √d_k, the scores are divided by a temperature τ. A small τ makes "
+        "the weights sharper, a large τ makes them more even.",
+    ),
+}
+
+_MASKS = {
+    "none": (
+        r"\hat S_h = \tilde S_h \quad (\text{every } M_{ij} = 1)",
+        "No mask: every query may look at every key. This is the encoder's view of a sentence.",
+    ),
+    "causal": (
+        r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & j \le i \\ -\infty & j > i \end{cases}",
+        "A token may only look at itself and the tokens before it, as when text is generated "
+        "word by word. Grey cells are set to −∞ and get weight 0 in the next step.",
+    ),
+    "sliding": (
+        r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & 0 \le i - j < w \\ -\infty & "
+        r"\text{otherwise} \end{cases}",
+        "Each token sees only itself and the w − 1 tokens just before it. Long texts stay "
+        "cheap, and information still travels further through stacked layers.",
+    ),
+    "padding": (
+        r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & t_j \ne \texttt{<pad>} \\ -\infty & "
+        r"t_j = \texttt{<pad>} \end{cases}",
+        "Padding tokens only fill short sentences up to the length of a batch; no query may "
+        "look at them. Their columns are grey and get weight 0.",
+    ),
+    "custom": (
+        r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & M_{ij} = 1 \\ -\infty & M_{ij} = 0 "
+        r"\end{cases}",
+        "You chose which pairs are allowed in the grid above. An unticked cell becomes −∞ "
+        "and gets weight 0; a row with no ticks gets no weights at all.",
+    ),
+}
+
+_ACTIVATIONS = {
+    "softmax": (
+        r"A_{ij} = \frac{e^{\hat S_{ij}}}{\sum_{k} e^{\hat S_{ik}}}",
+        "Softmax turns each row of scores into positive weights that add up to 1: how much "
+        "each key counts for this query. A masked cell (−∞) becomes exactly 0.",
+    ),
+    "hardmax": (
+        r"A_{ij} = [\, j = \arg\max_k \hat S_{ik} \,]",
+        "Hard attention gives all the weight to the single best key of each row. The result "
+        "is easy to read, but a tiny change of scores can jump to another key.",
+    ),
+}
+
+_COMBINATIONS = {
+    "concat": (
+        r"O = [\,C_1 \;\cdots\; C_H\,]\, W^O",
+        "The concatenated heads are mixed by one more learned matrix, W_O, back to width "
+        "d_model. Every output column can now combine what all heads found.",
+    ),
+    "mean": (
+        r"O = \frac{1}{H} \sum_{h=1}^{H} C_h",
+        "The heads' context vectors are averaged entry by entry. Simple, but a head that "
+        "found something rare gets diluted by the others.",
+    ),
+    "max": (
+        r"O_{tc} = \max_{h} \, (C_h)_{tc}",
+        "Each entry keeps the largest value any head produced there. Strong signals survive, "
+        "but which head they came from is lost.",
+    ),
+    "learned": (
+        r"O = \sum_{h=1}^{H} w_h\, C_h",
+        "Each head gets one weight w_h (here near 1/H, before any training) and the heads "
+        "are added with those weights. Training would learn which heads matter more.",
+    ),
+}
+
+
+_ROTARY_Q = r"Q_h = \mathrm{RoPE}\big(\tilde X\, W^Q_h\big) \in \mathbb{R}^{T \times d_k}"
+_ROTARY_K = r"K_h = \mathrm{RoPE}\big(\tilde X_{kv}\, W^K_h\big) \in \mathbb{R}^{S \times d_k}"
+
+
+def _base_stages() -> dict[str, Stage]:
+    return {
+        "tokens": Stage(
+            "tokens",
+            "Tokens",
+            "tokens",
+            r"\text{text} \;\to\; (t_1, t_2, \dots, t_T)",
+            "The text is cut into words and punctuation marks, each a token with a position "
+            "number. A repeated word gets a small subscript so every row and column below has "
+            "its own name.",
+        ),
+        "x": Stage(
+            "x",
+            "Token vectors X",
+            "X",
+            r"X = \big[\,e(t_1); \dots; e(t_T)\,\big] "
+            r"\in \mathbb{R}^{T \times d_{\text{model}}}",
+            "Each token becomes a row of d_model numbers; the same word always gets the same "
+            "row. Attention only ever sees these numbers, never the letters.",
+        ),
+        "p": Stage("p", "Positional encoding P", "P", "", ""),
+        "x_plus_p": Stage(
+            "x_plus_p",
+            "Input X + P",
+            "X+P",
+            r"\tilde X = X + P",
+            "Adding P tags each word vector with its place in the sentence. Without it, "
+            "attention could not tell “dog bites man” from “man bites dog”.",
+        ),
+        "q": Stage(
+            "q",
+            "Queries Q",
+            "Q",
+            r"Q_h = \tilde X\, W^Q_h \in \mathbb{R}^{T \times d_k}",
+            "Each row is what one token is looking for, seen through the head's own query matrix. "
+            "Different heads can look for different things.",
+            per_head=True,
+        ),
+        "k": Stage(
+            "k",
+            "Keys K",
+            "K",
+            r"K_h = \tilde X_{kv}\, W^K_h \in \mathbb{R}^{S \times d_k}",
+            "Each row is what one token offers to be found by. A query and a key that point "
+            "the same way will give a high score.",
+            rows=KEY_SIDE,
+            per_head=True,
+        ),
+        "v": Stage(
+            "v",
+            "Values V",
+            "V",
+            r"V_h = \tilde X_{kv}\, W^V_h \in \mathbb{R}^{S \times d_v}",
+            "Each row is what a token hands over once it is attended to. Keys decide *how "
+            "much* flows, values decide *what* flows.",
+            rows=KEY_SIDE,
+            per_head=True,
+        ),
+        "scores": Stage(
+            "scores",
+            "Raw scores QKᵀ",
+            "S",
+            r"S_h = Q_h K_h^\top \in \mathbb{R}^{T \times S}",
+            "Cell (i, j) is the dot product of query i with key j: large when the two vectors "
+            "point the same way. Row i is token i's raw interest in every key.",
+            kind="scores",
+            rows=QUERY_SIDE,
+            cols=KEY_SIDE,
+            per_head=True,
+        ),
+        "scaled": Stage(
+            "scaled", "Scaled scores", "S̃", "", "", kind="scores", cols=KEY_SIDE, per_head=True
+        ),
+        "masked": Stage(
+            "masked",
+            "Masked scores",
+            "Ŝ",
+            "",
+            "",
+            kind="scores",
+            cols=KEY_SIDE,
+            per_head=True,
+            masked=True,
+        ),
+        "weights": Stage(
+            "weights",
+            "Attention weights",
+            "A",
+            "",
+            "",
+            kind="weights",
+            cols=KEY_SIDE,
+            per_head=True,
+            masked=True,
+        ),
+        "context": Stage(
+            "context",
+            "Context vectors C",
+            "C",
+            r"C_h = A_h V_h \in \mathbb{R}^{T \times d_v}",
+            "Each token's new vector is the weighted average of the value rows, using its row "
+            "of weights. A token that attends mostly to one key ends up close to that key's value.",
+            per_head=True,
+        ),
+        "concat": Stage(
+            "concat",
+            "Heads side by side",
+            "[C₁…C_H]",
+            r"[\,C_1 \;\cdots\; C_H\,] \in \mathbb{R}^{T \times H d_v}",
+            "The heads' context vectors are laid next to each other, one block of columns per "
+            "head. Nothing is mixed yet.",
+        ),
+        "output": Stage("output", "Output", "O", "", ""),
+        "head_view": Stage(
+            "head_view",
+            "Head view",
+            "A",
+            r"\text{width}(i \to j) \propto A^{(h)}_{ij}",
+            "Each line joins a query token (left) to a key token (right); the thicker and "
+            "darker it is, the more that key counts. One colour per head shows how heads "
+            "spread their attention differently.",
+            kind="weights",
+            cols=KEY_SIDE,
+        ),
+    }
+
+
+def stages_for(config: ac.AttentionConfig, cross: bool = False) -> dict[str, Stage]:
+    """Every step, with the formulas and words that match ``config``.
+
+    ``cross``: keys and values come from a second sentence (cross-attention).
+    """
+    steps = _base_stages()
+    formula, words = _POSITIONS[config.positional]
+    steps["p"] = replace(steps["p"], formula=formula, explanation=words)
+    formula, words = _SCALINGS[config.scaling]
+    steps["scaled"] = replace(steps["scaled"], formula=formula, explanation=words)
+    formula, words = _MASKS[config.mask]
+    steps["masked"] = replace(steps["masked"], formula=formula, explanation=words)
+    formula, words = _ACTIVATIONS[config.activation]
+    steps["weights"] = replace(steps["weights"], formula=formula, explanation=words)
+    formula, words = _COMBINATIONS[config.combine]
+    steps["output"] = replace(steps["output"], formula=formula, explanation=words)
+    if config.positional == "rotary":
+        steps["q"] = replace(steps["q"], formula=_ROTARY_Q)
+        steps["k"] = replace(steps["k"], formula=_ROTARY_K)
+    if cross:
+        note = " In cross-attention these rows come from the second sentence."
+        for key in ("k", "v"):
+            steps[key] = replace(steps[key], explanation=steps[key].explanation + note)
+    return steps
+
+
+def shape_caption(symbol: str, shape: tuple[int, ...], head: int | None = None) -> str:
+    """``"Q₁: 9 × 8"``: a matrix's name (with its head, counted from 1) and shape."""
+    name = symbol if head is None else f"{symbol}{_subscript(head + 1)}"
+    return f"{name}: {' × '.join(str(n) for n in shape)}"
+
+
+def _subscript(number: int) -> str:
+    return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+def stage_matrix(run: ac.AttentionRun, key: str, head: int | None = None) -> np.ndarray:
+    """The array a step shows: ``(H, R, C)`` for per-head steps when ``head`` is None,
+    else ``(R, C)``.
+
+    ``x``/``p``/``x_plus_p`` are the query side; :func:`key_side_matrix` gives
+    the key side of a cross-attention run.
+    """
+    trace = run.trace
+    arrays = {
+        "x": run.x,
+        "p": run.p,
+        "x_plus_p": run.x + run.p,
+        "q": trace.q,
+        "k": trace.k,
+        "v": trace.v,
+        "scores": trace.scores,
+        "scaled": trace.scaled,
+        "masked": trace.masked,
+        "weights": trace.weights,
+        "context": trace.context,
+        "concat": trace.concat,
+        "output": run.trace.output,
+    }
+    matrix = arrays[key]
+    if head is not None and matrix.ndim == 3:
+        return matrix[head]
+    return matrix
+
+
+def key_side_matrix(run: ac.AttentionRun, key: str) -> np.ndarray:
+    """``x``, ``p`` or ``x_plus_p`` of the key/value sentence ``(S, d_model)``."""
+    arrays = {"x": run.x_kv, "p": run.p_kv, "x_plus_p": run.x_kv + run.p_kv}
+    return arrays[key]
+
+
+def axis_labels(
+    side: str, query_labels: Sequence[str], key_labels: Sequence[str], width: int
+) -> list[str]:
+    """Labels for one axis: the query tokens, the key tokens, or columns ``0 .. width-1``."""
+    if side == QUERY_SIDE:
+        return list(query_labels)
+    if side == KEY_SIDE:
+        return list(key_labels)
+    return [str(column) for column in range(width)]
+
+
+def stage_title(step: Stage, head: int | None = None, second_sentence: bool = False) -> str:
+    """``"Queries Q · head 2"``; ``second_sentence`` marks the key/value side of cross-attention."""
+    title = step.title
+    if second_sentence:
+        title += " · second sentence"
+    if head is not None:
+        title += f" · head {head + 1}"
+    return title
+
+
+def all_matrices(run: ac.AttentionRun) -> dict[str, np.ndarray]:
+    """Every matrix of a run by name, for one ``.npz`` download (per-head arrays ``(H, ·, ·)``)."""
+    trace = run.trace
+    matrices = {
+        "X": run.x,
+        "P": run.p,
+        "X_plus_P": run.x + run.p,
+        "W_Q": run.projections.w_q,
+        "W_K": run.projections.w_k,
+        "W_V": run.projections.w_v,
+        "W_O": run.projections.w_o,
+        "head_weights": run.projections.head_weights,
+        "Q": trace.q,
+        "K": trace.k,
+        "V": trace.v,
+        "scores": trace.scores,
+        "scaled": trace.scaled,
+        "masked": trace.masked,
+        "weights": trace.weights,
+        "context": trace.context,
+        "concat": trace.concat,
+        "output": run.trace.output,
+    }
+    if run.is_cross:
+        matrices |= {"X_kv": run.x_kv, "P_kv": run.p_kv, "X_kv_plus_P_kv": run.x_kv + run.p_kv}
+    if run.mask is not None:
+        matrices["mask"] = run.mask
+    return matrices
+
+
+def stage_code(key: str, config: ac.AttentionConfig) -> tuple[Callable, ...]:
+    """The core functions that compute stage ``key`` under ``config``, for "The code"."""
+    rotary = (positional.rotate,) if config.positional == "rotary" else ()
+    projection = (attention.project, attention.split_heads)
+    code = {
+        "tokens": (ac.tokenize,),
+        "x": ac.EMBEDDINGS[config.embedding].shown,
+        "p": ac.POSITIONAL_ENCODINGS[config.positional].shown,
+        "x_plus_p": (pipeline.run_attention,),
+        "q": (*projection, *rotary),
+        "k": (*projection, *rotary),
+        "v": projection,
+        "scores": (attention.attention_scores,),
+        "scaled": (attention.scale_scores, *ac.SCALINGS[config.scaling].shown),
+        "masked": (attention.mask_scores, *ac.MASKS[config.mask].shown),
+        "weights": ac.ACTIVATIONS[config.activation].shown,
+        "head_view": ac.ACTIVATIONS[config.activation].shown,
+        "context": (attention.attention_context,),
+        "concat": (attention.merge_heads,),
+        "output": ac.COMBINATIONS[config.combine].shown,
+    }
+    return code[key]

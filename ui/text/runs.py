@@ -1,0 +1,204 @@
+"""The text page's runs and figures, computed once per server and shared by every session.
+
+A run is named by a :class:`RunKey`: the query tokens, the key tokens (``None`` in
+self-attention), the config and the custom-mask code (or ``None``). Every cached
+function takes the RunKey and is keyed by its digest, a short string computed once per
+rerun; Streamlit's hashing of the full tokens and config for each of a view's ~11
+cached calls was ~7 % of a weights-view rerun (BENCHMARKS.md, capacity). The figure
+builders also take the run itself as ``_run``, which Streamlit leaves out of the key
+(it follows from the RunKey), instead of asking the run cache again for every figure.
+
+This module is imported once per process; a page script runs again on every rerun,
+so the cached functions and :class:`View` live here rather than in ``views/text.py``
+(defining them again on each rerun cost another ~9 %).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+import attention_core as ac
+from ui.figures.head_view import head_view
+from ui.figures.style import FigureStyle
+from ui.pretrained.cache import read_only
+from ui.shared.matrix_view import chart, matrix_stage, stage_grid, stage_heatmap
+from ui.shared.stages import (
+    Stage,
+    axis_labels,
+    key_side_matrix,
+    shape_caption,
+    stage_code,
+    stage_matrix,
+    stage_title,
+    stages_for,
+)
+from ui.text.mask_inputs import decode
+
+# Reruns of one session hit these caches; a classroom of different sentences
+# evicts. The biggest run (128 tokens, d_model 512, 16 heads) is ~20 MB.
+RUN_CACHE_ENTRIES = 8
+FIGURE_CACHE_ENTRIES = 48
+CACHE_TTL_SECONDS = 30 * 60
+
+
+@dataclass(frozen=True)
+class RunKey:
+    """What a run is computed from; ``digest`` names it in every cache."""
+
+    queries: ac.Tokens
+    keys: ac.Tokens | None  #: the second sentence's tokens; None in self-attention
+    config: ac.AttentionConfig
+    mask_code: str | None  #: the custom mask (ui.text.mask_inputs.encode), or None
+    digest: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The repr of these frozen dataclasses lists every field exactly.
+        named = repr((self.queries, self.keys, self.config, self.mask_code))
+        object.__setattr__(self, "digest", hashlib.sha256(named.encode()).hexdigest())
+
+    @property
+    def labels(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Unique labels of the queries and of the keys."""
+        return self.queries.labels, (self.queries if self.keys is None else self.keys).labels
+
+
+# Runs and figures are cached as resources: one object shared by every session with the
+# same key, never changed once made (a run's arrays are read-only; drawing a figure only
+# reads it). st.cache_data would pickle each on the way in and out; a figure comes back
+# out rebuilt with all of plotly's checks, ~1.1 ms per 13 × 13 heatmap (BENCHMARKS.md).
+KEY_HASHES = {RunKey: lambda run_key: run_key.digest, FigureStyle: repr}
+
+
+@st.cache_resource(
+    max_entries=RUN_CACHE_ENTRIES,
+    ttl=CACHE_TTL_SECONDS,
+    show_spinner=False,
+    hash_funcs=KEY_HASHES,
+)
+def compute(run_key: RunKey) -> ac.AttentionRun:
+    """The attention run for a sentence (pair), a config and an optional custom mask.
+
+    Read by each figure of a view, so kept as one read-only object (20 MB at the largest).
+    """
+    custom = None if run_key.mask_code is None else decode(run_key.mask_code)
+    keys = None if run_key.keys is None else run_key.keys.tokens
+    run = ac.run_text_attention(run_key.queries.tokens, run_key.config, keys, custom)
+    return read_only(run)
+
+
+def axes(run_key: RunKey, step: Stage, shape: tuple[int, ...], second: bool) -> tuple[list, list]:
+    """Row and column labels of a step's matrix; ``second``: the key sentence's own X, P."""
+    query_labels, key_labels = run_key.labels
+    if second:
+        query_labels = key_labels
+    return (
+        axis_labels(step.rows, query_labels, key_labels, shape[-2]),
+        axis_labels(step.cols, query_labels, key_labels, shape[-1]),
+    )
+
+
+def matrix_of(run: ac.AttentionRun, key: str, head: int | None, second: bool) -> np.ndarray:
+    return key_side_matrix(run, key) if second else stage_matrix(run, key, head)
+
+
+cache_figure = st.cache_resource(
+    max_entries=FIGURE_CACHE_ENTRIES,
+    ttl=CACHE_TTL_SECONDS,
+    show_spinner=False,
+    hash_funcs=KEY_HASHES,
+)
+
+
+@cache_figure
+def heatmap_figure(
+    run_key: RunKey,
+    key: str,
+    head: int | None,
+    second: bool,
+    style: FigureStyle,
+    _run: ac.AttentionRun,
+) -> go.Figure:
+    """One step's heatmap: one head, or the key sentence's side when ``second``.
+
+    ``_run`` is ``compute(run_key)``, passed in (a leading underscore: not hashed).
+    """
+    run = _run
+    step = stages_for(run.config, run.is_cross)[key]
+    matrix = matrix_of(run, key, head, second)
+    rows, cols = axes(run_key, step, matrix.shape, second)
+    return stage_heatmap(
+        step, matrix, rows, cols, title=stage_title(step, head, second), mask=run.mask, style=style
+    )
+
+
+@cache_figure
+def grid_figure(run_key: RunKey, key: str, style: FigureStyle, _run: ac.AttentionRun) -> go.Figure:
+    """Every head's matrix of a per-head step, side by side (``_run`` = ``compute(run_key)``)."""
+    run = _run
+    step = stages_for(run.config, run.is_cross)[key]
+    stack = stage_matrix(run, key)
+    rows, cols = axes(run_key, step, stack.shape, False)
+    return stage_grid(
+        step, stack, rows, cols, title=f"{step.title} · all heads", mask=run.mask, style=style
+    )
+
+
+@cache_figure
+def head_view_figure(
+    run_key: RunKey,
+    query: int | None,
+    heads: tuple[int, ...],
+    style: FigureStyle,
+    _run: ac.AttentionRun,
+) -> go.Figure:
+    """Lines from the query token(s) to every key, one colour per head (``_run`` as above)."""
+    query_labels, key_labels = run_key.labels
+    weights = _run.trace.weights
+    return head_view(weights, query_labels, key_labels, heads=heads, query=query, style=style)
+
+
+@dataclass(frozen=True)
+class View:
+    """What every tab needs: the run, its key, the chosen head and display options."""
+
+    run_key: RunKey
+    run: ac.AttentionRun
+    steps: dict[str, Stage]
+    head: int  #: 0-based
+    numbers: bool
+    style: FigureStyle
+
+    def step(self, key: str, head: int | None = None, second: bool = False) -> None:
+        """One matrix beside its formula, shape and words (and numbers, if asked)."""
+        step = self.steps[key]
+        matrix = matrix_of(self.run, key, head, second)
+        rows, cols = axes(self.run_key, step, matrix.shape, second)
+        symbol = step.symbol + ("_kv" if second else "")
+        name = key + ("_second_sentence" if second else "")
+        name += "" if head is None else f"_head{head + 1}"  # also the CSV file's name
+        matrix_stage(
+            step,
+            matrix,
+            rows,
+            cols,
+            key=name,
+            shapes=[shape_caption(symbol, matrix.shape, head)],
+            title=stage_title(step, head, second),
+            mask=self.run.mask,
+            show_numbers=self.numbers,
+            style=self.style,
+            figure=heatmap_figure(self.run_key, key, head, second, self.style, self.run),
+            code=stage_code(key, self.run.config),
+        )
+
+    def grid(self, key: str) -> None:
+        """Every head's matrix of a per-head step, side by side on one colour scale."""
+        stack = stage_matrix(self.run, key)
+        each = shape_caption(self.steps[key].symbol, stack.shape[1:])
+        st.caption(f"All {stack.shape[0]} heads ({each} each) on one colour scale.")
+        chart(grid_figure(self.run_key, key, self.style, self.run), key=f"grid_{key}")
