@@ -15,9 +15,9 @@ from ui.positional_encoding import figures
 from ui.shared import url
 from ui.shared.export import csv_bytes, matrix_frame, npz_bytes
 from ui.shared.matrix_view import chart
+from ui.shared.numbers import short_difference
 from ui.shared.presentation import current_style
 from ui.shared.safe import show_error, show_warning
-from ui.walkthrough.figures import short_difference
 
 KINDS = ("sinusoidal", "learned", "rotary", "none")
 DEFAULT_SENTENCE = "the dog bit the man"

@@ -14,14 +14,14 @@ import attention_core as ac
 from attention_core.teaching import soft_lookup, walkthrough_steps
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
-from ui.shared import url
+from ui.shared import numbers, url
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
 from ui.shared.presentation import current_style
 from ui.shared.safe import show_error
 from ui.shared.worked_examples import DAYS, five_days, notes_versus_ours
 from ui.walkthrough import figures as wf
-from ui.walkthrough.figures import STEP_CODE, STEP_TITLES
+from ui.walkthrough.lecture import STEP_CODE, STEP_TITLES
 
 STEP_KEY = "step"
 N_STEPS = len(STEP_TITLES)
@@ -176,7 +176,7 @@ def four_words(style: FigureStyle) -> None:
         strict=True,
     ):
         column.markdown(name)
-        column.code(wf.format_matrix(matrix, 0), language=None)
+        column.code(numbers.format_matrix(matrix, 0), language=None)
     trace = ac.examples.four_words_attention()
     words = list(ac.examples.FOUR_WORDS)
     chart(
@@ -191,7 +191,8 @@ def four_words(style: FigureStyle) -> None:
         place=st,
     )
     notes_versus_ours(
-        wf.format_matrix(ac.examples.FOUR_WORDS_PRINTED_OUTPUT), wf.format_matrix(trace.context)
+        numbers.format_matrix(ac.examples.FOUR_WORDS_PRINTED_OUTPUT),
+        numbers.format_matrix(trace.context),
     )
     difference = walkthrough_steps.printed_difference(
         trace.context, ac.examples.FOUR_WORDS_PRINTED_OUTPUT
@@ -245,13 +246,13 @@ def attention_is_cool(style: FigureStyle) -> None:
     entry = walkthrough_steps.context_entry(
         examples.COOL_WEIGHTS, examples.COOL_VALUES, row, column
     )
-    text, latex = wf.entry_arithmetic("C", entry.row, entry.column, entry.terms, entry.value)
+    text, latex = numbers.entry_arithmetic("C", entry.row, entry.column, entry.terms, entry.value)
     st.latex(latex)
     st.text(text)
     slide = walkthrough_steps.context_entry(examples.COOL_WEIGHTS, examples.COOL_VALUES, 0, 0)
     st.caption(
-        f"The slides work out C₀₀ = {wf.plain_number(examples.COOL_PRINTED_C00)}; "
-        f"we get {wf.plain_number(slide.value)}."
+        f"The slides work out C₀₀ = {numbers.plain_number(examples.COOL_PRINTED_C00)}; "
+        f"we get {numbers.plain_number(slide.value)}."
     )
     chart(
         heatmap(
@@ -467,7 +468,7 @@ def step_heads(style: FigureStyle) -> None:
     )
     st.caption(
         f"Each head computed on its own gives the same numbers: max difference "
-        f"{wf.format_difference(example.separate_difference)}. The heads never talk "
+        f"{numbers.format_difference(example.separate_difference)}. The heads never talk "
         "to each other, so they can run in parallel."
     )
     combine_formulas = {

@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
-from ui.walkthrough.figures import STEP_TITLES
+from ui.walkthrough.lecture import STEP_TITLES
 
 CHART = "[data-testid='stPlotlyChart']"
 

@@ -21,7 +21,7 @@ import attention_core as ac
 from attention_core.maths import attention, positional
 from tests.plotly_specs import decode, figure_titled
 from ui.shared.stages import stage_code
-from ui.walkthrough.figures import STEP_CODE
+from ui.walkthrough.lecture import STEP_CODE
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXT_PAGE = str(ROOT / "views" / "text.py")

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 import attention_core as ac
 from attention_core.teaching import gradcheck, soft_lookup, walkthrough_steps
 from tests.plotly_specs import decode, figures
-from ui.walkthrough.figures import STEP_TITLES
+from ui.walkthrough.lecture import STEP_TITLES
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")

@@ -8,8 +8,8 @@ import attention_core as ac
 from attention_core.teaching import walkthrough_steps
 from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
+from ui.shared import numbers
 from ui.shared.matrix_view import chart
-from ui.walkthrough import figures as wf
 
 DAYS = [f"day {index}" for index in range(1, 6)]
 
@@ -44,14 +44,14 @@ def five_days_one(masked: bool, style: FigureStyle, key_prefix: str) -> None:
         place=left,
     )
     right.markdown("The notes print the weights rounded to 3 decimals:")
-    right.code(wf.format_matrix(result.printed_weights, 3), language=None)
+    right.code(numbers.format_matrix(result.printed_weights, 3), language=None)
     right.markdown(
         f"Ours rounded the same way: max difference "
-        f"**{wf.format_difference(result.weights_difference)}**."
+        f"**{numbers.format_difference(result.weights_difference)}**."
     )
     notes_versus_ours(
-        wf.format_matrix(result.printed_output),
-        wf.format_matrix(result.rounded_context),
+        numbers.format_matrix(result.printed_output),
+        numbers.format_matrix(result.rounded_context),
         label_ours="We compute round(W, 3) · V",
     )
     st.info(
@@ -79,6 +79,6 @@ def five_days(style: FigureStyle, key_prefix: str = "") -> None:
         strict=True,
     ):
         column.markdown(name)
-        column.code(wf.format_matrix(matrix, 4), language=None)
+        column.code(numbers.format_matrix(matrix, 4), language=None)
     five_days_one(False, style, key_prefix)
     five_days_one(True, style, key_prefix)

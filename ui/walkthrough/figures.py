@@ -1,103 +1,21 @@
-"""Figures, tables and number formatting of the classroom walkthrough.
+"""Figures and tables of the classroom walkthrough.
 
 Figure builders take arrays, labels and a :class:`ui.figures.style.FigureStyle` and
 return a ``plotly.graph_objects.Figure``; table builders return a DataFrame
-(shown as text by Streamlit); formatters return plain strings.
+(shown as text by Streamlit). Numbers as text: :mod:`ui.shared.numbers`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from attention_core.maths import attention, backward
-from attention_core.teaching import pitfalls, soft_lookup, walkthrough_steps
 from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import NORMAL, FigureStyle
-
-#: The lecture steps, in order: the page's headings and step picker.
-STEP_TITLES = (
-    "Attention as a soft dictionary lookup",
-    "The course notes' worked examples, recomputed",
-    "Why the scores are divided by √d",
-    "Masking: keeping the future out",
-    "Several heads in parallel",
-    "Learning: the backward pass by hand",
-)
-
-#: The core functions each step's numbers come from, shown in its "The code" expander.
-STEP_CODE: dict[int, tuple[Callable, ...]] = {
-    1: (soft_lookup.soft_lookup, attention.softmax),
-    2: (attention.scaled_dot_product_attention, attention.softmax),
-    3: (walkthrough_steps.softmax_saturation, attention.softmax),
-    4: (
-        walkthrough_steps.masking_comparison,
-        attention.mask_scores,
-        attention.softmax,
-        pitfalls.multiplicative_mask_pitfall,
-        pitfalls.wrong_axis_softmax_pitfall,
-    ),
-    5: (attention.multi_head_attention, attention.project, attention.split_heads),
-    6: (backward.attention_backward, backward.softmax_backward),
-}
-
-_SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-
-
-# --- Matrices ------------------------------------------------------------------
-
-
-# --- Numbers as text ---------------------------------------------------------
-
-
-def format_matrix(matrix: np.ndarray, decimals: int = 8) -> str:
-    """A matrix printed the way NumPy prints it in the notebooks, ``decimals`` places."""
-    return np.array2string(
-        np.asarray(matrix, dtype=float),
-        precision=decimals,
-        suppress_small=True,
-        max_line_width=120,
-        floatmode="maxprec",
-    )
-
-
-def plain_number(value: float) -> str:
-    """``1.0``, ``0.4``, ``0.22``: short, with a decimal point, no float noise."""
-    text = f"{value:.10g}"
-    return text if any(mark in text for mark in ".en") else text + ".0"
-
-
-def short_difference(value: float, tolerance: float = 1e-12) -> str:
-    """A max |difference| short enough for a metric: ``≈ 0`` below ``tolerance``."""
-    return "≈ 0" if value < tolerance else f"{value:.4g}"
-
-
-def format_difference(value: float, tolerance: float = 1e-12) -> str:
-    """A max |difference|: ``0 (rounding only: 2.8e-17)`` below ``tolerance``, else 4 digits."""
-    if value == 0.0:
-        return "0.0"
-    if value < tolerance:
-        return f"0 (rounding only: {value:.1e})"
-    return f"{value:.4g}"
-
-
-def entry_arithmetic(
-    name: str, row: int, column: int, terms: Sequence[tuple[float, float]], value: float
-) -> tuple[str, str]:
-    r"""``C₀₀ = 1.0·0.1 + 0.0·0.4 + 0.0·0.1 = 0.1`` as (plain text, LaTeX).
-
-    ``terms`` are the (weight, value) pairs of the dot product.
-    """
-    subscript = f"{row}{column}".translate(_SUBSCRIPT_DIGITS)
-    products = [(plain_number(w), plain_number(v)) for w, v in terms]
-    text = f"{name}{subscript} = " + " + ".join(f"{w}·{v}" for w, v in products)
-    latex = f"{name}_{{{row}{column}}} = " + " + ".join(rf"{w} \cdot {v}" for w, v in products)
-    return f"{text} = {plain_number(value)}", f"{latex} = {plain_number(value)}"
-
 
 # --- Step 1: soft lookup -----------------------------------------------------
 
