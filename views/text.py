@@ -10,8 +10,6 @@ exact view.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import streamlit as st
 
 import attention_core as ac
@@ -24,13 +22,13 @@ from ui.shared.matrix_view import chart, explain, npz_download, token_table
 from ui.shared.presentation import current_style
 from ui.shared.safe import show_error, show_info, show_warning
 from ui.shared.stages import all_matrices, stage_code, stages_for
+from ui.shared.tabs import Tab, show_tabs
 from ui.shared.url import BIND
 from ui.text.mask_inputs import encode, mask_editor, padding_hint
 from ui.text.runs import RunKey, View, compute, head_view_figure
 
 DEFAULT_TEXT = "The animal didn't cross the street because it was too tired."
 DEFAULT_TEXT2 = "Das Tier überquerte die Straße nicht, weil es zu müde war."
-TABS = ("1 Tokens", "2 Positions", "3 Q K V", "4 Weights", "5 Head view", "6 Output")
 TEXT_KEYS = ("text", "text2")
 # Always-drawn view settings in the URL, checked after the tabs (the model controls are
 # checked before, as a bad one can stop the page early).
@@ -211,13 +209,13 @@ def output_tab(view: View) -> None:
     view.step("output")
 
 
-TAB_VIEWS: tuple[Callable[[View], None], ...] = (
-    tokens_tab,
-    positions_tab,
-    qkv_tab,
-    weights_tab,
-    head_view_tab,
-    output_tab,
+TABS: tuple[Tab[View], ...] = (
+    Tab("1 Tokens", tokens_tab),
+    Tab("2 Positions", positions_tab),
+    Tab("3 Q K V", qkv_tab),
+    Tab("4 Weights", weights_tab),
+    Tab("5 Head view", head_view_tab),
+    Tab("6 Output", output_tab),
 )
 
 
@@ -292,10 +290,7 @@ def main() -> None:
     view = View(
         run_key, run, stages_for(config, keys is not None), head - 1, numbers, current_style()
     )
-    for tab, draw in zip(st.tabs(TABS, key="view", bind=BIND), TAB_VIEWS, strict=True):
-        if tab.open:
-            with tab:
-                draw(view)
+    show_tabs(TABS, view)
     with link_notice:
         url.warn_rejected(before, VIEW_KEYS)
 

@@ -36,9 +36,9 @@ DEEPER_VIEWS = (
 def _assigned(path: Path, name: str) -> ast.expr:
     """The expression assigned to the module-level ``name`` in ``path`` (read, not imported)."""
     for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in node.targets
-        ):
+        targets = [node.target] if isinstance(node, ast.AnnAssign) else getattr(node, "targets", [])
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            assert node.value is not None
             return node.value
     raise AssertionError(f"{name} not found in {path}")
 
@@ -52,7 +52,10 @@ def navigation_pages() -> list[str]:
 
 
 def text_tabs() -> list[str]:
-    return list(ast.literal_eval(_assigned(ROOT / "views" / "text.py", "TABS")))
+    """The labels of the text page's table of tabs: ``Tab("1 Tokens", tokens_tab), ...``."""
+    table = _assigned(ROOT / "views" / "text.py", "TABS")
+    assert isinstance(table, ast.Tuple)
+    return [ast.literal_eval(call.args[0]) for call in table.elts if isinstance(call, ast.Call)]
 
 
 def views() -> list[str]:

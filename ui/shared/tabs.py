@@ -1,0 +1,35 @@
+"""A page's table of tabs: a label and a drawing function each; only the open tab is drawn.
+
+Every page with tabs declares them once as a tuple of :class:`Tab` (in its own
+``ui/<page>/`` package) and shows them with :func:`show_tabs`. The open tab is in
+the URL (``view=3 Q K V``), so a link opens the tab its sender was looking at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+import streamlit as st
+
+from ui.shared.url import BIND
+
+State = TypeVar("State")
+
+
+@dataclass(frozen=True)
+class Tab(Generic[State]):
+    """One tab: its label (also its value in the URL) and what draws it from the page's state."""
+
+    label: str
+    draw: Callable[[State], None]
+
+
+def show_tabs(tabs: Sequence[Tab[State]], state: State, key: str = "view") -> None:
+    """Tabs bound to the URL parameter ``key``; only the open one is built, from ``state``."""
+    labels = [tab.label for tab in tabs]
+    for shown, tab in zip(st.tabs(labels, key=key, bind=BIND), tabs, strict=True):
+        if shown.open:
+            with shown:
+                tab.draw(state)
