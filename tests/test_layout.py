@@ -1,0 +1,72 @@
+"""The layout the README's "Where things go" describes, checked: shared folders hold only
+what two pages use, and no module grows past 300 lines without saying why.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import grimp
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = sorted(path.stem for path in (ROOT / "views").glob("*.py") if path.stem != "__init__")
+SHARED_FOLDERS = ("ui.shared", "ui.figures")
+MAX_LINES = 300
+#: The opening comment of a longer module must say why, in these words.
+LONG_FILE_REASON = "longer than 300 lines because"
+
+
+def _graph() -> grimp.ImportGraph:
+    return grimp.build_graph("views", "ui", "attention_core", "hosting")
+
+
+def _page_of(module: str) -> str | None:
+    """``views.text`` and ``ui.text.runs`` belong to the text page; shared modules to none."""
+    parts = module.split(".")
+    if parts[0] == "views" and len(parts) == 2:
+        return parts[1]
+    if parts[0] == "ui" and len(parts) > 2 and parts[1] in PAGES:
+        return parts[1]
+    return None
+
+
+def test_every_page_has_a_package_named_like_its_script() -> None:
+    for page in PAGES:
+        assert (ROOT / "ui" / page / "__init__.py").exists(), page
+
+
+def test_shared_folders_hold_only_what_two_pages_use() -> None:
+    graph = _graph()
+    shared = sorted(
+        module
+        for module in graph.modules
+        if module.startswith(SHARED_FOLDERS) and module.count(".") == 2
+    )
+    assert shared
+    single_page = {}
+    for module in shared:
+        pages = {_page_of(user) for user in graph.find_downstream_modules(module)} - {None}
+        if len(pages) < 2:
+            single_page[module] = sorted(pages)
+    assert not single_page, f"used by fewer than two pages (move to ui/<page>/): {single_page}"
+
+
+def test_page_packages_do_not_import_each_other() -> None:
+    graph = _graph()
+    for page in PAGES:
+        for other in PAGES:
+            if other != page:
+                chain = graph.find_shortest_chain(f"ui.{page}", f"ui.{other}", as_packages=True)
+                assert chain is None, f"ui.{page} imports ui.{other}: {chain}"
+
+
+@pytest.mark.parametrize("folder", ["views", "ui", "attention_core", "hosting"])
+def test_no_module_is_over_300_lines_without_a_reason(folder: str) -> None:
+    long_files = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        lines = path.read_text().splitlines()
+        opening = "\n".join(lines[:30]).lower()
+        if len(lines) > MAX_LINES and LONG_FILE_REASON not in opening:
+            long_files.append(f"{path.relative_to(ROOT)}: {len(lines)} lines")
+    assert not long_files, long_files
