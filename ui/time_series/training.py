@@ -26,7 +26,7 @@ from ui.figures.style import FigureStyle
 from ui.shared.matrix_view import chart
 from ui.shared.safe import show_error, show_info
 from ui.shared.url import BIND
-from ui.time_series import figures
+from ui.time_series import figures, training_figures
 
 if TYPE_CHECKING:  # both import torch; at run time they are imported only once training is on
     from attention_core.timeseries.model import ModelConfig, TrainConfig
@@ -136,7 +136,10 @@ def train_with_progress(
         )
         if time.monotonic() - drawn[0] > 0.3:
             steps, train_loss, val_loss = (np.array(c) for c in zip(*history, strict=True))
-            chart(figures.loss_figure(steps, train_loss, val_loss, style=style), place=live_chart)
+            chart(
+                training_figures.loss_figure(steps, train_loss, val_loss, style=style),
+                place=live_chart,
+            )
             drawn[0] = time.monotonic()
 
     def in_queue(ahead: int) -> None:
@@ -237,7 +240,7 @@ def show_training(
     )
     left, right = st.columns(2)
     chart(
-        figures.forecast_figure(
+        training_figures.forecast_figure(
             result.val_labels,
             result.actual,
             {"model": result.predicted, "naive": result.naive},
@@ -247,7 +250,7 @@ def show_training(
         place=left,
     )
     chart(
-        figures.loss_figure(
+        training_figures.loss_figure(
             result.eval_steps,
             result.train_loss,
             result.val_loss,
