@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ui.figures.style import NORMAL, FigureStyle
-from ui.time_series.figures import LINE_COLOUR, SECOND_COLOUR, THIRD_COLOUR, _title
+from ui.time_series.figures import LINE_COLOUR, SECOND_COLOUR, SERIES_COLOURS, line, titled
 
 
 def loss_figure(
@@ -21,30 +21,15 @@ def loss_figure(
     style: FigureStyle = NORMAL,
 ) -> go.Figure:
     """Training and validation MSE ``(E,)`` against the optimiser step ``(E,)``."""
+    steps = np.asarray(steps)
     figure = go.Figure()
-    figure.add_trace(
-        go.Scatter(
-            x=np.asarray(steps),
-            y=np.asarray(train_loss, dtype=np.float32),
-            name="training",
-            mode="lines",
-            line={"color": LINE_COLOUR},
-        )
-    )
-    figure.add_trace(
-        go.Scatter(
-            x=np.asarray(steps),
-            y=np.asarray(val_loss, dtype=np.float32),
-            name="validation",
-            mode="lines",
-            line={"color": SECOND_COLOUR},
-        )
-    )
+    figure.add_trace(line(steps, train_loss, "training", LINE_COLOUR))
+    figure.add_trace(line(steps, val_loss, "validation", SECOND_COLOUR))
     if best_step:
         figure.add_vline(x=best_step, line_dash="dot", line_color="#555555", annotation_text="kept")
     figure.update_xaxes(title="step")
     figure.update_yaxes(title="mean squared error (scaled units)", rangemode="tozero")
-    return _title(figure, title, style, 320)
+    return titled(figure, title, style, 320)
 
 
 def forecast_figure(
@@ -58,28 +43,11 @@ def forecast_figure(
     """Actual values ``(M,)`` and each named forecast ``(M,)`` over the validation days."""
     labels = list(labels)
     figure = go.Figure(
-        go.Scatter(
-            x=labels,
-            y=np.asarray(actual, dtype=np.float32),
-            name="actual",
-            mode="lines+markers",
-            line={"color": "#000000"},
-            marker={"size": 4},
-        )
+        line(labels, actual, "actual", "#000000", mode="lines+markers", marker={"size": 4})
     )
     dashes = ("solid", "dot", "dash")
     for index, (name, values) in enumerate(forecasts.items()):
-        figure.add_trace(
-            go.Scatter(
-                x=labels,
-                y=np.asarray(values, dtype=np.float32),
-                name=name,
-                mode="lines",
-                line={
-                    "color": (LINE_COLOUR, SECOND_COLOUR, THIRD_COLOUR)[index % 3],
-                    "dash": dashes[index % 3],
-                },
-            )
-        )
+        colour = SERIES_COLOURS[index % len(SERIES_COLOURS)]
+        figure.add_trace(line(labels, values, name, colour, dash=dashes[index % len(dashes)]))
     figure.update_xaxes(title="forecast day", type="category", nticks=12)
-    return _title(figure, title, style, 380)
+    return titled(figure, title, style, 380)
