@@ -16,7 +16,7 @@ import time
 
 from playwright.sync_api import sync_playwright
 
-from benchmarks.common import Result, emit
+from benchmarks.common import Result, emit, median_result
 from benchmarks.server import READY
 from hosting.local_server import (
     CHROMIUM,
@@ -81,12 +81,12 @@ def main() -> None:
 
 def _ratio(name: str, subject: list[float], reference: list[float], target: float) -> Result:
     ratios = [a / b for a, b in zip(subject, reference, strict=True)]
-    return Result(
-        name=name,
-        figure=round(statistics.median(ratios), 3),
-        target=target,
-        unit="x",
-        spread=(round(min(ratios), 3), round(max(ratios), 3)),
+    return median_result(
+        name,
+        ratios,
+        target,
+        "x",
+        digits=3,
         details={
             "subject_s": round(statistics.median(subject), 2),
             "reference_s": round(statistics.median(reference), 2),
