@@ -21,6 +21,8 @@ MAX_LINE_POINTS = 2_000
 LINE_COLOUR = "#0072B2"
 SECOND_COLOUR = "#E69F00"
 THIRD_COLOUR = "#009E73"
+QUERY_TITLE = "query (day that looks)"
+KEY_TITLE = "key (day looked at)"
 #: Colours of the lines or bars of one figure, in turn.
 SERIES_COLOURS = (LINE_COLOUR, SECOND_COLOUR, THIRD_COLOUR)
 
@@ -137,8 +139,8 @@ def attention_over_time(
         title=title,
         kind="weights",
         mask=mask,
-        row_title="query (day that looks)",
-        col_title="key (day looked at)",
+        row_title=QUERY_TITLE,
+        col_title=KEY_TITLE,
         style=style,
     )
     figure = make_subplots(
@@ -173,24 +175,11 @@ def attention_over_time(
     figure.add_trace(matrix.data[0], row=2, col=2)
     if mask is not None and not np.all(mask):
         figure.add_trace(_masked_cells(np.asarray(mask, dtype=bool), labels, style), row=2, col=2)
+    days = {"type": "category", "tickfont": {"size": style.tick_size}}
     figure.update_xaxes(type="category", showticklabels=False, row=1, col=2)
-    figure.update_xaxes(
-        type="category",
-        side="bottom",
-        title="key (day looked at)",
-        tickfont={"size": style.tick_size},
-        row=2,
-        col=2,
-    )
+    figure.update_xaxes(days, side="bottom", title=KEY_TITLE, row=2, col=2)
     figure.update_yaxes(type="category", autorange="reversed", showticklabels=False, row=2, col=2)
-    figure.update_yaxes(
-        type="category",
-        autorange="reversed",
-        title="query (day that looks)",
-        tickfont={"size": style.tick_size},
-        row=2,
-        col=1,
-    )
+    figure.update_yaxes(days, autorange="reversed", title=QUERY_TITLE, row=2, col=1)
     figure.update_xaxes(autorange="reversed", title=target_name, row=2, col=1)
     figure.update_yaxes(title=target_name, row=1, col=2)
     size = len(labels)
