@@ -31,8 +31,9 @@ from urllib.parse import urlencode
 
 from benchmarks.cluster import nginx_available, running_cluster
 from benchmarks.common import Result, emit
-from benchmarks.server import ROOT, cpu_seconds, rss_mb, running_server
+from benchmarks.server import cpu_seconds, rss_mb
 from benchmarks.st_client import LostRunError, Run, Session, affinity_cookie
+from hosting.local_server import ROOT, running_server
 
 SESSION_COUNTS = (10, 30, 60, 100)
 REPLICAS, CLUSTER_SESSIONS = 2, 200  # then 200 sessions on 2 replicas behind nginx

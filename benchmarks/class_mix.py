@@ -29,8 +29,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from benchmarks.common import Result, emit
-from benchmarks.server import ROOT, running_server
 from benchmarks.st_client import TRIGGER, LostRunError, Session
+from hosting.local_server import ROOT, running_server
 
 PEAK_TARGET_MB = 600.0
 ARRIVAL_S = 10.0

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.server import ROOT, free_port, start_server, wait_healthy
+from hosting.local_server import ROOT, free_port, start_server, url_of, wait_healthy
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 TEMPLATE = ROOT / "deploy" / "nginx" / "default.conf.template"
@@ -63,7 +63,7 @@ class Cluster:
     directory: Path | None = None
 
     def replica_url(self, port: int) -> str:
-        return f"http://127.0.0.1:{port}"
+        return url_of(port)
 
     def kill_replica(self, port: int) -> None:
         """SIGKILL, as a crashed or evicted replica: its sockets close at once."""
@@ -117,11 +117,11 @@ def running_cluster(n_replicas: int = 3, script: Path = ROOT / "app.py") -> Iter
         for _ in range(n_replicas):
             port = free_port()
             cluster.replicas[port] = start_server(script, port)
-        for port in cluster.replicas:
-            wait_healthy(port, timeout=120)
+        for port, process in cluster.replicas.items():
+            wait_healthy(process, url_of(port), timeout=120)
         listen = free_port()
         cluster.proxy = start_proxy(list(cluster.replicas), listen, directory)
-        cluster.url = f"http://127.0.0.1:{listen}"
+        cluster.url = url_of(listen)
         _wait_proxy(cluster.url)
         yield cluster
     finally:

@@ -16,14 +16,16 @@ import time
 
 from playwright.sync_api import sync_playwright
 
-from benchmarks.common import Result, emit
-from benchmarks.server import (
+from benchmarks.common import Result, emit, median_result
+from benchmarks.server import READY
+from hosting.local_server import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    READY,
     ROOT,
     free_port,
     start_server,
+    stop,
+    url_of,
     wait_healthy,
 )
 
@@ -36,17 +38,16 @@ def _time_to_drawn(browser, script, path: str, drawn: str) -> float:
     start = time.perf_counter()
     process = start_server(script, port)
     try:
-        wait_healthy(port)
+        wait_healthy(process, url_of(port))
         page = browser.new_page(viewport={"width": 1400, "height": 900})
-        page.goto(f"http://127.0.0.1:{port}/{path}")
+        page.goto(f"{url_of(port)}/{path}")
         page.wait_for_selector(drawn, timeout=120_000)
         page.wait_for_selector(READY, timeout=120_000)
         elapsed = time.perf_counter() - start
         page.close()
         return elapsed
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        stop(process)
 
 
 def main() -> None:
@@ -80,12 +81,12 @@ def main() -> None:
 
 def _ratio(name: str, subject: list[float], reference: list[float], target: float) -> Result:
     ratios = [a / b for a, b in zip(subject, reference, strict=True)]
-    return Result(
-        name=name,
-        figure=round(statistics.median(ratios), 3),
-        target=target,
-        unit="x",
-        spread=(round(min(ratios), 3), round(max(ratios), 3)),
+    return median_result(
+        name,
+        ratios,
+        target,
+        "x",
+        digits=3,
         details={
             "subject_s": round(statistics.median(subject), 2),
             "reference_s": round(statistics.median(reference), 2),

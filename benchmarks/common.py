@@ -31,6 +31,26 @@ class Result:
         return self.figure <= self.target if self.lower_is_better else self.figure >= self.target
 
 
+def median_result(
+    name: str,
+    samples: list[float],
+    target: float,
+    unit: str,
+    *,
+    digits: int,
+    details: dict | None = None,
+) -> Result:
+    """``samples``' median as the figure, their (min, max) as its spread; rounded to ``digits``."""
+    return Result(
+        name=name,
+        figure=round(statistics.median(samples), digits),
+        target=target,
+        unit=unit,
+        spread=(round(min(samples), digits), round(max(samples), digits)),
+        details=details or {},
+    )
+
+
 def interleaved_ratio(
     subject: Callable[[], object], reference: Callable[[], object], repeats: int = 15
 ) -> tuple[float, tuple[float, float], float, float]:

@@ -19,15 +19,14 @@ import os
 for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[variable] = "1"  # before NumPy loads its BLAS: the "one thread" of the target
 
-import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from benchmarks.common import Result, emit  # noqa: E402
-from benchmarks.server import ROOT  # noqa: E402
+from benchmarks.common import Result, emit, median_result  # noqa: E402
+from hosting.local_server import ROOT  # noqa: E402
 
 LOAD_TARGET_S = 1.5
 FORWARD_TARGET_MS = 150.0
@@ -66,12 +65,12 @@ def cold_load() -> Result:
             [sys.executable, "-c", LOAD_CODE], cwd=ROOT, capture_output=True, text=True, check=True
         )
         times.append(float(done.stdout.strip().splitlines()[-1]))
-    return Result(
+    return median_result(
         "pretrained: first model load, fresh process",
-        round(statistics.median(times), 3),
+        times,
         LOAD_TARGET_S,
         "s",
-        spread=(round(min(times), 3), round(max(times), 3)),
+        digits=3,
         details={"samples": LOAD_SAMPLES},
     )
 
@@ -88,12 +87,12 @@ def forward_pass() -> Result:
         start = time.perf_counter()
         bert.forward(model.weights, encoded.ids, encoded.type_ids)
         times.append(1000 * (time.perf_counter() - start))
-    return Result(
+    return median_result(
         "pretrained: forward pass, 128 tokens, 1 thread",
-        round(statistics.median(times), 1),
+        times,
         FORWARD_TARGET_MS,
         "ms",
-        spread=(round(min(times), 1), round(max(times), 1)),
+        digits=1,
         details={"samples": FORWARD_SAMPLES},
     )
 
@@ -116,12 +115,12 @@ def reruns_and_memory() -> list[Result]:
                 times.append(1000 * (time.perf_counter() - start))
     after = rss_mb()
     return [
-        Result(
+        median_result(
             "pretrained: rerun after layer/head/query change, 128 tokens",
-            round(statistics.median(times), 1),
+            times,
             RERUN_TARGET_MS,
             "ms",
-            spread=(round(min(times), 1), round(max(times), 1)),
+            digits=1,
             details={"reruns": len(times), "views": len(VIEWS)},
         ),
         Result(

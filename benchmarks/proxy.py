@@ -18,7 +18,7 @@ from playwright.sync_api import sync_playwright
 
 from benchmarks.cluster import running_cluster
 from benchmarks.common import Result, emit
-from benchmarks.server import CHROMIUM, CHROMIUM_ARGS
+from hosting.local_server import CHROMIUM, CHROMIUM_ARGS
 
 SAMPLES = 3
 DOWN_BYTES_S = 20e6 / 8

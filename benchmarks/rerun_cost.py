@@ -13,7 +13,7 @@ import time
 
 from streamlit.testing.v1 import AppTest
 
-from benchmarks.common import Result, emit
+from benchmarks.common import Result, emit, median_result
 from benchmarks.pages import MINIMAL_PAGE, sentence, text_page
 
 TARGET = 4.0
@@ -38,12 +38,12 @@ def _ratio(name: str, target: float, **params: str) -> Result:
         page_times.append(_timed_seed_change(page, sample))
         minimal_times.append(_timed_seed_change(minimal, sample))
     ratios = [p / m for p, m in zip(page_times, minimal_times, strict=True)]
-    return Result(
-        name=name,
-        figure=round(statistics.median(ratios), 2),
-        target=target,
-        unit="x",
-        spread=(round(min(ratios), 2), round(max(ratios), 2)),
+    return median_result(
+        name,
+        ratios,
+        target,
+        "x",
+        digits=2,
         details={
             "page_ms": round(statistics.median(page_times) * 1e3, 1),
             "minimal_ms": round(statistics.median(minimal_times) * 1e3, 1),

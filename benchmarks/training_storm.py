@@ -23,8 +23,9 @@ from urllib.parse import urlencode
 
 from benchmarks.capacity import THINK_S, percentile, weights_link
 from benchmarks.common import Result, emit
-from benchmarks.server import ROOT, rss_mb, running_server
+from benchmarks.server import rss_mb
 from benchmarks.st_client import LostRunError, Session
+from hosting.local_server import ROOT, running_server
 
 STUDENTS = 30
 ARRIVAL_S = 10.0

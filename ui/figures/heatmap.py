@@ -112,6 +112,34 @@ def _cell_numbers(
     }
 
 
+def _panel(z: np.ndarray, rows: list[str], cols: list[str], name: str, hover: str) -> dict:
+    """One matrix ``z (R, C)`` as a heatmap trace: rows down, columns across, no hover on NaN.
+
+    The colours are the caller's: its own scale and bar (:func:`heatmap`) or the
+    grid's shared colour axis (:func:`heatmap_grid`).
+    """
+    return {
+        "type": "heatmap",
+        "z": z,
+        "x": cols,
+        "y": rows,
+        "hovertemplate": hover,
+        "hoverongaps": False,
+        "name": name,
+    }
+
+
+def _frame(title: str, style: FigureStyle, mask: np.ndarray | None) -> dict:
+    """Title and font of a matrix figure; a grey background where the mask forbids cells."""
+    frame = {
+        "title": {"text": title, "font": {"size": style.title_size}},
+        "font": {"size": style.font_size},
+    }
+    if mask is not None and not np.all(mask):
+        frame["plot_bgcolor"] = style.masked_colour
+    return frame
+
+
 def heatmap(
     matrix: np.ndarray,
     row_labels: Sequence[str],
@@ -140,14 +168,8 @@ def heatmap(
     small = z.size <= MAX_CELLS_WITH_TEXT
     colours = _colour_settings(kind, style, z)
     trace = {
-        "type": "heatmap",
-        "z": z,
-        "x": cols,
-        "y": rows,
-        "hovertemplate": _hover(row_title, col_title, style),
-        "hoverongaps": False,
+        **_panel(z, rows, cols, title, _hover(row_title, col_title, style)),
         "colorbar": {"thickness": 12, "tickfont": {"size": style.tick_size}},
-        "name": title,
         **colours,
         "colorscale": build.colour_scale(colours["colorscale"]),
     }
@@ -157,9 +179,7 @@ def heatmap(
     if mask is not None and small and not np.all(mask):
         label = MASKED_WEIGHT_LABEL if kind == "weights" else MASKED_LABEL
         traces.append(_masked_overlay(mask, rows, cols, row_title, col_title, style, label))
-    layout = _layout(title, row_title, col_title, style, z.shape, height)
-    if mask is not None and not np.all(mask):
-        layout["plot_bgcolor"] = style.masked_colour
+    layout = _layout(title, row_title, col_title, style, z.shape, height, mask)
     return build.figure(traces, layout, checked=False)
 
 
@@ -170,11 +190,11 @@ def _layout(
     style: FigureStyle,
     shape: tuple[int, int],
     height: int | None,
+    mask: np.ndarray | None,
 ) -> dict:
     auto_height = 120 + style.cell_px * min(shape[0], 24)
     return {
-        "title": {"text": title, "font": {"size": style.title_size}},
-        "font": {"size": style.font_size},
+        **_frame(title, style, mask),
         "height": height or auto_height,
         "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
         # Column labels go below the matrix: on top they run into the title in a
@@ -230,16 +250,11 @@ def heatmap_grid(
     )
     hover = _hover(row_title, col_title, style)
     colours = _colour_settings(kind, style, display_matrix(stack, None))
+    rows, cols = list(row_labels), list(col_labels)
     traces = [
         {
-            "type": "heatmap",
-            "z": display_matrix(stack[index], mask),
-            "x": list(col_labels),
-            "y": list(row_labels),
+            **_panel(display_matrix(stack[index], mask), rows, cols, titles[index], hover),
             "coloraxis": "coloraxis",
-            "hovertemplate": hover,
-            "hoverongaps": False,
-            "name": titles[index],
             **build.cell_axes(index // columns + 1, index % columns + 1, columns),
         }
         for index in range(n_panels)
@@ -250,14 +265,11 @@ def heatmap_grid(
         "cmax": colours["zmax"],
     }
     layout.update(
-        title={"text": title, "font": {"size": style.title_size}},
-        font={"size": style.font_size},
+        **_frame(title, style, mask),
         coloraxis=colour_axis,
         height=140 + n_rows * max(220, 12 * min(stack.shape[1], 40)),
         margin={"l": 10, "r": 10, "t": 70, "b": 10},
     )
-    if mask is not None and not np.all(mask):
-        layout["plot_bgcolor"] = style.masked_colour
     build.update_axes(
         layout,
         "x",

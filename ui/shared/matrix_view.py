@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -41,44 +42,22 @@ def stage_heatmap(
     mask: np.ndarray | None = None,
     style: FigureStyle = NORMAL,
 ) -> go.Figure:
-    """The heatmap of one step's ``matrix (R, C)``; ``mask`` is used only if ``step.masked``."""
-    return heatmap(
-        matrix,
-        row_labels,
-        col_labels,
-        title=title,
-        kind=step.kind,
-        mask=mask if step.masked else None,
-        row_title=_axis_title(step.rows),
-        col_title=_axis_title(step.cols),
-        style=style,
-    )
+    """The heatmap of one step's ``matrix (R, C)``; ``mask`` is used only if ``step.masked``.
 
-
-def stage_grid(
-    step: Stage,
-    stack: np.ndarray,
-    row_labels: Sequence[str],
-    col_labels: Sequence[str],
-    *,
-    title: str,
-    mask: np.ndarray | None = None,
-    style: FigureStyle = NORMAL,
-) -> go.Figure:
-    """Small multiples of a per-head step, ``stack (H, R, C)``, one panel per head."""
-    titles = [f"head {head + 1}" for head in range(stack.shape[0])]
-    return heatmap_grid(
-        stack,
-        row_labels,
-        col_labels,
-        titles=titles,
-        title=title,
-        kind=step.kind,
-        mask=mask if step.masked else None,
-        row_title=_axis_title(step.rows),
-        col_title=_axis_title(step.cols),
-        style=style,
-    )
+    A per-head stack ``(H, R, C)`` gives small multiples instead, one panel per head.
+    """
+    look: dict[str, Any] = {
+        "title": title,
+        "kind": step.kind,
+        "mask": mask if step.masked else None,
+        "row_title": _axis_title(step.rows),
+        "col_title": _axis_title(step.cols),
+        "style": style,
+    }
+    if np.ndim(matrix) == 3:
+        titles = [f"head {head + 1}" for head in range(len(matrix))]
+        return heatmap_grid(matrix, row_labels, col_labels, titles=titles, **look)
+    return heatmap(matrix, row_labels, col_labels, **look)
 
 
 def _axis_title(side: str) -> str:

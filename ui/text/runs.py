@@ -26,7 +26,7 @@ import attention_core as ac
 from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
 from ui.pretrained.cache import read_only
-from ui.shared.matrix_view import chart, matrix_stage, stage_grid, stage_heatmap
+from ui.shared.matrix_view import chart, matrix_stage, stage_heatmap
 from ui.shared.stages import (
     Stage,
     axis_labels,
@@ -143,7 +143,7 @@ def grid_figure(run_key: RunKey, key: str, style: FigureStyle, _run: ac.Attentio
     step = stages_for(run.config, run.is_cross)[key]
     stack = stage_matrix(run, key)
     rows, cols = axes(run_key, step, stack.shape, False)
-    return stage_grid(
+    return stage_heatmap(
         step, stack, rows, cols, title=f"{step.title} · all heads", mask=run.mask, style=style
     )
 

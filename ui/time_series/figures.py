@@ -1,8 +1,8 @@
-"""Figures of the time-series page: the series, attention over time, lags, training.
+"""Figures of the time-series page: the series, attention over time, lags.
 
 Each builder takes arrays and labels and returns a ``plotly.graph_objects.Figure``.
 Matrix views are made by :func:`ui.figures.heatmap.heatmap`; here they get the series
-drawn along their axes.
+drawn along their axes. The training curves are in :mod:`ui.time_series.training_figures`.
 """
 
 from __future__ import annotations
@@ -21,9 +21,13 @@ MAX_LINE_POINTS = 2_000
 LINE_COLOUR = "#0072B2"
 SECOND_COLOUR = "#E69F00"
 THIRD_COLOUR = "#009E73"
+QUERY_TITLE = "query (day that looks)"
+KEY_TITLE = "key (day looked at)"
+#: Colours of the lines or bars of one figure, in turn.
+SERIES_COLOURS = (LINE_COLOUR, SECOND_COLOUR, THIRD_COLOUR)
 
 
-def _title(figure: go.Figure, title: str, style: FigureStyle, height: int) -> go.Figure:
+def titled(figure: go.Figure, title: str, style: FigureStyle, height: int) -> go.Figure:
     figure.update_layout(
         title={"text": title, "font": {"size": style.title_size}},
         font={"size": style.font_size},
@@ -32,6 +36,23 @@ def _title(figure: go.Figure, title: str, style: FigureStyle, height: int) -> go
         legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},
     )
     return figure
+
+
+def line(
+    x: Sequence | np.ndarray,
+    y: np.ndarray,
+    name: str,
+    colour: str,
+    *,
+    mode: str = "lines",
+    dash: str | None = None,
+    **extra: object,
+) -> go.Scatter:
+    """One series ``y (N,)`` (sent as float32) against ``x (N,)``, in ``colour``."""
+    style = {"color": colour} if dash is None else {"color": colour, "dash": dash}
+    return go.Scatter(
+        x=x, y=np.asarray(y, dtype=np.float32), name=name, mode=mode, line=style, **extra
+    )
 
 
 def series_figure(
@@ -63,31 +84,10 @@ def series_figure(
         row_heights=[0.55, 0.45],
         subplot_titles=(f"target: {target_name}", "features after scaling"),
     )
-    figure.add_trace(
-        go.Scatter(
-            x=x,
-            y=np.asarray(target, dtype=np.float32),
-            name=target_name,
-            mode="lines",
-            line={"color": LINE_COLOUR},
-            showlegend=False,
-        ),
-        row=1,
-        col=1,
-    )
+    figure.add_trace(line(x, target, target_name, LINE_COLOUR, showlegend=False), row=1, col=1)
     for index, (name, values) in enumerate(scaled_features.items()):
-        figure.add_trace(
-            go.Scatter(
-                x=x,
-                y=np.asarray(values, dtype=np.float32),
-                name=name,
-                mode="lines",
-                line={"color": style.head_colour(index + 1)},
-                legendgroup="features",
-            ),
-            row=2,
-            col=1,
-        )
+        colour = style.head_colour(index + 1)
+        figure.add_trace(line(x, values, name, colour, legendgroup="features"), row=2, col=1)
     if shade is not None:
         for row in (1, 2):
             figure.add_vrect(
@@ -99,7 +99,7 @@ def series_figure(
                 row=row,
                 col=1,
             )
-    return _title(figure, title, style, 460)
+    return titled(figure, title, style, 460)
 
 
 def _masked_cells(mask: np.ndarray, labels: list[str], style: FigureStyle) -> go.Heatmap:
@@ -139,8 +139,8 @@ def attention_over_time(
         title=title,
         kind="weights",
         mask=mask,
-        row_title="query (day that looks)",
-        col_title="key (day looked at)",
+        row_title=QUERY_TITLE,
+        col_title=KEY_TITLE,
         style=style,
     )
     figure = make_subplots(
@@ -154,17 +154,20 @@ def attention_over_time(
         vertical_spacing=0.01,
     )
     values = np.asarray(target, dtype=np.float32)
-    line = {"color": LINE_COLOUR}
     figure.add_trace(
-        go.Scatter(
-            x=labels, y=values, mode="lines+markers", line=line, name=target_name, showlegend=False
-        ),
+        line(labels, values, target_name, LINE_COLOUR, mode="lines+markers", showlegend=False),
         row=1,
         col=2,
     )
+    # The same line turned on its side, left of the query axis.
     figure.add_trace(
         go.Scatter(
-            x=values, y=labels, mode="lines+markers", line=line, name=target_name, showlegend=False
+            x=values,
+            y=labels,
+            mode="lines+markers",
+            line={"color": LINE_COLOUR},
+            name=target_name,
+            showlegend=False,
         ),
         row=2,
         col=1,
@@ -172,28 +175,15 @@ def attention_over_time(
     figure.add_trace(matrix.data[0], row=2, col=2)
     if mask is not None and not np.all(mask):
         figure.add_trace(_masked_cells(np.asarray(mask, dtype=bool), labels, style), row=2, col=2)
+    days = {"type": "category", "tickfont": {"size": style.tick_size}}
     figure.update_xaxes(type="category", showticklabels=False, row=1, col=2)
-    figure.update_xaxes(
-        type="category",
-        side="bottom",
-        title="key (day looked at)",
-        tickfont={"size": style.tick_size},
-        row=2,
-        col=2,
-    )
+    figure.update_xaxes(days, side="bottom", title=KEY_TITLE, row=2, col=2)
     figure.update_yaxes(type="category", autorange="reversed", showticklabels=False, row=2, col=2)
-    figure.update_yaxes(
-        type="category",
-        autorange="reversed",
-        title="query (day that looks)",
-        tickfont={"size": style.tick_size},
-        row=2,
-        col=1,
-    )
+    figure.update_yaxes(days, autorange="reversed", title=QUERY_TITLE, row=2, col=1)
     figure.update_xaxes(autorange="reversed", title=target_name, row=2, col=1)
     figure.update_yaxes(title=target_name, row=1, col=2)
     size = len(labels)
-    return _title(figure, title, style, 260 + min(size, 40) * max(style.cell_px // 2, 12))
+    return titled(figure, title, style, 260 + min(size, 40) * max(style.cell_px // 2, 12))
 
 
 def lag_labels(length: int) -> list[int]:
@@ -217,7 +207,6 @@ def lag_bars(
     ``labels (T,)`` are the window's dates, shown on hover. With ``period``,
     dotted lines mark the lags that are whole periods before the forecast.
     """
-    colours = (LINE_COLOUR, SECOND_COLOUR, THIRD_COLOUR)
     figure = go.Figure()
     for index, (name, row) in enumerate(rows.items()):
         row = np.asarray(row, dtype=np.float32)
@@ -227,7 +216,7 @@ def lag_bars(
                 y=row,
                 name=name,
                 customdata=list(labels),
-                marker_color=colours[index % len(colours)],
+                marker_color=SERIES_COLOURS[index % len(SERIES_COLOURS)],
                 hovertemplate=f"lag %{{x}} (%{{customdata}})<br>weight %{{y:{style.number_format}}}"
                 "<extra></extra>",
             )
@@ -243,78 +232,4 @@ def lag_bars(
     )
     figure.update_yaxes(title="attention weight", rangemode="tozero")
     figure.update_layout(barmode="group")
-    return _title(figure, title, style, 340)
-
-
-def loss_figure(
-    steps: np.ndarray,
-    train_loss: np.ndarray,
-    val_loss: np.ndarray,
-    *,
-    best_step: int | None = None,
-    title: str = "Loss while training",
-    style: FigureStyle = NORMAL,
-) -> go.Figure:
-    """Training and validation MSE ``(E,)`` against the optimiser step ``(E,)``."""
-    figure = go.Figure()
-    figure.add_trace(
-        go.Scatter(
-            x=np.asarray(steps),
-            y=np.asarray(train_loss, dtype=np.float32),
-            name="training",
-            mode="lines",
-            line={"color": LINE_COLOUR},
-        )
-    )
-    figure.add_trace(
-        go.Scatter(
-            x=np.asarray(steps),
-            y=np.asarray(val_loss, dtype=np.float32),
-            name="validation",
-            mode="lines",
-            line={"color": SECOND_COLOUR},
-        )
-    )
-    if best_step:
-        figure.add_vline(x=best_step, line_dash="dot", line_color="#555555", annotation_text="kept")
-    figure.update_xaxes(title="step")
-    figure.update_yaxes(title="mean squared error (scaled units)", rangemode="tozero")
-    return _title(figure, title, style, 320)
-
-
-def forecast_figure(
-    labels: Sequence[str],
-    actual: np.ndarray,
-    forecasts: Mapping[str, np.ndarray],
-    *,
-    title: str = "Forecasts on the validation days",
-    style: FigureStyle = NORMAL,
-) -> go.Figure:
-    """Actual values ``(M,)`` and each named forecast ``(M,)`` over the validation days."""
-    labels = list(labels)
-    figure = go.Figure(
-        go.Scatter(
-            x=labels,
-            y=np.asarray(actual, dtype=np.float32),
-            name="actual",
-            mode="lines+markers",
-            line={"color": "#000000"},
-            marker={"size": 4},
-        )
-    )
-    dashes = ("solid", "dot", "dash")
-    for index, (name, values) in enumerate(forecasts.items()):
-        figure.add_trace(
-            go.Scatter(
-                x=labels,
-                y=np.asarray(values, dtype=np.float32),
-                name=name,
-                mode="lines",
-                line={
-                    "color": (LINE_COLOUR, SECOND_COLOUR, THIRD_COLOUR)[index % 3],
-                    "dash": dashes[index % 3],
-                },
-            )
-        )
-    figure.update_xaxes(title="forecast day", type="category", nticks=12)
-    return _title(figure, title, style, 380)
+    return titled(figure, title, style, 340)

@@ -27,6 +27,7 @@ from ui.shared.matrix_view import chart
 from ui.shared.safe import show_error, show_info
 from ui.shared.url import BIND
 from ui.time_series import figures
+from ui.time_series.training_figures import forecast_figure, loss_figure
 
 if TYPE_CHECKING:  # both import torch; at run time they are imported only once training is on
     from attention_core.timeseries.model import ModelConfig, TrainConfig
@@ -136,7 +137,7 @@ def train_with_progress(
         )
         if time.monotonic() - drawn[0] > 0.3:
             steps, train_loss, val_loss = (np.array(c) for c in zip(*history, strict=True))
-            chart(figures.loss_figure(steps, train_loss, val_loss, style=style), place=live_chart)
+            chart(loss_figure(steps, train_loss, val_loss, style=style), place=live_chart)
             drawn[0] = time.monotonic()
 
     def in_queue(ahead: int) -> None:
@@ -237,7 +238,7 @@ def show_training(
     )
     left, right = st.columns(2)
     chart(
-        figures.forecast_figure(
+        forecast_figure(
             result.val_labels,
             result.actual,
             {"model": result.predicted, "naive": result.naive},
@@ -247,7 +248,7 @@ def show_training(
         place=left,
     )
     chart(
-        figures.loss_figure(
+        loss_figure(
             result.eval_steps,
             result.train_loss,
             result.val_loss,
