@@ -19,37 +19,11 @@ from ui.learning.sections import (
     summary_section,
     try_it_section,
 )
-from ui.learning.training import PREFIX, setting_keys, trained_model, training_settings
+from ui.learning.state import PREFIX, TASK_WORDS, page_keys, training_settings
+from ui.learning.training import trained_model
 from ui.shared.presentation import current_style
 from ui.shared.safe import show_error
 from ui.shared.url import BIND, snapshot, warn_rejected
-
-TASK_WORDS = {
-    "reverse": "Eight digits in, the same digits reversed out. Every output position must read "
-    "one input position, n−1−i: the ideal head is the **anti-diagonal**. No mask: a position "
-    "may look ahead.",
-    "sort": "minGPT's demo: six symbols from {0, 1, 2}, then their sorted copy, one token at a "
-    "time (causal mask). To write the next output symbol, a head should look at the input "
-    "positions that hold it.",
-    "induction": "Random letters, then a few distinct letters twice. Inside the repeat, the "
-    "next letter is the one that followed this letter the last time. The textbook circuit "
-    "(Olsson et al. 2022) uses two heads: a **previous-token** head in layer 1 writes each "
-    "letter's predecessor into it, and an **induction** head in layer 2 looks at the letter "
-    "after the latest earlier copy of the current one. The scores above each head say how "
-    "close this tiny model comes. With the default settings (two heads per layer), both "
-    "heads formed for every seed from 0 to 29, and the loss drops as they do; change the "
-    "settings and the model may find a blurrier mix that works as well. Slide back through "
-    "training and watch what it tries. Causal mask.",
-}
-
-
-def page_keys(task: str) -> list[str]:
-    return [
-        f"{PREFIX}task",
-        f"{PREFIX}{task}_replay",
-        f"{PREFIX}{task}_probe",
-        *setting_keys(task),
-    ]
 
 
 def main() -> None:

@@ -23,6 +23,7 @@ from attention_core.maths import attention
 from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import FigureStyle
 from ui.learning.figures import training_curves
+from ui.learning.state import PREFIX
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown, show_error
@@ -31,7 +32,6 @@ from ui.shared.url import BIND
 if TYPE_CHECKING:
     from attention_core.learning.training import LearningResult
 
-PREFIX = "learn_"
 #: The functions that compute every matrix of "Try it", in the order they run.
 TRY_IT_CODE = (
     learned_forward.forward,
