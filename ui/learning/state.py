@@ -1,13 +1,23 @@
-"""The learning page's settings: the task, the model and training widgets, the link's keys."""
+"""The learning page's settings: the task, the model and training widgets, the link's keys.
+
+:func:`read_state` draws the controls and returns a :class:`LearningState`.
+Widget keys are ``learn_<task>_<setting>``: each task keeps its own settings in
+a link.
+"""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
+import attention_core as ac
 from attention_core.boundary import limits
 from attention_core.learning.config import DEFAULTS, ModelConfig, TrainConfig
+from attention_core.learning.tasks import TASKS
+from ui.figures.style import FigureStyle
+from ui.shared.presentation import current_style
+from ui.shared.safe import show_error
 from ui.shared.url import BIND
 
 PREFIX = "learn_"
@@ -34,24 +44,37 @@ TASK_WORDS = {
 }
 
 
-def page_keys(task: str) -> list[str]:
-    return [
+def task_key(task: str, name: str) -> str:
+    """The widget and URL key of one of ``task``'s widgets: ``learn_<task>_<name>``."""
+    return f"{PREFIX}{task}_{name}"
+
+
+#: Every URL key the page binds, per task (a link holds the open task's keys).
+URL_KEYS: dict[str, tuple[str, ...]] = {
+    task: (
         f"{PREFIX}task",
-        f"{PREFIX}{task}_replay",
-        f"{PREFIX}{task}_probe",
-        *setting_keys(task),
-    ]
+        task_key(task, "replay"),
+        task_key(task, "probe"),
+        *(task_key(task, name) for name in SETTINGS),
+    )
+    for task in TASKS
+}
 
 
-def setting_keys(task: str) -> list[str]:
-    """The URL keys of ``task``'s settings widgets."""
-    return [f"{PREFIX}{task}_{name}" for name in SETTINGS]
+@dataclass(frozen=True)
+class LearningState:
+    """What the controls say: the task, its checked model and training configs, the style."""
+
+    task: str
+    model: ModelConfig
+    train: TrainConfig
+    style: FigureStyle
 
 
 def training_settings(task: str) -> tuple[ModelConfig, TrainConfig]:
     """The settings widgets of ``task`` (its defaults train to 99 % in seconds); checked configs."""
     model, train = DEFAULTS[task]
-    key = f"{PREFIX}{task}_"
+    key = task_key(task, "")
     first, second, third, fourth = st.columns(4)
     layers = first.radio(
         "Layers", (1, 2), index=model.n_layers - 1, horizontal=True, key=f"{key}layers", bind=BIND
@@ -100,3 +123,23 @@ def training_settings(task: str) -> tuple[ModelConfig, TrainConfig]:
     )
     model = ModelConfig(task, int(layers), int(heads), int(d_model), bool(mlp))
     return model, replace(train, learning_rate=float(rate), steps=int(steps), seed=int(seed))
+
+
+def read_state() -> LearningState:
+    """The task picker with its description, then the settings; stops on settings it refuses."""
+    style = current_style()
+    task = st.radio(
+        "Task",
+        list(TASKS),  # bound widgets put the option text in the link: short words
+        horizontal=True,
+        key=f"{PREFIX}task",
+        bind=BIND,
+    )
+    st.markdown(TASK_WORDS[task])
+    with st.expander("Model and training settings", icon=":material/tune:"):
+        try:
+            model, train = training_settings(task)
+        except ac.InputError as error:
+            show_error(str(error))
+            st.stop()
+    return LearningState(task, model, train, style)

@@ -26,7 +26,7 @@ from hosting.turns import TRAININGS
 from ui.figures.style import FigureStyle
 from ui.learning.cache import SharedRuns
 from ui.learning.figures import training_curves
-from ui.learning.state import PREFIX
+from ui.learning.state import PREFIX, LearningState, task_key
 from ui.shared.matrix_view import chart
 from ui.shared.safe import show_warning
 
@@ -44,8 +44,9 @@ def _run_key(model: ModelConfig, train: TrainConfig) -> tuple:
     return (model, train)  # frozen dataclasses: equal settings, equal key
 
 
-def trained_model(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> LearningResult:
+def trained_model(state: LearningState) -> LearningResult:
     """The run trained ahead of time for these settings, unless the student trains live."""
+    model, train, style = state.model, state.train, state.style
     try:
         shipped = shipped_run(model, train)
     except ShippedRunError as error:
@@ -55,7 +56,7 @@ def trained_model(model: ModelConfig, train: TrainConfig, style: FigureStyle) ->
         return train_shared(model, train, style)
     live = st.toggle(
         "Train it live on this server",
-        key=f"{PREFIX}{model.task}_live",
+        key=task_key(model.task, "live"),
         help="Off: the model trained ahead of time with these settings, ready at once and the "
         "same on every machine. On: train it here now. Each processor rounds floats a little "
         "differently, so a live run can take another path from the same seed.",
