@@ -14,21 +14,23 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core.pretrained import bert, head_measures, pooling, rollout
+from attention_core.pretrained import bert, head_measures, loading, rollout
 from attention_core.pretrained.loading import Encoded
 from ui.figures.describe import describe_head_view
 from ui.figures.head_view import head_view
-from ui.figures.heatmap import heatmap, heatmap_grid
+from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
+from ui.pretrained.figures import MODEL_VIEW_BINS
+from ui.pretrained.guided import GUIDED_TEXT, guided_section
+from ui.pretrained.runs import trace_of
+from ui.pretrained.state import pick_head
 from ui.pretrained.steps import STEPS, step_code, step_matrix, step_stage
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart, matrix_stage
+from ui.shared.presentation import current_style
+from ui.shared.safe import show_info
 from ui.shared.stages import axis_labels
-
-# The model view draws 72 heads at once: 72 x 128 x 128 = 1.2 M cells would be
-# ~5 MB on the wire and freeze a school laptop. Longer inputs are pooled into
-# this many bins of neighbouring tokens (72 x 32 x 32 = 74 k cells).
-MODEL_VIEW_BINS = 32
+from ui.shared.url import BIND
 
 
 @dataclass(frozen=True)
@@ -50,32 +52,6 @@ def head_name(layer: int, head: int) -> str:
 
 
 # ---------------------------------------------------------------- model view
-
-
-def model_view_figure(encoded: Encoded, weights: np.ndarray, style: FigureStyle) -> go.Figure:
-    """All ``L x H`` heads' weights ``(L, H, T, T)`` as small multiples, pooled if long."""
-    n_layers, n_heads = weights.shape[:2]
-    pooled = pooling.pool_weights(weights, MODEL_VIEW_BINS).reshape(
-        n_layers * n_heads, *pooling.pool_weights(weights[0, 0], MODEL_VIEW_BINS).shape
-    )
-    labels = pooling.bin_labels(encoded.labels, MODEL_VIEW_BINS)
-    titles = [f"L{layer + 1} H{head + 1}" for layer in range(n_layers) for head in range(n_heads)]
-    figure = heatmap_grid(
-        pooled.astype(np.float32),
-        labels,
-        labels,
-        titles=titles,
-        title="Model view · every layer (rows) and head (columns)",
-        kind="weights",
-        style=style,
-        columns=n_heads,
-    )
-    # Panels of ~70 px: token names would cover them; hovering a cell names its tokens.
-    figure.update_layout(height=140 + n_layers * 110)
-    figure.update_xaxes(showticklabels=False)
-    figure.update_yaxes(showticklabels=False)
-    figure.update_annotations(font_size=style.tick_size)
-    return figure
 
 
 def model_view(shown: Selection, figure: go.Figure) -> None:
@@ -237,3 +213,40 @@ def rollout_section(shown: Selection) -> None:
         ),
         key="rollout",
     )
+
+
+# ---------------------------------------------------------------- the tabs drawn by the page
+
+
+def head_view_tab(shown: Selection) -> None:
+    query_column, heads_column = st.columns(2)
+    with query_column:
+        all_queries = st.toggle("Lines from every token", key="all_queries", bind=BIND)
+    with heads_column:
+        heads = st.multiselect(
+            "Heads to draw", list(range(1, 13)), default=[shown.head + 1], key="heads", bind=BIND
+        )
+    st.caption(
+        "Lines from the query token (left) to every key (right), thicker for larger weights; "
+        "one colour per head. Choose the layer and the query token above."
+    )
+    if not heads:
+        show_info("Choose at least one head to draw.")
+        return
+    head_view_section(shown, sorted(h - 1 for h in heads), all_queries)
+
+
+def summary_tab(shown: Selection) -> None:
+    preset = st.selectbox("Show", list(PRESETS), key="preset", bind=BIND)
+    frame = summary_section(shown, preset, pick_head)
+    st.session_state["_head_rows"] = [
+        (int(layer), int(head)) for layer, head in zip(frame["layer"], frame["head"], strict=True)
+    ]
+    st.caption(f"Open now: {head_name(shown.layer, shown.head)}.")
+
+
+def guided(loaded: loading.PretrainedModel, other_text: bool) -> None:
+    if other_text:
+        st.caption("This tab always uses the guided sentence; the other tabs show yours.")
+    encoded = loading.encode(loaded.tokenizer, GUIDED_TEXT)
+    guided_section(encoded, trace_of(encoded), current_style())
