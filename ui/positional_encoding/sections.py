@@ -2,33 +2,39 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
 import streamlit as st
 
 import attention_core as ac
 from attention_core.teaching import word_order
-from ui.figures.style import FigureStyle
 from ui.positional_encoding import figures
-from ui.positional_encoding.state import DEFAULT_SENTENCE, KIND_TEXT, SWAP_D_MODEL
-from ui.shared.export import csv_bytes, matrix_frame, npz_bytes
+from ui.positional_encoding.state import (
+    KIND_TEXT,
+    PREFIX,
+    PositionalState,
+)
+from ui.positional_encoding.swap import swap_view
+from ui.shared.export import csv_bytes, download_button, matrix_frame
 from ui.shared.matrix_view import chart
 from ui.shared.numbers import short_difference
-from ui.shared.safe import show_error, show_warning
+from ui.shared.safe import show_error
+from ui.shared.tabs import Section
+from ui.shared.url import BIND
 
 
-def download(label: str, make_bytes, file_name: str, key: str, mime: str = "text/csv") -> None:
-    """A download button whose file is built only when it is clicked."""
-    st.download_button(
-        label,
-        data=make_bytes,
-        file_name=file_name,
-        mime=mime,
-        key=key,
-        on_click="ignore",
-        icon=":material/download:",
-    )
+@dataclass(frozen=True)
+class Encoding:
+    """The page's settings and the encoding matrix they give, ``P (T, d)``."""
+
+    state: PositionalState
+    matrix: np.ndarray
 
 
-def matrix_view(matrix, kind: str, base: float, style: FigureStyle) -> None:
+def matrix_view(encoding: Encoding) -> None:
+    matrix, kind, base = encoding.matrix, encoding.state.kind, encoding.state.base
+    style = encoding.state.style
     length, width = matrix.shape
     plain, formula = KIND_TEXT[kind]
     left, right = st.columns([3, 2])
@@ -38,7 +44,7 @@ def matrix_view(matrix, kind: str, base: float, style: FigureStyle) -> None:
             title=f"{kind} encoding ({length} positions × {width} dimensions)",
             style=style,
         ),
-        key="pe_matrix_figure",
+        key=f"{PREFIX}matrix_figure",
         place=left,
     )
     with right:
@@ -48,7 +54,7 @@ def matrix_view(matrix, kind: str, base: float, style: FigureStyle) -> None:
         st.caption(f"Shape: P ({length}, {width}), one row per position · b = {base:g}")
         if kind == "none":
             st.info("All zeros: every position looks exactly the same.")
-        download(
+        download_button(
             "Download the matrix (CSV)",
             lambda: csv_bytes(
                 matrix_frame(
@@ -56,11 +62,12 @@ def matrix_view(matrix, kind: str, base: float, style: FigureStyle) -> None:
                 )
             ),
             f"positional_{kind}_{length}x{width}.csv",
-            "pe_download_matrix",
+            f"{PREFIX}download_matrix",
         )
 
 
-def curves_view(matrix, kind: str, style: FigureStyle) -> None:
+def curves_view(encoding: Encoding) -> None:
+    matrix, kind, style = encoding.matrix, encoding.state.kind, encoding.state.style
     width = matrix.shape[1]
     left, right = st.columns([3, 2])
     with right:
@@ -69,8 +76,8 @@ def curves_view(matrix, kind: str, style: FigureStyle) -> None:
             list(range(width)),
             default=figures.default_dimensions(width),
             max_selections=8,
-            key="pe_dims",
-            bind="query-params",
+            key=f"{PREFIX}dims",
+            bind=BIND,
         )
         st.markdown(
             "Each column of the matrix, read down the positions, is a wave. Low dimensions "
@@ -88,14 +95,15 @@ def curves_view(matrix, kind: str, style: FigureStyle) -> None:
     if dims:
         chart(
             figures.dimension_curves(matrix, dims, title="Selected dimensions", style=style),
-            key="pe_curves_figure",
+            key=f"{PREFIX}curves_figure",
             place=left,
         )
     else:
         left.info("Pick at least one dimension to plot.")
 
 
-def similarity_view(matrix, kind: str, style: FigureStyle) -> None:
+def similarity_view(encoding: Encoding) -> None:
+    matrix, kind, style = encoding.matrix, encoding.state.kind, encoding.state.style
     similarity = word_order.position_similarity(matrix)
     length = similarity.shape[0]
     left, right = st.columns([3, 2])
@@ -105,7 +113,7 @@ def similarity_view(matrix, kind: str, style: FigureStyle) -> None:
             title="How alike two positions are: P Pᵀ",
             style=style,
         ),
-        key="pe_similarity_figure",
+        key=f"{PREFIX}similarity_figure",
         place=left,
     )
     with right:
@@ -124,15 +132,20 @@ def similarity_view(matrix, kind: str, style: FigureStyle) -> None:
             st.latex(r"G_{pr} = \sum_i \cos\big((p - r)\,\omega_i\big) \quad (\text{even } d)")
         st.caption(f"Shape: G ({length}, {length})")
         labels = figures.position_labels(length)
-        download(
+        download_button(
             "Download P Pᵀ (CSV)",
             lambda: csv_bytes(matrix_frame(similarity, labels, labels)),
             f"position_similarity_{kind}_{length}.csv",
-            "pe_download_similarity",
+            f"{PREFIX}download_similarity",
         )
 
 
-def rotary_view(length: int, d_model: int, base: float, style: FigureStyle) -> None:
+def rotary_view(encoding: Encoding) -> None:
+    """Rotary encodings only: the score depends on the offset between query and key alone."""
+    if encoding.state.kind != "rotary":
+        return
+    length, d_model, base = encoding.state.length, encoding.state.d_model, encoding.state.base
+    style = encoding.state.style
     st.subheader("Rotary: only the distance between query and key matters")
     offsets = word_order.rotary_offset_scores(d_model, max_offset=length - 1, base=base)
     left, right = st.columns([3, 2])
@@ -144,7 +157,7 @@ def rotary_view(length: int, d_model: int, base: float, style: FigureStyle) -> N
             title="Score of one query and one key, rotated to positions p and p + o",
             style=style,
         ),
-        key="pe_rotary_figure",
+        key=f"{PREFIX}rotary_figure",
         place=left,
     )
     with right:
@@ -160,7 +173,7 @@ def rotary_view(length: int, d_model: int, base: float, style: FigureStyle) -> N
         )
         st.metric("Largest gap between the curves", short_difference(offsets.spread))
         st.caption(f"Exactly {offsets.spread:.1e}: rounding in the last digits of a float.")
-        download(
+        download_button(
             "Download the scores (CSV)",
             lambda: csv_bytes(
                 matrix_frame(
@@ -170,126 +183,26 @@ def rotary_view(length: int, d_model: int, base: float, style: FigureStyle) -> N
                 )
             ),
             "rotary_offset_scores.csv",
-            "pe_download_rotary",
+            f"{PREFIX}download_rotary",
         )
 
 
-def swap_inputs() -> tuple[ac.Tokens, int, int] | None:
-    """The sentence and the two positions to swap, or None (with a message) if unusable."""
-    text = st.text_input(
-        "Sentence",
-        DEFAULT_SENTENCE,
-        key="pe_sentence",
-        bind="query-params",
-        max_chars=ac.limits.MAX_TEXT_CHARS,
-    )
+#: The views of the chosen encoding, in the order the page shows them.
+ENCODING_VIEWS = (matrix_view, curves_view, similarity_view, rotary_view)
+
+
+def encoding_views(state: PositionalState) -> None:
+    """The encoding matrix of ``state`` and every view of it; a clear error if it cannot be made."""
     try:
-        tokens = ac.tokenize(text)
+        matrix = word_order.position_matrix(state.kind, state.length, state.d_model, state.base)
+        for view in ENCODING_VIEWS:
+            view(Encoding(state, matrix))
     except ac.InputError as error:
         show_error(str(error))
-        return None
-    if tokens.n_dropped:
-        show_warning(f"Only the first {ac.limits.MAX_TOKENS} tokens are used.")
-    last = len(tokens.tokens) - 1
-    if last < 1:
-        show_warning("Type at least two words, so that two of them can swap places.")
-        return None
-    columns = st.columns(2)
-    first = columns[0].number_input(
-        "Swap position", 0, last, min(1, last), key="pe_swap_first", bind="query-params"
-    )
-    second = columns[1].number_input(
-        "with position", 0, last, min(4, last), key="pe_swap_second", bind="query-params"
-    )
-    return tokens, int(first), int(second)
 
 
-def swap_result(
-    title: str, comparison: word_order.SwapComparison, labels, style: FigureStyle
-) -> None:
-    st.markdown(f"**{title}**")
-    chart(
-        figures.swap_grid(
-            comparison.weights[0],
-            comparison.realigned_weights[0],
-            labels,
-            title="Attention weights",
-            style=style,
-        ),
-        key=f"pe_swap_{comparison.config.positional}",
-        place=st,
-    )
-    metrics = st.columns(2)
-    metrics[0].metric("max |weight difference|", short_difference(comparison.weight_difference))
-    metrics[1].metric("max |output difference|", short_difference(comparison.output_difference))
-    if short_difference(comparison.weight_difference) == "≈ 0":
-        st.caption(
-            f"Exactly {comparison.weight_difference:.1e} and "
-            f"{comparison.output_difference:.1e}: rounding in the last digits of a float."
-        )
-
-
-def swap_view(kind: str, style: FigureStyle) -> None:
-    st.header("Why we need it: swap two words")
-    st.markdown(
-        "Swap two words and run attention again. Without positional information the "
-        "weights are the very same numbers, only moved along with the words, and each "
-        "word's output is unchanged: the model cannot tell the two sentences apart."
-    )
-    st.latex(
-        r"W(\Pi X) = \Pi\, W(X)\, \Pi^\top \quad \text{for any reordering } \Pi"
-        r"\text{, when there is no positional encoding}"
-    )
-    picked = swap_inputs()
-    if picked is None:
-        return
-    tokens, first, second = picked
-    if first == second:
-        show_warning("Pick two different positions to swap.")
-        return
-    if tokens.tokens[first].casefold() == tokens.tokens[second].casefold():
-        show_warning(
-            "Both positions hold the same word, so swapping them changes nothing. "
-            "Pick two different words."
-        )
-    with_kind = kind if kind != "none" else "sinusoidal"
-    runs = {
-        positional: word_order.compare_swapped(
-            tokens.tokens,
-            first,
-            second,
-            ac.AttentionConfig(d_model=SWAP_D_MODEL, n_heads=1, positional=positional),
-        )
-        for positional in ("none", with_kind)
-    }
-    st.dataframe(
-        {
-            "position": list(range(len(tokens.tokens))),
-            "original": list(tokens.tokens),
-            "swapped": list(runs["none"].swapped_tokens),
-        },
-        hide_index=True,
-    )
-    left, right = st.columns(2)
-    with left:
-        swap_result("Without positional encoding", runs["none"], tokens.labels, style)
-    with right:
-        swap_result(f"With {with_kind} encoding", runs[with_kind], tokens.labels, style)
-    st.caption(
-        f"One head, d = {SWAP_D_MODEL}, random word vectors (seed 0), b = 10 000. "
-        "The right panel of each pair shows the swapped sentence's weights with rows "
-        "and columns put back in the original word_order."
-    )
-    download(
-        "Download these weights (.npz)",
-        lambda: npz_bytes(
-            {
-                f"{name}_{part}": getattr(run, part)[0]
-                for name, run in runs.items()
-                for part in ("weights", "swapped_weights", "realigned_weights")
-            }
-        ),
-        "swap_weights.npz",
-        "pe_download_swap",
-        mime="application/octet-stream",
-    )
+#: The page's sections, in order: the chosen encoding, then why any encoding is needed.
+SECTIONS: tuple[Section[PositionalState], ...] = (
+    Section("", encoding_views),
+    Section("Why we need it: swap two words", swap_view),
+)

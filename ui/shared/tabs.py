@@ -39,14 +39,15 @@ def show_tabs(tabs: Sequence[Tab[State]], state: State, key: str = "view") -> No
 
 @dataclass(frozen=True)
 class Section(Generic[State]):
-    """One part of a page that is not a tab: its heading and what draws it from the state."""
+    """One part of a page that is not a tab: its heading ("" for none) and what draws it."""
 
     title: str
     draw: Callable[[State], None]
 
 
 def show_sections(sections: Sequence[Section[State]], state: State) -> None:
-    """Each section under its own header, one below the other."""
+    """Each section under its own header (if it has a title), one below the other."""
     for section in sections:
-        st.header(section.title)
+        if section.title:
+            st.header(section.title)
         section.draw(state)
