@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+
+import streamlit as st
 
 from attention_core.maths import attention, backward
 from attention_core.teaching import pitfalls, soft_lookup, walkthrough_steps
+from ui.shared.code_view import show_code
 
 #: The lecture steps, in order: the page's headings and step picker.
 STEP_TITLES = (
@@ -32,3 +35,11 @@ STEP_CODE: dict[int, tuple[Callable, ...]] = {
     5: (attention.multi_head_attention, attention.project, attention.split_heads),
     6: (backward.attention_backward, backward.softmax_backward),
 }
+
+
+def explain(plain: str, formula: str, shapes: str, code: Sequence[Callable] = ()) -> None:
+    """What every step opens with: plain words, the formula, the shapes and "The code"."""
+    st.markdown(plain)
+    st.latex(formula)
+    st.caption(f"Shapes: {shapes}")
+    show_code(code)
