@@ -1,32 +1,27 @@
 """Classroom walkthrough: attention in six steps, each with its formula and live numbers.
 
 The step is bound to the URL (``?step=3``), so a link opens the lecture at that
-step. PyTorch is imported only when step 6 is shown.
+step. PyTorch is imported only when step 6 is shown. The step picker lives in
+``ui.walkthrough.state``, the steps in ``ui.walkthrough.sections``.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-import attention_core as ac
 from ui.shared import url
-from ui.shared.presentation import current_style
-from ui.shared.safe import show_error
-from ui.walkthrough.sections import STEPS
-from ui.walkthrough.state import LINK_KEYS, navigation
+from ui.walkthrough.sections import show_step
+from ui.walkthrough.state import URL_KEYS, read_state
 
 
 def main() -> None:
     before = url.snapshot()
     st.title("Classroom walkthrough")
     link_notice = st.container()  # filled at the end, once every widget has read the URL
-    step = navigation()
-    try:
-        STEPS[step - 1](current_style())
-    except ac.InputError as error:
-        show_error(str(error))
+    state = read_state()
+    show_step(state)
     with link_notice:
-        url.warn_rejected(before, LINK_KEYS)
+        url.warn_rejected(before, URL_KEYS)
 
 
 main()

@@ -13,6 +13,7 @@ from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
 from ui.shared.worked_examples import five_days, notes_versus_ours
 from ui.walkthrough.lecture import STEP_CODE
+from ui.walkthrough.state import PREFIX, WalkthroughState
 
 # --- Step 2 --------------------------------------------------------------------
 
@@ -43,7 +44,7 @@ def four_words(style: FigureStyle) -> None:
             title="Attention weights (4, 4)",
             style=style,
         ),
-        key="wt_four_words_weights",
+        key=f"{PREFIX}four_words_weights",
         place=st,
     )
     notes_versus_ours(
@@ -77,7 +78,7 @@ def attention_is_cool(style: FigureStyle) -> None:
             title="Weights W (3, 3)",
             style=style,
         ),
-        key="wt_cool_weights",
+        key=f"{PREFIX}cool_weights",
         place=left,
     )
     chart(
@@ -91,14 +92,17 @@ def attention_is_cool(style: FigureStyle) -> None:
             col_title="feature",
             style=style,
         ),
-        key="wt_cool_values",
+        key=f"{PREFIX}cool_values",
         place=right,
     )
     pick = st.columns(2)
     row = pick[0].selectbox(
-        "Row i (query)", range(3), format_func=lambda i: f"{i}: {tokens[i]}", key="wt_cool_row"
+        "Row i (query)",
+        range(3),
+        format_func=lambda i: f"{i}: {tokens[i]}",
+        key=f"{PREFIX}cool_row",
     )
-    column = pick[1].selectbox("Column j (feature)", range(4), key="wt_cool_column")
+    column = pick[1].selectbox("Column j (feature)", range(4), key=f"{PREFIX}cool_column")
     entry = walkthrough_steps.context_entry(
         examples.COOL_WEIGHTS, examples.COOL_VALUES, row, column
     )
@@ -120,12 +124,13 @@ def attention_is_cool(style: FigureStyle) -> None:
             col_title="feature",
             style=style,
         ),
-        key="wt_cool_context",
+        key=f"{PREFIX}cool_context",
         place=st,
     )
 
 
-def step_examples(style: FigureStyle) -> None:
+def step_examples(state: WalkthroughState) -> None:
+    style = state.style
     st.markdown(
         "Each example starts from the document's own inputs, and its printed numbers "
         "stand next to ours, so you can check every digit."
@@ -141,6 +146,6 @@ def step_examples(style: FigureStyle) -> None:
     with tabs[0]:
         four_words(style)
     with tabs[1]:
-        five_days(style, key_prefix="wt_")
+        five_days(style, key_prefix=PREFIX)
     with tabs[2]:
         attention_is_cool(style)

@@ -7,13 +7,14 @@ import streamlit as st
 import attention_core as ac
 from attention_core.teaching import walkthrough_steps
 from ui.figures.heatmap import heatmap, heatmap_grid
-from ui.figures.style import FigureStyle
 from ui.shared import numbers
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
+from ui.shared.url import BIND
 from ui.shared.worked_examples import DAYS
 from ui.walkthrough import figures as wf
 from ui.walkthrough.lecture import STEP_CODE, explain
+from ui.walkthrough.state import PREFIX, WalkthroughState
 
 DEFAULT_HEAD_WIDTH = 4
 DEFAULT_COMBINE = "concat"
@@ -22,7 +23,8 @@ DEFAULT_COMBINE = "concat"
 # --- Step 5 --------------------------------------------------------------------
 
 
-def step_heads(style: FigureStyle) -> None:
+def step_heads(state: WalkthroughState) -> None:
+    style = state.style
     explain(
         "One head can only pay one kind of attention at a time. Multi-head attention cuts "
         "the e = 12 features into blocks of h, runs attention on every block at the same "
@@ -39,8 +41,8 @@ def step_heads(style: FigureStyle) -> None:
             ac.valid_head_counts(12),
             default=DEFAULT_HEAD_WIDTH,
             required=True,
-            key="wt_head_width",
-            bind="query-params",
+            key=f"{PREFIX}head_width",
+            bind=BIND,
         )
         or DEFAULT_HEAD_WIDTH
     )
@@ -50,8 +52,8 @@ def step_heads(style: FigureStyle) -> None:
             ac.COMBINATIONS,
             default=DEFAULT_COMBINE,
             required=True,
-            key="wt_combine",
-            bind="query-params",
+            key=f"{PREFIX}combine",
+            bind=BIND,
         )
         or DEFAULT_COMBINE
     )
@@ -69,7 +71,7 @@ def step_heads(style: FigureStyle) -> None:
             style=style,
             columns=4,
         ),
-        key="wt_head_weights",
+        key=f"{PREFIX}head_weights",
         place=st,
     )
     st.caption(
@@ -97,7 +99,7 @@ def step_heads(style: FigureStyle) -> None:
             col_title="feature",
             style=style,
         ),
-        key="wt_head_output",
+        key=f"{PREFIX}head_output",
         place=st,
     )
 
@@ -112,7 +114,8 @@ def gradient_check(seed: int, causal: bool):  # -> gradcheck.GradientCheck
     return gradcheck.check_gradients(gradcheck.gradient_example(seed, causal))
 
 
-def step_learning(style: FigureStyle) -> None:
+def step_learning(state: WalkthroughState) -> None:
+    style = state.style
     explain(
         "To learn, the model needs to know how a small change in each weight would change "
         "the error. We write that chain of derivatives out by hand and check it against "
@@ -127,15 +130,15 @@ def step_learning(style: FigureStyle) -> None:
     )
     controls = st.columns(2)
     seed = controls[0].number_input(
-        "Seed", 0, ac.limits.MAX_SEED, 0, key="wt_grad_seed", bind="query-params"
+        "Seed", 0, ac.limits.MAX_SEED, 0, key=f"{PREFIX}grad_seed", bind=BIND
     )
-    causal = controls[1].toggle("Causal mask", False, key="wt_grad_causal", bind="query-params")
+    causal = controls[1].toggle("Causal mask", False, key=f"{PREFIX}grad_causal", bind=BIND)
     with st.spinner("Asking PyTorch's autograd…"):
         check = gradient_check(int(seed), bool(causal))
     hand = {name: check.hand[name] for name in ("W_Q", "W_K", "W_V")}
     chart(
         wf.gradient_grid(hand, title="Gradient each weight matrix receives (by hand)", style=style),
-        key="wt_gradients",
+        key=f"{PREFIX}gradients",
         place=st,
     )
     st.dataframe(wf.difference_frame(check.max_difference), hide_index=True)

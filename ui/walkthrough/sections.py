@@ -7,18 +7,22 @@ import streamlit as st
 import attention_core as ac
 from attention_core.teaching import soft_lookup, walkthrough_steps
 from ui.figures.heatmap import heatmap
-from ui.figures.style import FigureStyle
 from ui.shared.matrix_view import chart
+from ui.shared.safe import show_error
+from ui.shared.tabs import Section
+from ui.shared.url import BIND
 from ui.shared.worked_examples import DAYS
 from ui.walkthrough import figures as wf
 from ui.walkthrough.examples import step_examples
 from ui.walkthrough.heads_and_backward import step_heads, step_learning
-from ui.walkthrough.lecture import STEP_CODE, explain
+from ui.walkthrough.lecture import STEP_CODE, STEP_TITLES, explain
+from ui.walkthrough.state import PREFIX, WalkthroughState
 
 # --- Step 1 --------------------------------------------------------------------
 
 
-def step_lookup(style: FigureStyle) -> None:
+def step_lookup(state: WalkthroughState) -> None:
+    style = state.style
     explain(
         "A dictionary returns the value of the one key that matches your question exactly. "
         "Attention compares the question (the **query**) with *every* key, turns the "
@@ -31,10 +35,10 @@ def step_lookup(style: FigureStyle) -> None:
     )
     sliders = st.columns(2)
     x = sliders[0].slider(
-        "Query, axis 0 (visual arts)", -3.0, 3.0, 0.0, 0.1, key="wt_query_0", bind="query-params"
+        "Query, axis 0 (visual arts)", -3.0, 3.0, 0.0, 0.1, key=f"{PREFIX}query_0", bind=BIND
     )
     y = sliders[1].slider(
-        "Query, axis 1 (stage ↔ page)", -3.0, 3.0, 1.0, 0.1, key="wt_query_1", bind="query-params"
+        "Query, axis 1 (stage ↔ page)", -3.0, 3.0, 1.0, 0.1, key=f"{PREFIX}query_1", bind=BIND
     )
     examples = ac.examples
     trace = soft_lookup.soft_lookup(
@@ -49,7 +53,7 @@ def step_lookup(style: FigureStyle) -> None:
             examples.LOOKUP_VALUES,
             style=style,
         ),
-        key="wt_lookup_figure",
+        key=f"{PREFIX}lookup_figure",
         place=st,
     )
     st.dataframe(
@@ -79,7 +83,8 @@ def saturation(n_keys: int) -> walkthrough_steps.SaturationTable:
     return walkthrough_steps.softmax_saturation(n_keys=n_keys)
 
 
-def step_scaling(style: FigureStyle) -> None:
+def step_scaling(state: WalkthroughState) -> None:
+    style = state.style
     explain(
         "A dot product of two random vectors grows with their length, so with 512 numbers "
         "each the scores spread about 22 times wider than with one. Softmax then puts almost "
@@ -95,8 +100,8 @@ def step_scaling(style: FigureStyle) -> None:
         2,
         ac.limits.MAX_WALKTHROUGH_KEYS,
         8,
-        key="wt_n_keys",
-        bind="query-params",
+        key=f"{PREFIX}n_keys",
+        bind=BIND,
     )
     table = saturation(n_keys)
     unscaled = {
@@ -111,7 +116,7 @@ def step_scaling(style: FigureStyle) -> None:
     }
     chart(
         wf.saturation_figure(table.widths, unscaled, scaled, style=style),
-        key="wt_saturation_figure",
+        key=f"{PREFIX}saturation_figure",
         place=st,
     )
     st.dataframe(
@@ -139,7 +144,8 @@ def step_scaling(style: FigureStyle) -> None:
 # --- Step 4 --------------------------------------------------------------------
 
 
-def step_masking(style: FigureStyle) -> None:
+def step_masking(state: WalkthroughState) -> None:
+    style = state.style
     explain(
         "When predicting day 3, a model must not peek at days 4 and 5, so those keys are "
         "masked. The right way sets their scores to −∞ *before* softmax, so they get weight "
@@ -167,7 +173,7 @@ def step_masking(style: FigureStyle) -> None:
                 mask=mask,
                 style=style,
             ),
-            key=f"wt_mask_{index}",
+            key=f"{PREFIX}mask_{index}",
             place=column,
         )
     formulas = st.columns(3)
@@ -194,4 +200,22 @@ def step_masking(style: FigureStyle) -> None:
     )
 
 
-STEPS = (step_lookup, step_examples, step_scaling, step_masking, step_heads, step_learning)
+#: The lecture, one section per step: its title (the page's heading) and what draws it.
+STEPS: tuple[Section[WalkthroughState], ...] = tuple(
+    Section(title, draw)
+    for title, draw in zip(
+        STEP_TITLES,
+        (step_lookup, step_examples, step_scaling, step_masking, step_heads, step_learning),
+        strict=True,
+    )
+)
+
+
+def show_step(state: WalkthroughState) -> None:
+    """The chosen step under its title; a clear error if its settings are refused."""
+    section = STEPS[state.step - 1]
+    st.header(section.title)
+    try:
+        section.draw(state)
+    except ac.InputError as error:
+        show_error(str(error))

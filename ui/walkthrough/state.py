@@ -1,24 +1,47 @@
-"""The walkthrough's navigation: the lecture step picker, bound to the URL as ``step``."""
+"""The walkthrough's navigation: the lecture step picker, bound to the URL as ``step``.
+
+:func:`read_state` draws it and returns a :class:`WalkthroughState`. Each step's
+own controls (keys starting with :data:`PREFIX`) are drawn inside that step.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import streamlit as st
 
+from ui.figures.style import FigureStyle
+from ui.shared.presentation import current_style
+from ui.shared.url import BIND
 from ui.walkthrough.lecture import STEP_TITLES
 
+PREFIX = "wt_"
 STEP_KEY = "step"
 N_STEPS = len(STEP_TITLES)
-#: URL-bound widgets; a refused link value for them is named in a warning.
-LINK_KEYS = (
+#: Every URL key the page binds; a refused link value for them is named in a warning.
+URL_KEYS = (
     STEP_KEY,
-    "wt_query_0",
-    "wt_query_1",
-    "wt_n_keys",
-    "wt_head_width",
-    "wt_combine",
-    "wt_grad_seed",
-    "wt_grad_causal",
+    *(
+        f"{PREFIX}{name}"
+        for name in (
+            "query_0",
+            "query_1",
+            "n_keys",
+            "head_width",
+            "combine",
+            "grad_seed",
+            "grad_causal",
+        )
+    ),
 )
+
+
+@dataclass(frozen=True)
+class WalkthroughState:
+    """The lecture step shown (1-based) and the figure style."""
+
+    step: int
+    style: FigureStyle
 
 
 # --- Navigation --------------------------------------------------------------
@@ -36,8 +59,8 @@ def _move(delta: int) -> None:
     st.session_state[STEP_KEY] = min(N_STEPS, max(1, current + delta))
 
 
-def navigation() -> int:
-    """Previous / step picker / next; returns the current step (1-based)."""
+def read_state() -> WalkthroughState:
+    """Previous / step picker / next, and "Step k of N"; the current step (1-based)."""
     # The key is shared by the whole session (the text page also uses "step"):
     # anything that is not a step number starts the lecture at step 1.
     if _valid_step(st.session_state.get(STEP_KEY)) is None:
@@ -49,7 +72,7 @@ def navigation() -> int:
         tuple(range(1, N_STEPS + 1)),
         required=True,
         key=STEP_KEY,
-        bind="query-params",
+        bind=BIND,
         help=" · ".join(f"{n}: {t}" for n, t in enumerate(STEP_TITLES, 1)),
     )
     step = _valid_step(step) or 1
@@ -71,5 +94,4 @@ def navigation() -> int:
         type="primary",
     )
     st.markdown(f"**Step {step} of {N_STEPS}**")
-    st.header(STEP_TITLES[step - 1])
-    return step
+    return WalkthroughState(step, current_style())
