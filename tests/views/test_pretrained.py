@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core.maths import attention
 from attention_core.pretrained import bert, head_measures, loading, rollout
 from tests.plotly_specs import decode, figure_titled
-from ui.pretrained.steps import STEPS, step_code
+from ui.pretrained.stages import STEPS, step_code
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "pretrained.py")

@@ -18,7 +18,7 @@ from ui.pretrained.figures import MODEL_VIEW_BINS, head_name
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
 from ui.pretrained.runs import model, model_view_cached, trace_of
 from ui.pretrained.state import PretrainedState
-from ui.pretrained.steps import STEPS, step_code, step_matrix, step_stage
+from ui.pretrained.stages import STEPS, step_code, step_matrix, step_stage
 from ui.pretrained.summary import summary_tab
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart, matrix_stage
