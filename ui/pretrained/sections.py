@@ -17,8 +17,8 @@ from ui.figures.heatmap import heatmap
 from ui.pretrained.figures import MODEL_VIEW_BINS, head_name
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
 from ui.pretrained.runs import model, model_view_cached, trace_of
+from ui.pretrained.stages import STAGES, layer_stage, layer_stage_code, stage_matrix
 from ui.pretrained.state import PretrainedState
-from ui.pretrained.stages import STEPS, step_code, step_matrix, step_stage
 from ui.pretrained.summary import summary_tab
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart, matrix_stage
@@ -82,30 +82,32 @@ def head_view_section(state: PretrainedState, shown_heads: list[int], all_querie
 # ---------------------------------------------------------------- one head, every step
 
 
-def steps_section(state: PretrainedState) -> None:
+def stages_section(state: PretrainedState) -> None:
     st.caption(
         f"Layer {state.layer + 1}, head {state.head + 1} of all-MiniLM-L6-v2, computed by "
         "attention_core: the same functions, step views and figures as the text page."
     )
     labels = list(state.encoded.labels)
-    for key in STEPS:
-        step = step_stage(key, state.layer)
-        matrix = step_matrix(state.trace, key, state.layer, state.head)
-        rows = axis_labels(step.rows, labels, labels, matrix.shape[0])
-        cols = axis_labels(step.cols, labels, labels, matrix.shape[1])
+    for key in STAGES:
+        stage = layer_stage(key, state.layer)
+        matrix = stage_matrix(state.trace, key, state.layer, state.head)
+        rows = axis_labels(stage.rows, labels, labels, matrix.shape[0])
+        cols = axis_labels(stage.cols, labels, labels, matrix.shape[1])
         where = "" if key == "x" else f" · {head_name(state.layer, state.head)}"
-        title = f"{step.title}{where}" if key != "x" else f"{step.title} · layer {state.layer + 1}"
+        title = (
+            f"{stage.title}{where}" if key != "x" else f"{stage.title} · layer {state.layer + 1}"
+        )
         matrix_stage(
-            step,
+            stage,
             matrix,
             rows,
             cols,
             key=f"{key}_l{state.layer + 1}" + ("" if key == "x" else f"h{state.head + 1}"),
-            shapes=[f"{step.symbol}: {matrix.shape[0]} × {matrix.shape[1]}"],
+            shapes=[f"{stage.symbol}: {matrix.shape[0]} × {matrix.shape[1]}"],
             title=title,
             show_numbers=state.numbers,
             style=state.style,
-            code=step_code(key, state.layer),
+            code=layer_stage_code(key, state.layer),
         )
 
 
@@ -173,7 +175,7 @@ TABS: tuple[Tab[PretrainedState], ...] = (
     Tab("Guided example", guided_tab),
     Tab("Model view", model_view_tab),
     Tab("Head view", head_view_tab),
-    Tab("Every step", steps_section),
+    Tab("Every step", stages_section),
     Tab("Head summary", summary_tab),
     Tab("Rollout", rollout_section),
 )
