@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.shared import url
-from ui.walkthrough.sections import show_step
+from ui.walkthrough.sections import show_lecture_step
 from ui.walkthrough.state import URL_KEYS, read_state
 
 
@@ -19,7 +19,7 @@ def main() -> None:
     st.title("Classroom walkthrough")
     link_notice = st.container()  # filled at the end, once every widget has read the URL
     state = read_state()
-    show_step(state)
+    show_lecture_step(state)
     with link_notice:
         url.warn_rejected(before, URL_KEYS)
 

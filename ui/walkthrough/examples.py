@@ -12,7 +12,7 @@ from ui.shared import numbers
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
 from ui.shared.worked_examples import five_days, notes_versus_ours
-from ui.walkthrough.lecture import STEP_CODE
+from ui.walkthrough.lecture import LECTURE_CODE
 from ui.walkthrough.state import PREFIX, WalkthroughState
 
 # --- Step 2 --------------------------------------------------------------------
@@ -129,13 +129,13 @@ def attention_is_cool(style: FigureStyle) -> None:
     )
 
 
-def step_examples(state: WalkthroughState) -> None:
+def examples_section(state: WalkthroughState) -> None:
     style = state.style
     st.markdown(
         "Each example starts from the document's own inputs, and its printed numbers "
         "stand next to ours, so you can check every digit."
     )
-    show_code(STEP_CODE[2])
+    show_code(LECTURE_CODE[2])
     tabs = st.tabs(
         [
             "Four words (NLP notes)",

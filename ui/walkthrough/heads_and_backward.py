@@ -13,7 +13,7 @@ from ui.shared.matrix_view import chart
 from ui.shared.url import BIND
 from ui.shared.worked_examples import DAYS
 from ui.walkthrough import figures as wf
-from ui.walkthrough.lecture import STEP_CODE, explain
+from ui.walkthrough.lecture import LECTURE_CODE, explain
 from ui.walkthrough.state import PREFIX, WalkthroughState
 
 DEFAULT_HEAD_WIDTH = 4
@@ -23,7 +23,7 @@ DEFAULT_COMBINE = "concat"
 # --- Step 5 --------------------------------------------------------------------
 
 
-def step_heads(state: WalkthroughState) -> None:
+def heads_section(state: WalkthroughState) -> None:
     style = state.style
     explain(
         "One head can only pay one kind of attention at a time. Multi-head attention cuts "
@@ -87,7 +87,7 @@ def step_heads(state: WalkthroughState) -> None:
         r"\text{(one learned weight per head, dmol notes)}",
     }
     st.latex(combine_formulas[strategy])
-    show_code((*STEP_CODE[5], *ac.COMBINATIONS[strategy].shown))
+    show_code((*LECTURE_CODE[5], *ac.COMBINATIONS[strategy].shown))
     output = example.combined[strategy]
     chart(
         heatmap(
@@ -114,7 +114,7 @@ def gradient_check(seed: int, causal: bool):  # -> gradcheck.GradientCheck
     return gradcheck.check_gradients(gradcheck.gradient_example(seed, causal))
 
 
-def step_learning(state: WalkthroughState) -> None:
+def backward_section(state: WalkthroughState) -> None:
     style = state.style
     explain(
         "To learn, the model needs to know how a small change in each weight would change "
@@ -126,7 +126,7 @@ def step_learning(state: WalkthroughState) -> None:
         r"\partial W^Q = X^\top \partial S\, K",
         "X (4, 3) · W_Q, W_K, W_V (3, 2) · scores and weights A (4, 4) · output O and "
         "target Y (4, 2)",
-        code=STEP_CODE[6],
+        code=LECTURE_CODE[6],
     )
     controls = st.columns(2)
     seed = controls[0].number_input(

@@ -11,7 +11,7 @@ from attention_core.teaching import pitfalls, soft_lookup, walkthrough_steps
 from ui.shared.code_view import show_code
 
 #: The lecture steps, in order: the page's headings and step picker.
-STEP_TITLES = (
+LECTURE_STEPS = (
     "Attention as a soft dictionary lookup",
     "The course notes' worked examples, recomputed",
     "Why the scores are divided by √d",
@@ -21,7 +21,7 @@ STEP_TITLES = (
 )
 
 #: The core functions each step's numbers come from, shown in its "The code" expander.
-STEP_CODE: dict[int, tuple[Callable, ...]] = {
+LECTURE_CODE: dict[int, tuple[Callable, ...]] = {
     1: (soft_lookup.soft_lookup, attention.softmax),
     2: (attention.scaled_dot_product_attention, attention.softmax),
     3: (walkthrough_steps.softmax_saturation, attention.softmax),

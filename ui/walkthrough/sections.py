@@ -13,15 +13,15 @@ from ui.shared.tabs import Section
 from ui.shared.url import BIND
 from ui.shared.worked_examples import DAYS
 from ui.walkthrough import figures as wf
-from ui.walkthrough.examples import step_examples
-from ui.walkthrough.heads_and_backward import step_heads, step_learning
-from ui.walkthrough.lecture import STEP_CODE, STEP_TITLES, explain
+from ui.walkthrough.examples import examples_section
+from ui.walkthrough.heads_and_backward import backward_section, heads_section
+from ui.walkthrough.lecture import LECTURE_CODE, LECTURE_STEPS, explain
 from ui.walkthrough.state import PREFIX, WalkthroughState
 
 # --- Step 1 --------------------------------------------------------------------
 
 
-def step_lookup(state: WalkthroughState) -> None:
+def lookup_section(state: WalkthroughState) -> None:
     style = state.style
     explain(
         "A dictionary returns the value of the one key that matches your question exactly. "
@@ -31,7 +31,7 @@ def step_lookup(state: WalkthroughState) -> None:
         r"s_j = q \cdot k_j \qquad a = \mathrm{softmax}(s) \qquad o = \sum_j a_j\, v_j",
         "query q (2,) · keys K (3, 2) · values V (3, 3), one-hot professions · "
         "weights a (3,) · output o (3,)",
-        code=STEP_CODE[1],
+        code=LECTURE_CODE[1],
     )
     sliders = st.columns(2)
     x = sliders[0].slider(
@@ -83,7 +83,7 @@ def saturation(n_keys: int) -> walkthrough_steps.SaturationTable:
     return walkthrough_steps.softmax_saturation(n_keys=n_keys)
 
 
-def step_scaling(state: WalkthroughState) -> None:
+def scaling_section(state: WalkthroughState) -> None:
     style = state.style
     explain(
         "A dot product of two random vectors grows with their length, so with 512 numbers "
@@ -93,7 +93,7 @@ def step_scaling(state: WalkthroughState) -> None:
         r"\mathrm{Var}(q \cdot k) = \sum_{i=1}^{d} \mathrm{Var}(q_i k_i) = d"
         r"\quad\Rightarrow\quad \mathrm{Var}\!\left(\frac{q \cdot k}{\sqrt d}\right) = 1",
         "q (d,) and n keys K (n, d) with entries ~ N(0, 1) · scores (n,) · weights (n,)",
-        code=STEP_CODE[3],
+        code=LECTURE_CODE[3],
     )
     n_keys = st.slider(
         "Number of keys n",
@@ -144,7 +144,7 @@ def step_scaling(state: WalkthroughState) -> None:
 # --- Step 4 --------------------------------------------------------------------
 
 
-def step_masking(state: WalkthroughState) -> None:
+def masking_section(state: WalkthroughState) -> None:
     style = state.style
     explain(
         "When predicting day 3, a model must not peek at days 4 and 5, so those keys are "
@@ -153,7 +153,7 @@ def step_masking(state: WalkthroughState) -> None:
         r"W = \mathrm{softmax}_{\text{row}}\big(S + M\big), \qquad "
         r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}",
         "scores S (5, 5) from the five-day example · mask (5, 5) · weights (5, 5)",
-        code=STEP_CODE[4],
+        code=LECTURE_CODE[4],
     )
     result = walkthrough_steps.five_day_masking()
     panels = (
@@ -200,20 +200,27 @@ def step_masking(state: WalkthroughState) -> None:
     )
 
 
-#: The lecture, one section per step: its title (the page's heading) and what draws it.
-STEPS: tuple[Section[WalkthroughState], ...] = tuple(
+#: The lecture, one section per lecture step: its title (the page's heading) and what draws it.
+LECTURE: tuple[Section[WalkthroughState], ...] = tuple(
     Section(title, draw)
     for title, draw in zip(
-        STEP_TITLES,
-        (step_lookup, step_examples, step_scaling, step_masking, step_heads, step_learning),
+        LECTURE_STEPS,
+        (
+            lookup_section,
+            examples_section,
+            scaling_section,
+            masking_section,
+            heads_section,
+            backward_section,
+        ),
         strict=True,
     )
 )
 
 
-def show_step(state: WalkthroughState) -> None:
+def show_lecture_step(state: WalkthroughState) -> None:
     """The chosen step under its title; a clear error if its settings are refused."""
-    section = STEPS[state.step - 1]
+    section = LECTURE[state.lecture_step - 1]
     st.header(section.title)
     try:
         section.draw(state)

@@ -13,14 +13,15 @@ import streamlit as st
 from ui.figures.style import FigureStyle
 from ui.shared.presentation import current_style
 from ui.shared.url import BIND
-from ui.walkthrough.lecture import STEP_TITLES
+from ui.walkthrough.lecture import LECTURE_STEPS
 
 PREFIX = "wt_"
-STEP_KEY = "step"
-N_STEPS = len(STEP_TITLES)
+#: The URL key of the lecture step (``?step=3``).
+LECTURE_STEP_KEY = "step"
+N_LECTURE_STEPS = len(LECTURE_STEPS)
 #: Every URL key the page binds; a refused link value for them is named in a warning.
 URL_KEYS = (
-    STEP_KEY,
+    LECTURE_STEP_KEY,
     *(
         f"{PREFIX}{name}"
         for name in (
@@ -40,48 +41,48 @@ URL_KEYS = (
 class WalkthroughState:
     """The lecture step shown (1-based) and the figure style."""
 
-    step: int
+    lecture_step: int
     style: FigureStyle
 
 
 # --- Navigation --------------------------------------------------------------
 
 
-def _valid_step(value: object) -> int | None:
+def _valid_lecture_step(value: object) -> int | None:
     """``value`` if it is a step number 1..N, else None."""
-    is_step = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= N_STEPS
-    return value if is_step else None
+    is_number = isinstance(value, int) and not isinstance(value, bool)
+    return value if is_number and 1 <= value <= N_LECTURE_STEPS else None
 
 
 def _move(delta: int) -> None:
     """Button callback: go ``delta`` steps forward or back, staying in 1..N."""
-    current = _valid_step(st.session_state.get(STEP_KEY)) or 1
-    st.session_state[STEP_KEY] = min(N_STEPS, max(1, current + delta))
+    current = _valid_lecture_step(st.session_state.get(LECTURE_STEP_KEY)) or 1
+    st.session_state[LECTURE_STEP_KEY] = min(N_LECTURE_STEPS, max(1, current + delta))
 
 
 def read_state() -> WalkthroughState:
     """Previous / step picker / next, and "Step k of N"; the current step (1-based)."""
     # The key is shared by the whole session (the text page also uses "step"):
     # anything that is not a step number starts the lecture at step 1.
-    if _valid_step(st.session_state.get(STEP_KEY)) is None:
-        st.session_state[STEP_KEY] = 1
+    if _valid_lecture_step(st.session_state.get(LECTURE_STEP_KEY)) is None:
+        st.session_state[LECTURE_STEP_KEY] = 1
     left, middle, right = st.columns([1, 4, 1], vertical_alignment="bottom")
     # The picker goes first: a ?step= in the URL only takes effect when it is drawn.
-    step = middle.segmented_control(
+    picked = middle.segmented_control(
         "Step",
-        tuple(range(1, N_STEPS + 1)),
+        tuple(range(1, N_LECTURE_STEPS + 1)),
         required=True,
-        key=STEP_KEY,
+        key=LECTURE_STEP_KEY,
         bind=BIND,
-        help=" · ".join(f"{n}: {t}" for n, t in enumerate(STEP_TITLES, 1)),
+        help=" · ".join(f"{n}: {t}" for n, t in enumerate(LECTURE_STEPS, 1)),
     )
-    step = _valid_step(step) or 1
+    lecture_step = _valid_lecture_step(picked) or 1
     left.button(
         "← Previous",
         key="step_previous",
         on_click=_move,
         args=(-1,),
-        disabled=step <= 1,
+        disabled=lecture_step <= 1,
         width="stretch",
     )
     right.button(
@@ -89,9 +90,9 @@ def read_state() -> WalkthroughState:
         key="step_next",
         on_click=_move,
         args=(1,),
-        disabled=step >= N_STEPS,
+        disabled=lecture_step >= N_LECTURE_STEPS,
         width="stretch",
         type="primary",
     )
-    st.markdown(f"**Step {step} of {N_STEPS}**")
-    return WalkthroughState(step, current_style())
+    st.markdown(f"**Step {lecture_step} of {N_LECTURE_STEPS}**")
+    return WalkthroughState(lecture_step, current_style())
