@@ -8,7 +8,7 @@ import time
 import pytest
 from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
 
-from ui.learning.cache import SharedRuns
+from ui.shared.training_cache import SharedRuns
 
 
 def test_two_sessions_asking_at_the_same_moment_train_once_and_share_the_result() -> None:

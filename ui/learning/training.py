@@ -7,7 +7,7 @@ train live. The first session to ask for a key trains (PyTorch, imported only
 here, on one thread) and draws a progress bar and a growing loss/accuracy
 curve; a session whose training waits for others sees its place in the queue;
 another session asking for the same key meanwhile watches the same progress
-and then reads the same frozen result (:mod:`ui.learning.cache`). Widget keys
+and then reads the same frozen result (:mod:`ui.shared.training_cache`). Widget keys
 are ``learn_<task>_<setting>``: each task keeps its own settings in a link.
 """
 
@@ -24,11 +24,11 @@ from attention_core.learning.config import ModelConfig, TrainConfig
 from attention_core.learning.shipped import ShippedRunError, shipped_run
 from hosting.turns import TRAININGS
 from ui.figures.style import FigureStyle
-from ui.learning.cache import SharedRuns
 from ui.learning.figures import training_curves
 from ui.learning.state import PREFIX, LearningState, task_key
 from ui.shared.matrix_view import chart
 from ui.shared.safe import show_warning
+from ui.shared.training_cache import SharedRuns
 
 if TYPE_CHECKING:
     from attention_core.learning.result import LearningProgress, LearningResult
