@@ -28,14 +28,14 @@ from ui.learning.figures import training_curves
 from ui.learning.state import PREFIX, LearningState, task_key
 from ui.shared.matrix_view import chart
 from ui.shared.safe import show_warning
-from ui.shared.training_cache import SharedRuns
+from ui.shared.training_cache import TrainingCache
 
 if TYPE_CHECKING:
     from attention_core.learning.result import LearningProgress, LearningResult
 
 REDRAW_SECONDS = 0.25
 #: Every trained model of this server process, shared by all sessions.
-RUNS: SharedRuns[LearningResult, LearningProgress] = SharedRuns(
+RUNS: TrainingCache[LearningResult, LearningProgress] = TrainingCache(
     limits.MAX_CACHED_LEARNING_RUNS, ttl_seconds=6 * 3600
 )
 
