@@ -77,23 +77,10 @@ def lookup_figure(
         row=1,
         col=2,
     )
-    figure.update_xaxes(
-        title="axis 0 (visual arts)",
-        range=[-3.5, 3.5],
-        row=1,
-        col=1,
-        zeroline=True,
-        tickfont={"size": style.tick_size},
-    )
-    figure.update_yaxes(
-        title="axis 1 (stage ↔ page)",
-        range=[-3.5, 3.5],
-        row=1,
-        col=1,
-        zeroline=True,
-        scaleanchor="x",
-        tickfont={"size": style.tick_size},
-    )
+    # the query plane (left): both axes alike, one unit as long on each
+    plane = {"range": [-3.5, 3.5], "zeroline": True, "tickfont": {"size": style.tick_size}}
+    figure.update_xaxes(title="axis 0 (visual arts)", row=1, col=1, **plane)
+    figure.update_yaxes(title="axis 1 (stage ↔ page)", row=1, col=1, scaleanchor="x", **plane)
     figure.update_yaxes(
         title="weight", range=[0, 1.15], row=1, col=2, tickfont={"size": style.tick_size}
     )
