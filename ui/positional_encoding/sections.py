@@ -10,8 +10,8 @@ import streamlit as st
 import attention_core as ac
 from attention_core.teaching import word_order
 from ui.positional_encoding import figures
+from ui.positional_encoding.kinds import KIND_TEXT
 from ui.positional_encoding.state import (
-    KIND_TEXT,
     PREFIX,
     PositionalState,
 )

@@ -12,12 +12,12 @@ import streamlit as st
 
 import attention_core as ac
 from ui.figures.style import FigureStyle
+from ui.positional_encoding.kinds import KINDS
 from ui.shared.presentation import current_style
 from ui.shared.url import BIND
 
 PREFIX = "pe_"
 
-KINDS = ("sinusoidal", "learned", "rotary", "none")
 DEFAULT_SENTENCE = "the dog bit the man"
 #: The swap demonstration runs a small fixed model, so its numbers are easy to quote.
 SWAP_D_MODEL = 16
@@ -38,40 +38,6 @@ URL_KEYS = tuple(
 #: The keys with one value each (not the dimension list, not the free-text sentence): a refused
 #: link value for them is named in a warning.
 CHECKED_KEYS = tuple(key for key in URL_KEYS if key not in (f"{PREFIX}dims", f"{PREFIX}sentence"))
-
-KIND_TEXT = {
-    "sinusoidal": (
-        "Every position gets a fixed pattern of waves, one sine and one cosine per pair of "
-        "dimensions, from fast to slow. Like the hands of a clock, together they give each "
-        "position its own reading, and neighbouring positions have similar readings.",
-        (
-            r"PE_{p,\,2i} = \sin\!\left(\frac{p}{b^{2i/d}}\right)",
-            r"PE_{p,\,2i+1} = \cos\!\left(\frac{p}{b^{2i/d}}\right)",
-        ),
-    ),
-    "learned": (
-        "Every position gets its own row in a table that is learned during training, just "
-        "like a word embedding but looked up by position. Shown here as training starts: "
-        "random numbers, with no pattern yet.",
-        (r"P_{p,:} \sim \mathcal{N}(0, 1) \quad \text{(then trained)}",),
-    ),
-    "rotary": (
-        "Rotary encoding (RoPE) adds nothing to the words: it turns each pair of numbers in "
-        "the queries and keys by an angle that grows with the position. The matrix shows "
-        "where the point (1, 0) lands after the turn, for every position and pair.",
-        (
-            r"\theta = \theta_{p,i} = p\, b^{-2i/d}",
-            r"\begin{pmatrix} x'_{2i} \\ x'_{2i+1} \end{pmatrix} = "
-            r"\begin{pmatrix} \cos\theta & -\sin\theta \\ \sin\theta & \cos\theta \end{pmatrix}"
-            r"\begin{pmatrix} x_{2i} \\ x_{2i+1} \end{pmatrix}",
-        ),
-    ),
-    "none": (
-        "Without an encoding every position adds the same vector: zero. Attention then sees "
-        "a bag of words and cannot tell where a word stands.",
-        (r"P = 0",),
-    ),
-}
 
 
 @dataclass(frozen=True)
