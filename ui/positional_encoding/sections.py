@@ -10,7 +10,7 @@ import streamlit as st
 import attention_core as ac
 from attention_core.teaching import word_order
 from ui.positional_encoding import figures
-from ui.positional_encoding.kinds import KIND_TEXT
+from ui.positional_encoding.kinds import ENCODINGS
 from ui.positional_encoding.state import (
     PREFIX,
     PositionalState,
@@ -36,7 +36,7 @@ def matrix_view(encoding: Encoding) -> None:
     matrix, kind, base = encoding.matrix, encoding.state.kind, encoding.state.base
     style = encoding.state.style
     length, width = matrix.shape
-    plain, formula = KIND_TEXT[kind]
+    encoding_kind = ENCODINGS[kind]
     left, right = st.columns([3, 2])
     chart(
         figures.encoding_heatmap(
@@ -48,8 +48,8 @@ def matrix_view(encoding: Encoding) -> None:
         place=left,
     )
     with right:
-        st.markdown(plain)
-        for line in formula:
+        st.markdown(encoding_kind.words)
+        for line in encoding_kind.formulas:
             st.latex(line)
         st.caption(f"Shape: P ({length}, {width}), one row per position · b = {base:g}")
         if kind == "none":
@@ -79,15 +79,8 @@ def curves_view(encoding: Encoding) -> None:
             key=f"{PREFIX}dims",
             bind=BIND,
         )
-        st.markdown(
-            "Each column of the matrix, read down the positions, is a wave. Low dimensions "
-            "wiggle fast and high ones slowly, so near and far differences both show up."
-            if kind in ("sinusoidal", "rotary")
-            else "A learned table starts as noise: no wave, no order, until training shapes it."
-            if kind == "learned"
-            else "Every curve is flat at zero."
-        )
-        if kind in ("sinusoidal", "rotary"):
+        st.markdown(ENCODINGS[kind].curves_words)
+        if ENCODINGS[kind].waves:
             st.latex(r"\omega_i = b^{-2i/d}, \qquad \text{period} = 2\pi / \omega_i")
         else:
             st.latex(r"P_{:,\,j} \text{ for the chosen dimensions } j")
@@ -117,18 +110,9 @@ def similarity_view(encoding: Encoding) -> None:
         place=left,
     )
     with right:
-        st.markdown(
-            "Each cell compares the vectors of two positions. For sine waves and rotations "
-            "the number depends only on how far apart the positions are, so every diagonal "
-            "stripe is constant and neighbours are most alike."
-            if kind in ("sinusoidal", "rotary")
-            else "A random table has no notion of distance: each position is like itself and "
-            "unlike all others, near or far."
-            if kind == "learned"
-            else "All zero: no position is different from any other."
-        )
+        st.markdown(ENCODINGS[kind].similarity_words)
         st.latex(r"G = P P^\top, \qquad G_{pr} = \sum_j P_{pj} P_{rj}")
-        if kind in ("sinusoidal", "rotary"):
+        if ENCODINGS[kind].waves:
             st.latex(r"G_{pr} = \sum_i \cos\big((p - r)\,\omega_i\big) \quad (\text{even } d)")
         st.caption(f"Shape: G ({length}, {length})")
         labels = figures.position_labels(length)
