@@ -50,8 +50,9 @@ class WalkthroughState:
 
 def _valid_lecture_step(value: object) -> int | None:
     """``value`` if it is a step number 1..N, else None."""
-    is_number = isinstance(value, int) and not isinstance(value, bool)
-    return value if is_number and 1 <= value <= N_LECTURE_STEPS else None
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= N_LECTURE_STEPS:
+        return value
+    return None
 
 
 def _move(delta: int) -> None:
