@@ -15,7 +15,7 @@ from ui.shared.worked_examples import five_days, notes_versus_ours
 from ui.walkthrough.lecture import LECTURE_CODE
 from ui.walkthrough.state import PREFIX, WalkthroughState
 
-# --- Step 2 --------------------------------------------------------------------
+# --- Lecture step 2 ------------------------------------------------------------
 
 
 def four_words(style: FigureStyle) -> None:

@@ -17,7 +17,7 @@ from plotly.subplots import make_subplots
 from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import NORMAL, FigureStyle
 
-# --- Step 1: soft lookup -----------------------------------------------------
+# --- Lecture step 1: soft lookup ---------------------------------------------
 
 
 def lookup_figure(
@@ -114,7 +114,7 @@ def lookup_frame(
     )
 
 
-# --- Step 3: saturation --------------------------------------------------------
+# --- Lecture step 3: saturation ------------------------------------------------
 
 
 def saturation_figure(
@@ -175,7 +175,7 @@ def saturation_frame(
     return frame
 
 
-# --- Step 4: masking -----------------------------------------------------------
+# --- Lecture step 4: masking ---------------------------------------------------
 
 
 def masking_frame(
@@ -188,7 +188,7 @@ def masking_frame(
     )
 
 
-# --- Step 6: gradients -----------------------------------------------------------
+# --- Lecture step 6: gradients ---------------------------------------------------
 
 
 def gradient_grid(

@@ -20,7 +20,7 @@ DEFAULT_HEAD_WIDTH = 4
 DEFAULT_COMBINE = "concat"
 
 
-# --- Step 5 --------------------------------------------------------------------
+# --- Lecture step 5 ------------------------------------------------------------
 
 
 def heads_section(state: WalkthroughState) -> None:
@@ -104,7 +104,7 @@ def heads_section(state: WalkthroughState) -> None:
     )
 
 
-# --- Step 6 --------------------------------------------------------------------
+# --- Lecture step 6 ------------------------------------------------------------
 
 
 @st.cache_data(max_entries=16)

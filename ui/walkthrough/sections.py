@@ -18,7 +18,7 @@ from ui.walkthrough.heads_and_backward import backward_section, heads_section
 from ui.walkthrough.lecture import LECTURE_CODE, LECTURE_STEPS, explain
 from ui.walkthrough.state import PREFIX, WalkthroughState
 
-# --- Step 1 --------------------------------------------------------------------
+# --- Lecture step 1 ------------------------------------------------------------
 
 
 def lookup_section(state: WalkthroughState) -> None:
@@ -75,7 +75,7 @@ def lookup_section(state: WalkthroughState) -> None:
     )
 
 
-# --- Step 3 --------------------------------------------------------------------
+# --- Lecture step 3 ------------------------------------------------------------
 
 
 @st.cache_data(max_entries=16)
@@ -141,7 +141,7 @@ def scaling_section(state: WalkthroughState) -> None:
     )
 
 
-# --- Step 4 --------------------------------------------------------------------
+# --- Lecture step 4 ------------------------------------------------------------
 
 
 def masking_section(state: WalkthroughState) -> None:
