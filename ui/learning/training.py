@@ -1,4 +1,4 @@
-"""The learning page's settings and its trained model: shipped, or one shared live run per key.
+"""The learning page's trained model: shipped, or one shared live run per key.
 
 A task's default settings with seeds 0-29 were trained ahead of time
 (:mod:`attention_core.learning.shipped`): the page shows that run at once, the
@@ -7,8 +7,8 @@ train live. The first session to ask for a key trains (PyTorch, imported only
 here, on one thread) and draws a progress bar and a growing loss/accuracy
 curve; a session whose training waits for others sees its place in the queue;
 another session asking for the same key meanwhile watches the same progress
-and then reads the same frozen result (:mod:`ui.shared.training_cache`). Widget keys
-are ``learn_<task>_<setting>``: each task keeps its own settings in a link.
+and then reads the same frozen result (:mod:`ui.shared.training_cache`). The
+settings come from :mod:`ui.learning.state`.
 """
 
 from __future__ import annotations
