@@ -1,4 +1,4 @@
-"""The positional-encoding page's sections: the matrix, its waves, P Pᵀ, rotary, the swap."""
+"""The positional-encoding page's sections: the matrix, its waves, P Pᵀ, rotary; then the swap."""
 
 from __future__ import annotations
 

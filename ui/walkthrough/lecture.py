@@ -1,4 +1,4 @@
-"""The classroom walkthrough's lecture: its steps in order and the code behind each."""
+"""The walkthrough's lecture: its lecture steps in order, the code behind each, how each opens."""
 
 from __future__ import annotations
 
