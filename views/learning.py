@@ -3,88 +3,36 @@
 Read top to bottom: pick a task (its target pattern is the attention that
 solves it), the model and training settings, then training (PyTorch, one
 thread, shared by every session with the same settings), the attention
-replayed over training, and the student's own sequence. The sections live in
-`ui.learning.training` and `ui.learning.sections`.
+replayed over training, and the student's own sequence. The settings live in
+`ui.learning.state`, the training in `ui.learning.training`, the sections in
+`ui.learning.sections`.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-import attention_core as ac
-from attention_core.learning.tasks import TASKS
-from ui.learning.sections import (
-    curves_section,
-    replay_section,
-    summary_section,
-    try_it_section,
-)
-from ui.learning.training import PREFIX, setting_keys, trained_model, training_settings
-from ui.shared.presentation import current_style
-from ui.shared.safe import show_error
-from ui.shared.url import BIND, snapshot, warn_rejected
-
-TASK_WORDS = {
-    "reverse": "Eight digits in, the same digits reversed out. Every output position must read "
-    "one input position, n−1−i: the ideal head is the **anti-diagonal**. No mask: a position "
-    "may look ahead.",
-    "sort": "minGPT's demo: six symbols from {0, 1, 2}, then their sorted copy, one token at a "
-    "time (causal mask). To write the next output symbol, a head should look at the input "
-    "positions that hold it.",
-    "induction": "Random letters, then a few distinct letters twice. Inside the repeat, the "
-    "next letter is the one that followed this letter the last time. The textbook circuit "
-    "(Olsson et al. 2022) uses two heads: a **previous-token** head in layer 1 writes each "
-    "letter's predecessor into it, and an **induction** head in layer 2 looks at the letter "
-    "after the latest earlier copy of the current one. The scores above each head say how "
-    "close this tiny model comes. With the default settings (two heads per layer), both "
-    "heads formed for every seed from 0 to 29, and the loss drops as they do; change the "
-    "settings and the model may find a blurrier mix that works as well. Slide back through "
-    "training and watch what it tries. Causal mask.",
-}
-
-
-def page_keys(task: str) -> list[str]:
-    return [
-        f"{PREFIX}task",
-        f"{PREFIX}{task}_replay",
-        f"{PREFIX}{task}_probe",
-        *setting_keys(task),
-    ]
+from ui.learning.sections import SECTIONS, Trained, summary_section
+from ui.learning.state import URL_KEYS, read_state
+from ui.learning.training import trained_model
+from ui.shared.tabs import show_sections
+from ui.shared.url import snapshot, warn_rejected
 
 
 def main() -> None:
     before = snapshot()
-    style = current_style()
     st.title("Watch attention learn")
     st.markdown(
         "A tiny transformer starts from random weights and learns a toy task in a few "
         "seconds. Its attention starts as noise; slide through training and watch each "
         "head settle on the one pattern the task needs."
     )
-    task = st.radio(
-        "Task",
-        list(TASKS),  # bound widgets put the option text in the link: short words
-        horizontal=True,
-        key=f"{PREFIX}task",
-        bind=BIND,
-    )
-    st.markdown(TASK_WORDS[task])
-    with st.expander("Model and training settings", icon=":material/tune:"):
-        try:
-            model, train = training_settings(task)
-        except ac.InputError as error:
-            show_error(str(error))
-            st.stop()
+    state = read_state()
     st.header("1 · Training")
-    result = trained_model(model, train, style)
-    summary_section(result)
-    st.header("2 · Watch the attention form")
-    chosen = replay_section(result, style)
-    st.header("3 · Loss, accuracy and head scores")
-    curves_section(result, chosen, style)
-    st.header("4 · Try it")
-    try_it_section(result, style)
-    warn_rejected(before, page_keys(task))
+    trained = Trained(state, trained_model(state))
+    summary_section(trained)
+    show_sections(SECTIONS, trained)
+    warn_rejected(before, URL_KEYS[state.task])
 
 
 main()

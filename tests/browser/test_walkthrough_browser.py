@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
-from ui.walkthrough.lecture import STEP_TITLES
+from ui.walkthrough.lecture import LECTURE_STEPS
 
 CHART = "[data-testid='stPlotlyChart']"
 
@@ -33,7 +33,7 @@ def open_app_page(page: Page, app_url: str, path: str) -> None:
 def expect_step(page: Page, step: int) -> None:
     """Step ``step`` is shown: counter, title, a drawn figure and no exception."""
     expect(page.get_by_text(f"Step {step} of 6", exact=True)).to_be_visible()
-    expect(page.get_by_role("heading", name=STEP_TITLES[step - 1])).to_be_visible()
+    expect(page.get_by_role("heading", name=LECTURE_STEPS[step - 1])).to_be_visible()
     expect(page.locator(CHART).first).to_be_visible()
     expect(page.locator(EXCEPTION)).to_have_count(0)
 

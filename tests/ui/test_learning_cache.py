@@ -1,4 +1,4 @@
-"""The learning page's shared runs: one training per key, bounded, never a half-trained result."""
+"""The shared-training cache (learning, time series): one run per key, bounded, never half-done."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import time
 import pytest
 from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
 
-from ui.learning.cache import SharedRuns
+from ui.shared.training_cache import TrainingCache
 
 
 def test_two_sessions_asking_at_the_same_moment_train_once_and_share_the_result() -> None:
-    runs: SharedRuns[object, int] = SharedRuns(max_entries=4, ttl_seconds=60)
+    runs: TrainingCache[object, int] = TrainingCache(max_entries=4, ttl_seconds=60)
     trainings, seen, waited = [], [], []
     started = threading.Event()
 
@@ -41,7 +41,7 @@ def test_two_sessions_asking_at_the_same_moment_train_once_and_share_the_result(
 
 
 def test_many_threads_at_once_still_train_once() -> None:
-    runs: SharedRuns[int, int] = SharedRuns(max_entries=4, ttl_seconds=60)
+    runs: TrainingCache[int, int] = TrainingCache(max_entries=4, ttl_seconds=60)
     calls = []
     barrier = threading.Barrier(8)
 
@@ -68,7 +68,7 @@ def test_many_threads_at_once_still_train_once() -> None:
 def test_a_rerun_that_stops_training_leaves_nothing_and_the_next_session_trains(
     interruption: type[BaseException],
 ) -> None:
-    runs: SharedRuns[str, int] = SharedRuns(max_entries=4, ttl_seconds=60)
+    runs: TrainingCache[str, int] = TrainingCache(max_entries=4, ttl_seconds=60)
 
     def interrupted(report) -> str:
         report(10)
@@ -84,7 +84,7 @@ def test_a_rerun_that_stops_training_leaves_nothing_and_the_next_session_trains(
 
 
 def test_a_session_waiting_while_another_is_interrupted_trains_itself() -> None:
-    runs: SharedRuns[str, int] = SharedRuns(max_entries=4, ttl_seconds=60)
+    runs: TrainingCache[str, int] = TrainingCache(max_entries=4, ttl_seconds=60)
     started = threading.Event()
     outcome = {}
 
@@ -108,7 +108,7 @@ def test_a_session_waiting_while_another_is_interrupted_trains_itself() -> None:
 
 
 def test_the_cache_keeps_at_most_max_entries_dropping_the_least_recently_used() -> None:
-    runs: SharedRuns[str, int] = SharedRuns(max_entries=2, ttl_seconds=60)
+    runs: TrainingCache[str, int] = TrainingCache(max_entries=2, ttl_seconds=60)
     for key in ("a", "b"):
         runs.get_or_train(key, lambda report, key=key: key)
     runs.slot("a")  # used again: now "b" is the oldest
@@ -118,7 +118,7 @@ def test_the_cache_keeps_at_most_max_entries_dropping_the_least_recently_used() 
 
 
 def test_expired_results_are_trained_again() -> None:
-    runs: SharedRuns[str, int] = SharedRuns(max_entries=2, ttl_seconds=0.0)
+    runs: TrainingCache[str, int] = TrainingCache(max_entries=2, ttl_seconds=0.0)
     runs.get_or_train("a", lambda report: "old")
     time.sleep(0.01)
     assert runs.get_or_train("a", lambda report: "new") == "new"
@@ -128,7 +128,7 @@ def test_two_sessions_training_the_same_real_model_at_once_train_it_once() -> No
     from attention_core.learning import training
     from attention_core.learning.config import DEFAULTS
 
-    runs: SharedRuns[training.LearningResult, training.LearningProgress] = SharedRuns(4, 60)
+    runs: TrainingCache[training.LearningResult, training.LearningProgress] = TrainingCache(4, 60)
     model, train = DEFAULTS["reverse"]
     results, barrier = [], threading.Barrier(2)
 

@@ -9,13 +9,14 @@ def replay_of_a_one_snapshot_run() -> None:
     from attention_core.learning.config import DEFAULTS
     from attention_core.learning.training import train_model
     from ui.figures.style import FigureStyle
-    from ui.learning.sections import replay_section
+    from ui.learning.sections import Trained, replay_section
+    from ui.learning.state import LearningState
 
     model, train = DEFAULTS["reverse"]
     train = type(train)(steps=100, target_accuracy=1e-6, seed=0)  # reached at step 0: stops
     result = train_model(model, train)
     assert result.snapshot_steps.tolist() == [0]
-    replay_section(result, FigureStyle())
+    replay_section(Trained(LearningState("reverse", model, train, FigureStyle()), result))
 
 
 def test_a_run_with_one_snapshot_names_its_only_step_instead_of_a_slider() -> None:

@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core.maths import attention
 from attention_core.pretrained import bert, head_measures, loading, rollout
 from tests.plotly_specs import decode, figure_titled
-from ui.pretrained.steps import STEPS, step_code
+from ui.pretrained.stages import STAGES, layer_stage_code
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "pretrained.py")
@@ -93,14 +93,14 @@ def test_every_step_draws_what_its_code_computes(model) -> None:
         "context": attention.attention_context(layer.heads.weights, layer.v)[head],
     }
     codes = [block.value for block in at.code]
-    for key, step in STEPS.items():
+    for key, step in STAGES.items():
         title = f"{step.title} · layer 2" if key == "x" else f"{step.title} · layer 2 · head 5"
         drawn = z_of(figure_titled(at, title))
         np.testing.assert_allclose(drawn, recomputed[key].reshape(-1), rtol=0, atol=1e-6)
-        first = step_code(key, 1)[0]
+        first = layer_stage_code(key, 1)[0]
         assert inspect.getsource(first).rstrip() in [code.rstrip() for code in codes]
-    assert step_code("weights", 1) == (attention.softmax,)
-    assert step_code("x", 0)[0] is bert.embed
+    assert layer_stage_code("weights", 1) == (attention.softmax,)
+    assert layer_stage_code("x", 0)[0] is bert.embed
 
 
 def test_model_view_and_opened_head_draw_the_forward_pass(model) -> None:

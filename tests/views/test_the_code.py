@@ -21,7 +21,7 @@ import attention_core as ac
 from attention_core.maths import attention, positional
 from tests.plotly_specs import decode, figure_titled
 from ui.shared.stages import stage_code
-from ui.walkthrough.lecture import STEP_CODE
+from ui.walkthrough.lecture import LECTURE_CODE
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXT_PAGE = str(ROOT / "views" / "text.py")
@@ -231,7 +231,7 @@ def test_every_walkthrough_step_shows_the_code_of_the_functions_it_uses(step: in
     at.switch_page("views/walkthrough.py").run()
     assert not at.exception, [e.value for e in at.exception]
     sources = shown_code(at)
-    for function in STEP_CODE[step]:
+    for function in LECTURE_CODE[step]:
         assert source(function) in sources, (step, function.__name__)
 
 
@@ -239,7 +239,7 @@ def test_walkthrough_masking_step_draws_what_its_shown_functions_compute() -> No
     from attention_core.maths import attention
     from attention_core.teaching import examples, pitfalls, walkthrough_steps
 
-    assert STEP_CODE[4][:3] == (
+    assert LECTURE_CODE[4][:3] == (
         walkthrough_steps.masking_comparison,
         attention.mask_scores,
         attention.softmax,

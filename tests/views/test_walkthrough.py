@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 import attention_core as ac
 from attention_core.teaching import gradcheck, soft_lookup, walkthrough_steps
 from tests.plotly_specs import decode, figures
-from ui.walkthrough.lecture import STEP_TITLES
+from ui.walkthrough.lecture import LECTURE_STEPS
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -52,7 +52,7 @@ def test_every_step_renders_with_counter_title_and_formula(step: int) -> None:
     assert not at.error
     assert shown_step(at) == step
     assert at.markdown[[m.value for m in at.markdown].index(f"**Step {step} of 6**")]
-    assert at.header[0].value == STEP_TITLES[step - 1]
+    assert at.header[0].value == LECTURE_STEPS[step - 1]
     assert at.latex, "every step shows its formula"
     assert at.get("plotly_chart"), "every step shows live numbers in a figure"
 
@@ -77,7 +77,7 @@ def test_next_and_previous_move_the_step_and_the_url() -> None:
 def test_step_in_the_url_opens_that_step_with_both_buttons_usable() -> None:
     at = open_page(step="4")
     assert shown_step(at) == 4
-    assert at.header[0].value == STEP_TITLES[3]
+    assert at.header[0].value == LECTURE_STEPS[3]
     assert not at.button(key="step_previous").disabled
     at.button(key="step_previous").click().run()
     assert shown_step(at) == 3

@@ -8,6 +8,7 @@ from PyTorch.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,15 +24,16 @@ from attention_core.maths import attention
 from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import FigureStyle
 from ui.learning.figures import training_curves
+from ui.learning.state import PREFIX, LearningState, task_key
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown, show_error
+from ui.shared.tabs import Section
 from ui.shared.url import BIND
 
 if TYPE_CHECKING:
     from attention_core.learning.training import LearningResult
 
-PREFIX = "learn_"
 #: The functions that compute every matrix of "Try it", in the order they run.
 TRY_IT_CODE = (
     learned_forward.forward,
@@ -47,6 +49,14 @@ TRY_IT_CODE = (
     attention.output_projection,
     attention.merge_heads,
 )
+
+
+@dataclass(frozen=True)
+class Trained:
+    """The page's settings and the model trained with them: what every later section draws."""
+
+    state: LearningState
+    result: LearningResult
 
 
 def head_titles(scores: dict[str, np.ndarray], n_layers: int, n_heads: int) -> list[str]:
@@ -107,8 +117,9 @@ def heads_beside_target(
     return scores
 
 
-def summary_section(result: LearningResult) -> None:
+def summary_section(trained: Trained) -> None:
     """Held-out accuracy, steps to 99 %, time, and why training stopped."""
+    result = trained.result
     columns = st.columns(3)
     columns[0].metric("Held-out token accuracy", f"{result.accuracy[-1]:.1%}")
     reached = result.steps_to_target
@@ -117,27 +128,37 @@ def summary_section(result: LearningResult) -> None:
     st.caption(escape_markdown(f"Training {result.stop_reason}."))
 
 
-def curves_section(result: LearningResult, marker_step: int | None, style: FigureStyle) -> None:
+def curves_section(trained: Trained) -> None:
     """Loss, held-out accuracy and every head's score over training; the replayed step marked."""
+    result = trained.result
     chart(
         training_curves(
             result.eval_steps,
             result.loss,
             result.accuracy,
             result.scores,
-            marker_step=marker_step,
-            style=style,
+            marker_step=replayed_step(trained),
+            style=trained.state.style,
         ),
         key=f"{PREFIX}curves",
         place=st,
     )
 
 
-def replay_section(result: LearningResult, style: FigureStyle) -> int:
-    """A training-step slider over the snapshots; every head on the probe at that step.
+def replayed_step(trained: Trained) -> int:
+    """The training step the replay shows: the slider's, or the run's only snapshot.
 
-    Returns the chosen step (marked on the curves).
+    Read after :func:`replay_section` has drawn the slider (the curves mark it).
     """
+    steps = trained.result.snapshot_steps.tolist()
+    if len(steps) == 1:
+        return int(steps[0])
+    return int(st.session_state.get(task_key(trained.state.task, "replay"), steps[-1]))
+
+
+def replay_section(trained: Trained) -> None:
+    """A training-step slider over the snapshots; every head on the probe at that step."""
+    result, style = trained.result, trained.state.style
     task = get_task(result.model.task)
     steps = result.snapshot_steps.tolist()
     if len(steps) == 1:  # a run that stopped at its first evaluation: nothing to slide over
@@ -148,7 +169,7 @@ def replay_section(result: LearningResult, style: FigureStyle) -> int:
             "Training step (slide to replay the attention forming)",
             steps,
             value=steps[-1],
-            key=f"{PREFIX}{task.name}_replay",
+            key=task_key(task.name, "replay"),
             bind=BIND,
         )
     index = steps.index(chosen)
@@ -166,7 +187,6 @@ def replay_section(result: LearningResult, style: FigureStyle) -> int:
         f"{PREFIX}replay",
         "probe",
     )
-    return int(chosen)
 
 
 def _answer_table(task: Task, prediction: Prediction) -> pd.DataFrame:
@@ -186,14 +206,15 @@ def _answer_table(task: Task, prediction: Prediction) -> pd.DataFrame:
     return pd.DataFrame(rows).T.rename(columns=str)  # one column per position
 
 
-def try_it_section(result: LearningResult, style: FigureStyle) -> None:
+def try_it_section(trained: Trained) -> None:
     """The student's own probe: the trained model's answer and every head's attention."""
+    result, style = trained.result, trained.state.style
     task = get_task(result.model.task)
     text = st.text_input(
         f"Your sequence: {task.probe_length} symbols from {task.alphabet}",
         task.default_probe,
         max_chars=4 * task.probe_length,
-        key=f"{PREFIX}{task.name}_probe",
+        key=task_key(task.name, "probe"),
         bind=BIND,
     )
     try:
@@ -219,3 +240,11 @@ def try_it_section(result: LearningResult, style: FigureStyle) -> None:
         "your sequence",
     )
     show_code(TRY_IT_CODE)
+
+
+#: The sections after the training one, in the order the page shows them.
+SECTIONS: tuple[Section[Trained], ...] = (
+    Section("2 · Watch the attention form", replay_section),
+    Section("3 · Loss, accuracy and head scores", curves_section),
+    Section("4 · Try it", try_it_section),
+)

@@ -1,4 +1,4 @@
-"""The learning page's settings and its trained model: shipped, or one shared live run per key.
+"""The learning page's trained model: shipped, or one shared live run per key.
 
 A task's default settings with seeds 0-29 were trained ahead of time
 (:mod:`attention_core.learning.shipped`): the page shows that run at once, the
@@ -7,109 +7,46 @@ train live. The first session to ask for a key trains (PyTorch, imported only
 here, on one thread) and draws a progress bar and a growing loss/accuracy
 curve; a session whose training waits for others sees its place in the queue;
 another session asking for the same key meanwhile watches the same progress
-and then reads the same frozen result (:mod:`ui.learning.cache`). Widget keys
-are ``learn_<task>_<setting>``: each task keeps its own settings in a link.
+and then reads the same frozen result (:mod:`ui.shared.training_cache`). The
+settings come from :mod:`ui.learning.state`.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 import streamlit as st
 
 from attention_core.boundary import limits
-from attention_core.learning.config import DEFAULTS, ModelConfig, TrainConfig
+from attention_core.learning.config import ModelConfig, TrainConfig
 from attention_core.learning.shipped import ShippedRunError, shipped_run
 from hosting.turns import TRAININGS
 from ui.figures.style import FigureStyle
-from ui.learning.cache import SharedRuns
 from ui.learning.figures import training_curves
+from ui.learning.state import PREFIX, LearningState, task_key
 from ui.shared.matrix_view import chart
 from ui.shared.safe import show_warning
-from ui.shared.url import BIND
+from ui.shared.training_cache import TrainingCache
 
 if TYPE_CHECKING:
     from attention_core.learning.result import LearningProgress, LearningResult
 
-PREFIX = "learn_"
-LEARNING_RATES = (0.001, 0.003, 0.01, 0.03)
-D_MODELS = (16, 32, 64)
-SETTINGS = ("layers", "heads", "d_model", "mlp", "lr", "steps", "seed")
 REDRAW_SECONDS = 0.25
 #: Every trained model of this server process, shared by all sessions.
-RUNS: SharedRuns[LearningResult, LearningProgress] = SharedRuns(
+RUNS: TrainingCache[LearningResult, LearningProgress] = TrainingCache(
     limits.MAX_CACHED_LEARNING_RUNS, ttl_seconds=6 * 3600
 )
-
-
-def setting_keys(task: str) -> list[str]:
-    """The URL keys of ``task``'s settings widgets."""
-    return [f"{PREFIX}{task}_{name}" for name in SETTINGS]
-
-
-def training_settings(task: str) -> tuple[ModelConfig, TrainConfig]:
-    """The settings widgets of ``task`` (its defaults train to 99 % in seconds); checked configs."""
-    model, train = DEFAULTS[task]
-    key = f"{PREFIX}{task}_"
-    first, second, third, fourth = st.columns(4)
-    layers = first.radio(
-        "Layers", (1, 2), index=model.n_layers - 1, horizontal=True, key=f"{key}layers", bind=BIND
-    )
-    heads = second.radio(
-        "Heads per layer",
-        (1, 2, 4),
-        index=(1, 2, 4).index(model.n_heads),
-        horizontal=True,
-        key=f"{key}heads",
-        bind=BIND,
-    )
-    d_model = third.select_slider(
-        "d_model", D_MODELS, model.d_model, key=f"{key}d_model", bind=BIND
-    )
-    mlp = fourth.toggle(
-        "MLP after attention",
-        model.mlp,
-        key=f"{key}mlp",
-        bind=BIND,
-        help="Off: attention only, as in Olsson et al.'s induction-head models.",
-    )
-    first, second, third = st.columns(3)
-    rate = first.select_slider(
-        "Learning rate", LEARNING_RATES, train.learning_rate, key=f"{key}lr", bind=BIND
-    )
-    steps = second.slider(
-        "Step budget",
-        100,
-        limits.MAX_LEARNING_STEPS,
-        train.steps,
-        100,
-        key=f"{key}steps",
-        bind=BIND,
-        help="Training stops at 100 % held-out accuracy, or here, or after "
-        f"{train.max_seconds:g} s, whichever comes first.",
-    )
-    seed = third.number_input(
-        "Seed",
-        0,
-        limits.MAX_SEED,
-        0,
-        key=f"{key}seed",
-        bind=BIND,
-        help="Sets the initial weights and the training batches.",
-    )
-    model = ModelConfig(task, int(layers), int(heads), int(d_model), bool(mlp))
-    return model, replace(train, learning_rate=float(rate), steps=int(steps), seed=int(seed))
 
 
 def _run_key(model: ModelConfig, train: TrainConfig) -> tuple:
     return (model, train)  # frozen dataclasses: equal settings, equal key
 
 
-def trained_model(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> LearningResult:
+def trained_model(state: LearningState) -> LearningResult:
     """The run trained ahead of time for these settings, unless the student trains live."""
+    model, train, style = state.model, state.train, state.style
     try:
         shipped = shipped_run(model, train)
     except ShippedRunError as error:
@@ -119,7 +56,7 @@ def trained_model(model: ModelConfig, train: TrainConfig, style: FigureStyle) ->
         return train_shared(model, train, style)
     live = st.toggle(
         "Train it live on this server",
-        key=f"{PREFIX}{model.task}_live",
+        key=task_key(model.task, "live"),
         help="Off: the model trained ahead of time with these settings, ready at once and the "
         "same on every machine. On: train it here now. Each processor rounds floats a little "
         "differently, so a live run can take another path from the same seed.",

@@ -1,5 +1,5 @@
-"""The views of the pretrained-model page: model view, head view, one head's steps,
-head summary, rollout and the guided example. Each takes the forward pass and draws.
+"""The tabs of the pretrained-model page: guided example, model view, head view, one head's
+stages, head summary (``ui.pretrained.summary``) and rollout. Each takes the page's state.
 
 Figures come from the shared builders (``heatmap``, ``heatmap_grid``,
 ``head_view``, ``matrix_stage``), so every matrix looks as on the text page.
@@ -7,79 +7,31 @@ Figures come from the shared builders (``heatmap``, ``heatmap_grid``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import numpy as np
-import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core.pretrained import bert, head_measures, pooling, rollout
-from attention_core.pretrained.loading import Encoded
+from attention_core.pretrained import loading, rollout
 from ui.figures.describe import describe_head_view
 from ui.figures.head_view import head_view
-from ui.figures.heatmap import heatmap, heatmap_grid
-from ui.figures.style import FigureStyle
-from ui.pretrained.steps import STEPS, step_code, step_matrix, step_stage
+from ui.figures.heatmap import heatmap
+from ui.pretrained.figures import MODEL_VIEW_BINS, head_name
+from ui.pretrained.guided import GUIDED_TEXT, guided_section
+from ui.pretrained.runs import model, model_view_cached, trace_of
+from ui.pretrained.stages import STAGES, layer_stage, layer_stage_code, stage_matrix
+from ui.pretrained.state import PretrainedState
+from ui.pretrained.summary import summary_tab
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart, matrix_stage
+from ui.shared.safe import show_info
 from ui.shared.stages import axis_labels
-
-# The model view draws 72 heads at once: 72 x 128 x 128 = 1.2 M cells would be
-# ~5 MB on the wire and freeze a school laptop. Longer inputs are pooled into
-# this many bins of neighbouring tokens (72 x 32 x 32 = 74 k cells).
-MODEL_VIEW_BINS = 32
-
-
-@dataclass(frozen=True)
-class Selection:
-    """The input, its forward pass and the chosen layer, head and query (0-based)."""
-
-    encoded: Encoded
-    trace: bert.BertTrace
-    layer: int
-    head: int
-    query: int
-    numbers: bool
-    style: FigureStyle
-
-
-def head_name(layer: int, head: int) -> str:
-    """``"layer 4 · head 2"`` from 0-based indices: people count from 1."""
-    return f"layer {layer + 1} · head {head + 1}"
-
+from ui.shared.tabs import Tab
+from ui.shared.url import BIND
 
 # ---------------------------------------------------------------- model view
 
 
-def model_view_figure(encoded: Encoded, weights: np.ndarray, style: FigureStyle) -> go.Figure:
-    """All ``L x H`` heads' weights ``(L, H, T, T)`` as small multiples, pooled if long."""
-    n_layers, n_heads = weights.shape[:2]
-    pooled = pooling.pool_weights(weights, MODEL_VIEW_BINS).reshape(
-        n_layers * n_heads, *pooling.pool_weights(weights[0, 0], MODEL_VIEW_BINS).shape
-    )
-    labels = pooling.bin_labels(encoded.labels, MODEL_VIEW_BINS)
-    titles = [f"L{layer + 1} H{head + 1}" for layer in range(n_layers) for head in range(n_heads)]
-    figure = heatmap_grid(
-        pooled.astype(np.float32),
-        labels,
-        labels,
-        titles=titles,
-        title="Model view · every layer (rows) and head (columns)",
-        kind="weights",
-        style=style,
-        columns=n_heads,
-    )
-    # Panels of ~70 px: token names would cover them; hovering a cell names its tokens.
-    figure.update_layout(height=140 + n_layers * 110)
-    figure.update_xaxes(showticklabels=False)
-    figure.update_yaxes(showticklabels=False)
-    figure.update_annotations(font_size=style.tick_size)
-    return figure
-
-
-def model_view(shown: Selection, figure: go.Figure) -> None:
-    length = len(shown.encoded)
+def model_view(state: PretrainedState, figure: go.Figure) -> None:
+    length = len(state.encoded)
     if length > MODEL_VIEW_BINS:
         st.caption(
             f"{length} tokens are pooled into {MODEL_VIEW_BINS} runs of neighbouring tokens "
@@ -92,15 +44,15 @@ def model_view(shown: Selection, figure: go.Figure) -> None:
         )
     chart(figure, key="model_view")
     st.caption("Pick a layer and head above to open it here.")
-    weights = shown.trace.layers[shown.layer].heads.weights[shown.head]
-    labels = list(shown.encoded.labels)
+    weights = state.trace.layers[state.layer].heads.weights[state.head]
+    labels = list(state.encoded.labels)
     chart(
         heatmap(
             weights,
             labels,
             labels,
-            title=f"Attention weights · {head_name(shown.layer, shown.head)}",
-            style=shown.style,
+            title=f"Attention weights · {head_name(state.layer, state.head)}",
+            style=state.style,
         ),
         key="opened_head",
     )
@@ -109,112 +61,60 @@ def model_view(shown: Selection, figure: go.Figure) -> None:
 # ---------------------------------------------------------------- head view
 
 
-def head_view_section(shown: Selection, heads: list[int], all_queries: bool) -> None:
-    weights = shown.trace.layers[shown.layer].heads.weights  # (H, T, T)
-    labels = list(shown.encoded.labels)
-    query = None if all_queries else shown.query
-    who = "every token" if all_queries else f"“{labels[shown.query]}”"
+def head_view_section(state: PretrainedState, shown_heads: list[int], all_queries: bool) -> None:
+    weights = state.trace.layers[state.layer].heads.weights  # (H, T, T)
+    labels = list(state.encoded.labels)
+    query = None if all_queries else state.query
+    who = "every token" if all_queries else f"“{labels[state.query]}”"
     figure = head_view(
         weights,
         labels,
         labels,
-        heads=heads,
+        heads=shown_heads,
         query=query,
-        style=shown.style,
-        title=f"Head view · layer {shown.layer + 1} · from {who}",
+        style=state.style,
+        title=f"Head view · layer {state.layer + 1} · from {who}",
     )
-    alt = describe_head_view(weights, heads, query, labels, labels)
-    chart(figure, key="head_view", alt=f"Layer {shown.layer + 1}. {alt}")
+    alt = describe_head_view(weights, shown_heads, query, labels, labels)
+    chart(figure, key="head_view", alt=f"Layer {state.layer + 1}. {alt}")
 
 
 # ---------------------------------------------------------------- one head, every step
 
 
-def steps_section(shown: Selection) -> None:
+def stages_section(state: PretrainedState) -> None:
     st.caption(
-        f"Layer {shown.layer + 1}, head {shown.head + 1} of all-MiniLM-L6-v2, computed by "
+        f"Layer {state.layer + 1}, head {state.head + 1} of all-MiniLM-L6-v2, computed by "
         "attention_core: the same functions, step views and figures as the text page."
     )
-    labels = list(shown.encoded.labels)
-    for key in STEPS:
-        step = step_stage(key, shown.layer)
-        matrix = step_matrix(shown.trace, key, shown.layer, shown.head)
-        rows = axis_labels(step.rows, labels, labels, matrix.shape[0])
-        cols = axis_labels(step.cols, labels, labels, matrix.shape[1])
-        where = "" if key == "x" else f" · {head_name(shown.layer, shown.head)}"
-        title = f"{step.title}{where}" if key != "x" else f"{step.title} · layer {shown.layer + 1}"
+    labels = list(state.encoded.labels)
+    for key in STAGES:
+        stage = layer_stage(key, state.layer)
+        matrix = stage_matrix(state.trace, key, state.layer, state.head)
+        rows = axis_labels(stage.rows, labels, labels, matrix.shape[0])
+        cols = axis_labels(stage.cols, labels, labels, matrix.shape[1])
+        where = "" if key == "x" else f" · {head_name(state.layer, state.head)}"
+        title = (
+            f"{stage.title}{where}" if key != "x" else f"{stage.title} · layer {state.layer + 1}"
+        )
         matrix_stage(
-            step,
+            stage,
             matrix,
             rows,
             cols,
-            key=f"{key}_l{shown.layer + 1}" + ("" if key == "x" else f"h{shown.head + 1}"),
-            shapes=[f"{step.symbol}: {matrix.shape[0]} × {matrix.shape[1]}"],
+            key=f"{key}_l{state.layer + 1}" + ("" if key == "x" else f"h{state.head + 1}"),
+            shapes=[f"{stage.symbol}: {matrix.shape[0]} × {matrix.shape[1]}"],
             title=title,
-            show_numbers=shown.numbers,
-            style=shown.style,
-            code=step_code(key, shown.layer),
+            show_numbers=state.numbers,
+            style=state.style,
+            code=layer_stage_code(key, state.layer),
         )
-
-
-# ---------------------------------------------------------------- head summary
-
-PRESETS = {
-    "every head, by layer": None,
-    "heads that look at the previous token": "previous",
-    "heads that look at the next token": "next",
-    "heads that look at the token itself": "self",
-    "heads that look at [SEP]": "sep",
-    "heads that look at [CLS]": "cls",
-    "heads that look at punctuation": "punctuation",
-    "broad heads (highest entropy)": "entropy_ratio",
-}
-
-
-def summary_frame(shown: Selection) -> pd.DataFrame:
-    """One row per head, Clark et al.'s measures as columns (rounded to 3 decimals)."""
-    measures = head_measures.head_measures(shown.trace.weights, shown.encoded.tokens)
-    n_layers, n_heads = measures["entropy"].shape
-    frame = pd.DataFrame(
-        {
-            "layer": np.repeat(np.arange(1, n_layers + 1), n_heads),
-            "head": np.tile(np.arange(1, n_heads + 1), n_layers),
-        }
-        | {
-            title: measures[name].ravel().astype(float).round(3)
-            for name, title in head_measures.MEASURES.items()
-        }
-    )
-    return frame
-
-
-def summary_section(shown: Selection, preset: str, on_pick) -> pd.DataFrame:
-    """The sortable head table; picking a row calls ``on_pick`` (it opens that head)."""
-    frame = summary_frame(shown)
-    column = PRESETS[preset]
-    if column is not None:
-        frame = frame.sort_values(head_measures.MEASURES[column], ascending=False, kind="stable")
-    st.caption(
-        f"Mean over the {len(shown.encoded)} query tokens of each head's weights (Clark et al. "
-        f"2019). Entropy is in nats; a uniform row has log T = {np.log(len(shown.encoded)):.3f}. "
-        "Click a column to sort, a row to open that head in the other views."
-    )
-    st.dataframe(
-        frame.reset_index(drop=True),
-        key="head_table",
-        on_select=on_pick,
-        selection_mode="single-row",
-        hide_index=True,
-        width="stretch",
-        height=420,
-    )
-    return frame
 
 
 # ---------------------------------------------------------------- rollout
 
 
-def rollout_section(shown: Selection) -> None:
+def rollout_section(state: PretrainedState) -> None:
     st.markdown(
         "Attention rollout (Abnar & Zuidema, 2020) follows attention through the layers: each "
         "layer's heads are averaged, the residual connection is added as ½(A + I), and the "
@@ -222,18 +122,60 @@ def rollout_section(shown: Selection) -> None:
         "after that layer. It is a rough flow estimate that ignores the values and the "
         "feed-forward layers, not an exact attribution."
     )
-    rolled = rollout.attention_rollout(shown.trace.weights)[shown.layer]
-    labels = list(shown.encoded.labels)
+    rolled = rollout.attention_rollout(state.trace.weights)[state.layer]
+    labels = list(state.encoded.labels)
     show_code((rollout.attention_rollout, rollout.residual_attention))
     chart(
         heatmap(
             rolled,
             labels,
             labels,
-            title=f"Attention rollout · layers 1–{shown.layer + 1}",
+            title=f"Attention rollout · layers 1–{state.layer + 1}",
             col_title="input token",
             row_title="token after this layer",
-            style=shown.style,
+            style=state.style,
         ),
         key="rollout",
     )
+
+
+# ---------------------------------------------------------------- the tabs drawn by the page
+
+
+def head_view_tab(state: PretrainedState) -> None:
+    query_column, heads_column = st.columns(2)
+    with query_column:
+        all_queries = st.toggle("Lines from every token", key="all_queries", bind=BIND)
+    with heads_column:
+        shown_heads = st.multiselect(
+            "Heads to draw", list(range(1, 13)), default=[state.head + 1], key="heads", bind=BIND
+        )
+    st.caption(
+        "Lines from the query token (left) to every key (right), thicker for larger weights; "
+        "one colour per head. Choose the layer and the query token above."
+    )
+    if not shown_heads:
+        show_info("Choose at least one head to draw.")
+        return
+    head_view_section(state, sorted(h - 1 for h in shown_heads), all_queries)
+
+
+def guided_tab(state: PretrainedState) -> None:
+    if state.other_text:
+        st.caption("This tab always uses the guided sentence; the other tabs show yours.")
+    encoded = loading.encode(model().tokenizer, GUIDED_TEXT)
+    guided_section(encoded, trace_of(encoded), state.style)
+
+
+def model_view_tab(state: PretrainedState) -> None:
+    model_view(state, model_view_cached(state.text, state.pair, state.style))
+
+
+TABS: tuple[Tab[PretrainedState], ...] = (
+    Tab("Guided example", guided_tab),
+    Tab("Model view", model_view_tab),
+    Tab("Head view", head_view_tab),
+    Tab("Every step", stages_section),
+    Tab("Head summary", summary_tab),
+    Tab("Rollout", rollout_section),
+)

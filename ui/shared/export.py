@@ -1,12 +1,13 @@
-"""Numbers on demand: matrices as rounded tables, CSV files and one ``.npz``."""
+"""Numbers on demand: matrices as rounded tables, CSV files and one ``.npz``, built on click."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+import streamlit as st
 
 
 def matrix_frame(
@@ -53,3 +54,22 @@ def npz_bytes(matrices: Mapping[str, np.ndarray]) -> bytes:
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **{name: np.asarray(m) for name, m in matrices.items()})
     return buffer.getvalue()
+
+
+def download_button(
+    label: str,
+    make_bytes: Callable[[], bytes],
+    file_name: str,
+    key: str,
+    mime: str = "text/csv",
+) -> None:
+    """A download button whose file is built only when it is clicked."""
+    st.download_button(
+        label,
+        data=make_bytes,
+        file_name=file_name,
+        mime=mime,
+        key=key,
+        on_click="ignore",
+        icon=":material/download:",
+    )

@@ -1,8 +1,10 @@
-"""A page's table of tabs: a label and a drawing function each; only the open tab is drawn.
+"""A page's table of tabs or sections: a title and a drawing function each.
 
 Every page with tabs declares them once as a tuple of :class:`Tab` (in its own
-``ui/<page>/`` package) and shows them with :func:`show_tabs`. The open tab is in
-the URL (``view=3 Q K V``), so a link opens the tab its sender was looking at.
+``ui/<page>/`` package) and shows them with :func:`show_tabs`; only the open tab
+is drawn. The open tab is in the URL (``view=3 Q K V``), so a link opens the tab
+its sender was looking at. A page whose parts are not tabs (drawn one below the
+other, or picked one at a time) declares them the same way, as :class:`Section`.
 """
 
 from __future__ import annotations
@@ -33,3 +35,19 @@ def show_tabs(tabs: Sequence[Tab[State]], state: State, key: str = "view") -> No
         if shown.open:
             with shown:
                 tab.draw(state)
+
+
+@dataclass(frozen=True)
+class Section(Generic[State]):
+    """One part of a page that is not a tab: its heading ("" for none) and what draws it."""
+
+    title: str
+    draw: Callable[[State], None]
+
+
+def show_sections(sections: Sequence[Section[State]], state: State) -> None:
+    """Each section under its own header (if it has a title), one below the other."""
+    for section in sections:
+        if section.title:
+            st.header(section.title)
+        section.draw(state)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Final
 
 import streamlit as st
 
 from ui.shared.safe import show_warning
 
-BIND = "query-params"
+BIND: Final = "query-params"
 MAX_SHOWN_CHARS = 40
 
 

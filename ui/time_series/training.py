@@ -2,16 +2,16 @@
 
 Trains the notes' decoder model (``attention_core.timeseries.model``, which imports
 PyTorch) on the chosen columns. A run is keyed by the data and every setting;
-the first session to ask trains it, every other session with the same key reads
-the same frozen result. Widget keys share the page's ``ts_`` prefix so they sit
-in the same links.
+the first session to ask trains it, every other session with the same key waits
+for it and reads the same frozen result (:mod:`ui.shared.training_cache`, as the
+learning page). Widget keys share the page's ``ts_`` prefix so they sit in the
+same links.
 """
 
 from __future__ import annotations
 
-import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,6 +25,7 @@ from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import FigureStyle
 from ui.shared.matrix_view import chart
 from ui.shared.safe import show_error, show_info
+from ui.shared.training_cache import TrainingCache
 from ui.shared.url import BIND
 from ui.time_series import figures
 from ui.time_series.training_figures import forecast_figure, loss_figure
@@ -37,23 +38,14 @@ PREFIX = "ts_"
 LEARNING_RATES = (0.001, 0.003, 0.01)
 BATCH_SIZE = 64
 KEYS = [f"{PREFIX}{name}" for name in ("steps", "layers", "hidden", "lr", "layer")]
+MAX_CACHED_TRAININGS = 32
+CACHE_TTL_SECONDS = 3600
 
 
-@dataclass
-class TrainingSlot:
-    """A write-once cell shared by every session with the same data and settings.
-
-    The first run trains while holding ``lock``; later runs wait and read
-    ``result``, a frozen result of read-only arrays, never changed after that.
-    """
-
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    result: object | None = None
-
-
-@st.cache_resource(max_entries=32, ttl=3600, show_spinner=False)
-def training_slot(key: str) -> TrainingSlot:
-    return TrainingSlot()
+#: Every trained forecaster of this server process, shared by all sessions.
+RUNS: TrainingCache[TrainingResult, object] = TrainingCache(
+    MAX_CACHED_TRAININGS, ttl_seconds=CACHE_TTL_SECONDS
+)
 
 
 @dataclass(frozen=True)
@@ -186,19 +178,19 @@ def training_section(
     key = "|".join(
         [fingerprint, repr(features), repr(target), scaling, repr(model_config), repr(train_config)]
     )
-    slot = training_slot(key)
-    if slot.result is None:
+    result = RUNS.cached(key)
+    if result is None:
         if not st.button("Train the model", type="primary", key=f"{PREFIX}train_go"):
             st.info("Press the button to train; the same settings are trained only once.")
             return
-        with slot.lock:
-            if slot.result is None:
-                try:
-                    slot.result = train_with_progress(dataset, model_config, train_config, style)
-                except ac.InputError as error:
-                    show_error(str(error))
-                    return
-    show_training(slot.result, model_config, style, period)
+        try:
+            result = RUNS.get_or_train(
+                key, lambda report: train_with_progress(dataset, model_config, train_config, style)
+            )
+        except ac.InputError as error:
+            show_error(str(error))
+            return
+    show_training(result, model_config, style, period)
 
 
 def show_training(

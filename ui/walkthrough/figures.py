@@ -17,7 +17,7 @@ from plotly.subplots import make_subplots
 from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import NORMAL, FigureStyle
 
-# --- Step 1: soft lookup -----------------------------------------------------
+# --- Lecture step 1: soft lookup ---------------------------------------------
 
 
 def lookup_figure(
@@ -77,23 +77,10 @@ def lookup_figure(
         row=1,
         col=2,
     )
-    figure.update_xaxes(
-        title="axis 0 (visual arts)",
-        range=[-3.5, 3.5],
-        row=1,
-        col=1,
-        zeroline=True,
-        tickfont={"size": style.tick_size},
-    )
-    figure.update_yaxes(
-        title="axis 1 (stage ↔ page)",
-        range=[-3.5, 3.5],
-        row=1,
-        col=1,
-        zeroline=True,
-        scaleanchor="x",
-        tickfont={"size": style.tick_size},
-    )
+    # the query plane (left): both axes alike, one unit as long on each
+    plane = {"range": [-3.5, 3.5], "zeroline": True, "tickfont": {"size": style.tick_size}}
+    figure.update_xaxes(title="axis 0 (visual arts)", row=1, col=1, **plane)
+    figure.update_yaxes(title="axis 1 (stage ↔ page)", row=1, col=1, scaleanchor="x", **plane)
     figure.update_yaxes(
         title="weight", range=[0, 1.15], row=1, col=2, tickfont={"size": style.tick_size}
     )
@@ -127,7 +114,7 @@ def lookup_frame(
     )
 
 
-# --- Step 3: saturation --------------------------------------------------------
+# --- Lecture step 3: saturation ------------------------------------------------
 
 
 def saturation_figure(
@@ -188,7 +175,7 @@ def saturation_frame(
     return frame
 
 
-# --- Step 4: masking -----------------------------------------------------------
+# --- Lecture step 4: masking ---------------------------------------------------
 
 
 def masking_frame(
@@ -201,7 +188,7 @@ def masking_frame(
     )
 
 
-# --- Step 6: gradients -----------------------------------------------------------
+# --- Lecture step 6: gradients ---------------------------------------------------
 
 
 def gradient_grid(

@@ -91,7 +91,7 @@ def test_forward_runs_the_cores_attention_functions() -> None:
 def test_importing_attention_core_and_the_numpy_learning_modules_does_not_import_torch() -> None:
     code = (
         "import sys, attention_core, attention_core.learning.forward, "
-        "attention_core.learning.predict, ui.learning.cache, ui.learning.training, "
+        "attention_core.learning.predict, ui.shared.training_cache, ui.learning.training, "
         "ui.learning.sections; assert 'torch' not in sys.modules, 'torch imported'"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=120)

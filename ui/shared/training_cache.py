@@ -1,11 +1,13 @@
 """Trained models shared by every session of the server: one run per key, bounded, never half-done.
 
-A class opening the same link asks for the same key; the first session trains,
-every other one waits for it (watching its progress) and then reads the same
-frozen result. A result enters the cache only when its training returned: a
-rerun that stops the training script (Streamlit raises ``StopException`` or
-``RerunException`` inside it) leaves the slot empty, and the next session to
-ask trains again. Plain Python (no Streamlit), so threads can test it.
+Both training pages (learning, time series) keep their runs in one
+:class:`TrainingCache` each. A class opening the same link asks for the same
+key; the first session trains, every other one waits for it (watching its
+progress, if the page shows it) and then reads the same frozen result. A
+result enters the cache only when its training returned: a rerun that stops
+the training script (Streamlit raises ``StopException`` or ``RerunException``
+inside it) leaves the slot empty, and the next session to ask trains again.
+Plain Python (no Streamlit), so threads can test it.
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ class Slot(Generic[Result, Progress]):
     runs: int = 0  #: trainings started for this key (a finished one, or ones interrupted)
 
 
-class SharedRuns(Generic[Result, Progress]):
-    """At most ``max_entries`` finished results, least recently used dropped first."""
+class TrainingCache(Generic[Result, Progress]):
+    """At most ``max_entries`` keys, oldest use dropped first; each lives ``ttl_seconds``."""
 
     def __init__(self, max_entries: int, ttl_seconds: float) -> None:
         self.max_entries, self.ttl_seconds = max_entries, ttl_seconds

@@ -1,7 +1,7 @@
-r"""The steps of one head of the pretrained model: what each matrix is, and the code that made it.
+r"""The stages of one head of the pretrained model: what each matrix is, and the code behind it.
 
 The same :class:`ui.shared.stages.Stage` records as the text page, with BERT's biases in
-the formulas. :data:`STEP_CODE` names, per step, the function that computed the
+the formulas. :data:`STAGE_CODE` names, per stage, the function that computed the
 matrix (first) and the core functions it calls, so "The code" shows what ran.
 """
 
@@ -16,7 +16,7 @@ from attention_core.maths import attention
 from attention_core.pretrained import bert
 from ui.shared.stages import KEY_SIDE, QUERY_SIDE, WIDTH, Stage
 
-STEPS = {
+STAGES = {
     "x": Stage(
         "x",
         "Layer input X",
@@ -99,8 +99,8 @@ STEPS = {
     ),
 }
 
-#: step -> (function that computed the matrix, core functions it calls)
-STEP_CODE: dict[str, tuple[Callable, ...]] = {
+#: stage -> (function that computed the matrix, core functions it calls)
+STAGE_CODE: dict[str, tuple[Callable, ...]] = {
     "q": (bert.project_with_bias, attention.split_heads),
     "k": (bert.project_with_bias, attention.split_heads),
     "v": (bert.project_with_bias, attention.split_heads),
@@ -114,22 +114,22 @@ STEP_CODE: dict[str, tuple[Callable, ...]] = {
 EMBEDDING_FORMULA = r"X_0 = \mathrm{LN}(E_{\text{word}} + E_{\text{pos}} + E_{\text{type}})"
 
 
-def step_stage(key: str, layer: int) -> Stage:
+def layer_stage(key: str, layer: int) -> Stage:
     """The stage of ``key``; layer 1's input X is the embeddings, with their own formula."""
     if key == "x" and layer == 0:
-        return replace(STEPS["x"], formula=EMBEDDING_FORMULA)
-    return STEPS[key]
+        return replace(STAGES["x"], formula=EMBEDDING_FORMULA)
+    return STAGES[key]
 
 
-def step_code(key: str, layer: int) -> tuple[Callable, ...]:
-    """The code of a step; X comes from the embeddings (layer 0) or the previous layer."""
+def layer_stage_code(key: str, layer: int) -> tuple[Callable, ...]:
+    """The code of a stage; X comes from the embeddings (layer 0) or the previous layer."""
     if key == "x":
         return (bert.embed, bert.layer_norm) if layer == 0 else (bert.encoder_layer, bert.gelu)
-    return STEP_CODE[key]
+    return STAGE_CODE[key]
 
 
-def step_matrix(trace: bert.BertTrace, key: str, layer: int, head: int) -> np.ndarray:
-    """The matrix a step draws: ``(T, d)`` for X, else head ``head`` of layer ``layer``."""
+def stage_matrix(trace: bert.BertTrace, key: str, layer: int, head: int) -> np.ndarray:
+    """The matrix a stage draws: ``(T, d)`` for X, else head ``head`` of layer ``layer``."""
     layer_trace = trace.layers[layer]
     if key == "x":
         return layer_trace.x

@@ -1,0 +1,192 @@
+"""The positional-encoding page's sections: the matrix, its waves, P Pᵀ, rotary; then the swap."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+import attention_core as ac
+from attention_core.teaching import word_order
+from ui.positional_encoding import figures
+from ui.positional_encoding.kinds import ENCODINGS
+from ui.positional_encoding.state import (
+    PREFIX,
+    PositionalState,
+)
+from ui.positional_encoding.swap import swap_view
+from ui.shared.export import csv_bytes, download_button, matrix_frame
+from ui.shared.matrix_view import chart
+from ui.shared.numbers import short_difference
+from ui.shared.safe import show_error
+from ui.shared.tabs import Section
+from ui.shared.url import BIND
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """The page's settings and the encoding matrix they give, ``P (T, d)``."""
+
+    state: PositionalState
+    matrix: np.ndarray
+
+
+def matrix_view(encoding: Encoding) -> None:
+    matrix, kind, base = encoding.matrix, encoding.state.kind, encoding.state.base
+    style = encoding.state.style
+    length, width = matrix.shape
+    encoding_kind = ENCODINGS[kind]
+    left, right = st.columns([3, 2])
+    chart(
+        figures.encoding_heatmap(
+            matrix,
+            title=f"{kind} encoding ({length} positions × {width} dimensions)",
+            style=style,
+        ),
+        key=f"{PREFIX}matrix_figure",
+        place=left,
+    )
+    with right:
+        st.markdown(encoding_kind.words)
+        for line in encoding_kind.formulas:
+            st.latex(line)
+        st.caption(f"Shape: P ({length}, {width}), one row per position · b = {base:g}")
+        if kind == "none":
+            st.info("All zeros: every position looks exactly the same.")
+        download_button(
+            "Download the matrix (CSV)",
+            lambda: csv_bytes(
+                matrix_frame(
+                    matrix, figures.position_labels(length), figures.dimension_labels(width)
+                )
+            ),
+            f"positional_{kind}_{length}x{width}.csv",
+            f"{PREFIX}download_matrix",
+        )
+
+
+def curves_view(encoding: Encoding) -> None:
+    matrix, kind, style = encoding.matrix, encoding.state.kind, encoding.state.style
+    width = matrix.shape[1]
+    left, right = st.columns([3, 2])
+    with right:
+        dims = st.multiselect(
+            "Dimensions to plot",
+            list(range(width)),
+            default=figures.default_dimensions(width),
+            max_selections=8,
+            key=f"{PREFIX}dims",
+            bind=BIND,
+        )
+        st.markdown(ENCODINGS[kind].curves_words)
+        if ENCODINGS[kind].waves:
+            st.latex(r"\omega_i = b^{-2i/d}, \qquad \text{period} = 2\pi / \omega_i")
+        else:
+            st.latex(r"P_{:,\,j} \text{ for the chosen dimensions } j")
+        st.caption(f"Shape: each curve is one column P[:, j], {matrix.shape[0]} values")
+    if dims:
+        chart(
+            figures.dimension_curves(matrix, dims, title="Selected dimensions", style=style),
+            key=f"{PREFIX}curves_figure",
+            place=left,
+        )
+    else:
+        left.info("Pick at least one dimension to plot.")
+
+
+def similarity_view(encoding: Encoding) -> None:
+    matrix, kind, style = encoding.matrix, encoding.state.kind, encoding.state.style
+    similarity = word_order.position_similarity(matrix)
+    length = similarity.shape[0]
+    left, right = st.columns([3, 2])
+    chart(
+        figures.similarity_heatmap(
+            similarity,
+            title="How alike two positions are: P Pᵀ",
+            style=style,
+        ),
+        key=f"{PREFIX}similarity_figure",
+        place=left,
+    )
+    with right:
+        st.markdown(ENCODINGS[kind].similarity_words)
+        st.latex(r"G = P P^\top, \qquad G_{pr} = \sum_j P_{pj} P_{rj}")
+        if ENCODINGS[kind].waves:
+            st.latex(r"G_{pr} = \sum_i \cos\big((p - r)\,\omega_i\big) \quad (\text{even } d)")
+        st.caption(f"Shape: G ({length}, {length})")
+        labels = figures.position_labels(length)
+        download_button(
+            "Download P Pᵀ (CSV)",
+            lambda: csv_bytes(matrix_frame(similarity, labels, labels)),
+            f"position_similarity_{kind}_{length}.csv",
+            f"{PREFIX}download_similarity",
+        )
+
+
+def rotary_view(encoding: Encoding) -> None:
+    """Rotary encodings only: the score depends on the offset between query and key alone."""
+    if encoding.state.kind != "rotary":
+        return
+    length, d_model, base = encoding.state.length, encoding.state.d_model, encoding.state.base
+    style = encoding.state.style
+    st.subheader("Rotary: only the distance between query and key matters")
+    offsets = word_order.rotary_offset_scores(d_model, max_offset=length - 1, base=base)
+    left, right = st.columns([3, 2])
+    chart(
+        figures.rotary_offset_figure(
+            offsets.starts,
+            offsets.offsets,
+            offsets.scores,
+            title="Score of one query and one key, rotated to positions p and p + o",
+            style=style,
+        ),
+        key=f"{PREFIX}rotary_figure",
+        place=left,
+    )
+    with right:
+        st.markdown(
+            "Take one query and one key vector and place them at positions p and p + o. "
+            "Turning both by their positions leaves only the difference of the angles, so "
+            "the score is the same wherever the pair sits: the curves lie on top of each other."
+        )
+        st.latex(r"\langle R_p\, q,\; R_{p+o}\, k \rangle = \langle q,\; R_o\, k \rangle")
+        st.caption(
+            f"Shapes: q, k ({d_model},) drawn at random (seed 0) · scores "
+            f"({len(offsets.starts)}, {len(offsets.offsets)})"
+        )
+        st.metric("Largest gap between the curves", short_difference(offsets.spread))
+        st.caption(f"Exactly {offsets.spread:.1e}: rounding in the last digits of a float.")
+        download_button(
+            "Download the scores (CSV)",
+            lambda: csv_bytes(
+                matrix_frame(
+                    offsets.scores.T,
+                    [f"o={o}" for o in offsets.offsets],
+                    [f"p={p}" for p in offsets.starts],
+                )
+            ),
+            "rotary_offset_scores.csv",
+            f"{PREFIX}download_rotary",
+        )
+
+
+#: The views of the chosen encoding, in the order the page shows them.
+ENCODING_VIEWS = (matrix_view, curves_view, similarity_view, rotary_view)
+
+
+def encoding_views(state: PositionalState) -> None:
+    """The encoding matrix of ``state`` and every view of it; a clear error if it cannot be made."""
+    try:
+        matrix = word_order.position_matrix(state.kind, state.length, state.d_model, state.base)
+        for view in ENCODING_VIEWS:
+            view(Encoding(state, matrix))
+    except ac.InputError as error:
+        show_error(str(error))
+
+
+#: The page's sections, in order: the chosen encoding, then why any encoding is needed.
+SECTIONS: tuple[Section[PositionalState], ...] = (
+    Section("", encoding_views),
+    Section("Why we need it: swap two words", swap_view),
+)

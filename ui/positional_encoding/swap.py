@@ -1,0 +1,137 @@
+"""The positional-encoding page's swap: without positions, swapping two words changes nothing."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import attention_core as ac
+from attention_core.teaching import word_order
+from ui.figures.style import FigureStyle
+from ui.positional_encoding import figures
+from ui.positional_encoding.state import DEFAULT_SENTENCE, PREFIX, SWAP_D_MODEL, PositionalState
+from ui.shared.export import download_button, npz_bytes
+from ui.shared.matrix_view import chart
+from ui.shared.numbers import short_difference
+from ui.shared.safe import show_error, show_warning
+from ui.shared.url import BIND
+
+
+def swap_inputs() -> tuple[ac.Tokens, int, int] | None:
+    """The sentence and the two positions to swap, or None (with a message) if unusable."""
+    text = st.text_input(
+        "Sentence",
+        DEFAULT_SENTENCE,
+        key=f"{PREFIX}sentence",
+        bind=BIND,
+        max_chars=ac.limits.MAX_TEXT_CHARS,
+    )
+    try:
+        tokens = ac.tokenize(text)
+    except ac.InputError as error:
+        show_error(str(error))
+        return None
+    if tokens.n_dropped:
+        show_warning(f"Only the first {ac.limits.MAX_TOKENS} tokens are used.")
+    last = len(tokens.tokens) - 1
+    if last < 1:
+        show_warning("Type at least two words, so that two of them can swap places.")
+        return None
+    columns = st.columns(2)
+    first = columns[0].number_input(
+        "Swap position", 0, last, min(1, last), key=f"{PREFIX}swap_first", bind=BIND
+    )
+    second = columns[1].number_input(
+        "with position", 0, last, min(4, last), key=f"{PREFIX}swap_second", bind=BIND
+    )
+    return tokens, int(first), int(second)
+
+
+def swap_result(
+    title: str, comparison: word_order.SwapComparison, labels, style: FigureStyle
+) -> None:
+    st.markdown(f"**{title}**")
+    chart(
+        figures.swap_grid(
+            comparison.weights[0],
+            comparison.realigned_weights[0],
+            labels,
+            title="Attention weights",
+            style=style,
+        ),
+        key=f"{PREFIX}swap_{comparison.config.positional}",
+        place=st,
+    )
+    metrics = st.columns(2)
+    metrics[0].metric("max |weight difference|", short_difference(comparison.weight_difference))
+    metrics[1].metric("max |output difference|", short_difference(comparison.output_difference))
+    if short_difference(comparison.weight_difference) == "≈ 0":
+        st.caption(
+            f"Exactly {comparison.weight_difference:.1e} and "
+            f"{comparison.output_difference:.1e}: rounding in the last digits of a float."
+        )
+
+
+def swap_view(state: PositionalState) -> None:
+    kind, style = state.kind, state.style
+    st.markdown(
+        "Swap two words and run attention again. Without positional information the "
+        "weights are the very same numbers, only moved along with the words, and each "
+        "word's output is unchanged: the model cannot tell the two sentences apart."
+    )
+    st.latex(
+        r"W(\Pi X) = \Pi\, W(X)\, \Pi^\top \quad \text{for any reordering } \Pi"
+        r"\text{, when there is no positional encoding}"
+    )
+    picked = swap_inputs()
+    if picked is None:
+        return
+    tokens, first, second = picked
+    if first == second:
+        show_warning("Pick two different positions to swap.")
+        return
+    if tokens.tokens[first].casefold() == tokens.tokens[second].casefold():
+        show_warning(
+            "Both positions hold the same word, so swapping them changes nothing. "
+            "Pick two different words."
+        )
+    with_kind = kind if kind != "none" else "sinusoidal"
+    runs = {
+        positional: word_order.compare_swapped(
+            tokens.tokens,
+            first,
+            second,
+            ac.AttentionConfig(d_model=SWAP_D_MODEL, n_heads=1, positional=positional),
+        )
+        for positional in ("none", with_kind)
+    }
+    st.dataframe(
+        {
+            "position": list(range(len(tokens.tokens))),
+            "original": list(tokens.tokens),
+            "swapped": list(runs["none"].swapped_tokens),
+        },
+        hide_index=True,
+    )
+    left, right = st.columns(2)
+    with left:
+        swap_result("Without positional encoding", runs["none"], tokens.labels, style)
+    with right:
+        swap_result(f"With {with_kind} encoding", runs[with_kind], tokens.labels, style)
+    st.caption(
+        f"One head, d = {SWAP_D_MODEL}, random word vectors (seed 0), b = 10 000. "
+        "The right panel of each pair shows the swapped sentence's weights with rows "
+        "and columns put back in the original word_order."
+    )
+    download_button(
+        "Download these weights (.npz)",
+        lambda: npz_bytes(
+            {
+                f"{name}_{part}": getattr(run, part)[0]
+                for name, run in runs.items()
+                for part in ("weights", "swapped_weights", "realigned_weights")
+            }
+        ),
+        "swap_weights.npz",
+        f"{PREFIX}download_swap",
+        mime="application/octet-stream",
+    )

@@ -1,0 +1,80 @@
+"""The pretrained page's head summary: Clark et al.'s measures per head, sortable, clickable."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attention_core.pretrained import head_measures
+from ui.pretrained.figures import head_name
+from ui.pretrained.state import PretrainedState
+from ui.shared.url import BIND
+
+PRESETS = {
+    "every head, by layer": None,
+    "heads that look at the previous token": "previous",
+    "heads that look at the next token": "next",
+    "heads that look at the token itself": "self",
+    "heads that look at [SEP]": "sep",
+    "heads that look at [CLS]": "cls",
+    "heads that look at punctuation": "punctuation",
+    "broad heads (highest entropy)": "entropy_ratio",
+}
+
+
+def summary_frame(state: PretrainedState) -> pd.DataFrame:
+    """One row per head, Clark et al.'s measures as columns (rounded to 3 decimals)."""
+    measures = head_measures.head_measures(state.trace.weights, state.encoded.tokens)
+    n_layers, n_heads = measures["entropy"].shape
+    frame = pd.DataFrame(
+        {
+            "layer": np.repeat(np.arange(1, n_layers + 1), n_heads),
+            "head": np.tile(np.arange(1, n_heads + 1), n_layers),
+        }
+        | {
+            title: measures[name].ravel().astype(float).round(3)
+            for name, title in head_measures.MEASURES.items()
+        }
+    )
+    return frame
+
+
+def summary_section(state: PretrainedState, preset: str, on_pick) -> pd.DataFrame:
+    """The sortable head table; picking a row calls ``on_pick`` (it opens that head)."""
+    frame = summary_frame(state)
+    column = PRESETS[preset]
+    if column is not None:
+        frame = frame.sort_values(head_measures.MEASURES[column], ascending=False, kind="stable")
+    st.caption(
+        f"Mean over the {len(state.encoded)} query tokens of each head's weights (Clark et al. "
+        f"2019). Entropy is in nats; a uniform row has log T = {np.log(len(state.encoded)):.3f}. "
+        "Click a column to sort, a row to open that head in the other views."
+    )
+    st.dataframe(
+        frame.reset_index(drop=True),
+        key="head_table",
+        on_select=on_pick,
+        selection_mode="single-row",
+        hide_index=True,
+        width="stretch",
+        height=420,
+    )
+    return frame
+
+
+def pick_head() -> None:
+    """The head table's row callback: open the picked head in every view."""
+    rows = st.session_state["head_table"].selection.rows
+    if rows:
+        layer, head = st.session_state["_head_rows"][rows[0]]
+        st.session_state["layer"], st.session_state["head"] = layer, head
+
+
+def summary_tab(state: PretrainedState) -> None:
+    preset = st.selectbox("Show", list(PRESETS), key="preset", bind=BIND)
+    frame = summary_section(state, preset, pick_head)
+    st.session_state["_head_rows"] = [
+        (int(layer), int(head)) for layer, head in zip(frame["layer"], frame["head"], strict=True)
+    ]
+    st.caption(f"Open now: {head_name(state.layer, state.head)}.")
