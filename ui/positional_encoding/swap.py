@@ -120,7 +120,7 @@ def swap_view(state: PositionalState) -> None:
     st.caption(
         f"One head, d = {SWAP_D_MODEL}, random word vectors (seed 0), b = 10 000. "
         "The right panel of each pair shows the swapped sentence's weights with rows "
-        "and columns put back in the original word_order."
+        "and columns put back in the original order."
     )
     download_button(
         "Download these weights (.npz)",
