@@ -22,32 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from attention_core.maths import attention
+from attention_core.maths.layers import gelu, layer_norm
 from attention_core.pretrained.loading import BertWeights, LayerWeights
-
-
-def layer_norm(x: np.ndarray, gain: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
-    r""":math:`\mathrm{LN}(x) = g \odot (x - \mu) / \sqrt{\sigma^2 + \epsilon} + b`,
-    per row ``(T, d)``.
-    """
-    mean = x.mean(axis=-1, keepdims=True)  # (T, 1)
-    variance = np.square(x - mean).mean(axis=-1, keepdims=True)  # (T, 1)
-    return (x - mean) / np.sqrt(variance + eps) * gain + bias
-
-
-def erf(x: np.ndarray) -> np.ndarray:
-    r"""The error function to ~1e-7 without SciPy (Abramowitz & Stegun 7.1.26)."""
-    sign = np.sign(x)
-    z = np.abs(x)
-    t = 1.0 / (1.0 + 0.3275911 * z)
-    poly = t * (
-        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
-    )
-    return sign * (1.0 - poly * np.exp(-z * z))
-
-
-def gelu(x: np.ndarray) -> np.ndarray:
-    r"""Exact GELU, :math:`x \, \Phi(x) = \tfrac{x}{2}\,(1 + \mathrm{erf}(x/\sqrt 2))`."""
-    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
 
 
 def embed(weights: BertWeights, ids: np.ndarray, type_ids: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from attention_core.maths import attention
+from attention_core.maths import attention, layers
 from attention_core.pretrained import bert
 from ui.shared.stages import KEY_SIDE, QUERY_SIDE, WIDTH, Stage
 
@@ -124,7 +124,7 @@ def step_stage(key: str, layer: int) -> Stage:
 def step_code(key: str, layer: int) -> tuple[Callable, ...]:
     """The code of a step; X comes from the embeddings (layer 0) or the previous layer."""
     if key == "x":
-        return (bert.embed, bert.layer_norm) if layer == 0 else (bert.encoder_layer, bert.gelu)
+        return (bert.embed, layers.layer_norm) if layer == 0 else (bert.encoder_layer, layers.gelu)
     return STEP_CODE[key]
 
 
