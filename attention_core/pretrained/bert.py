@@ -72,6 +72,8 @@ def encoder_layer(x: np.ndarray, layer: LayerWeights, n_heads: int, eps: float) 
     """
     q, k, v, heads, attended = self_attention(x, layer, n_heads)
     y = layer_norm(x + attended, layer.ln1_gain, layer.ln1_bias, eps)  # (T, d)
+    # layers.mlp's terms, summed as (Y + h W_2) + b_2: mlp() adds Y last, which moves float32
+    # results by up to ~3e-6 (as far from PyTorch as now); the page's numbers stay as they were.
     hidden = gelu(y @ layer.w_in + layer.b_in)  # (T, d_ff)
     output = layer_norm(y + hidden @ layer.w_out + layer.b_out, layer.ln2_gain, layer.ln2_bias, eps)
     return LayerTrace(x, q, k, v, heads, output)
