@@ -19,6 +19,7 @@ import numpy as np
 from attention_core.boundary.errors import InputError
 from attention_core.boundary.limits import MAX_TEXT_CHARS, MAX_TOKENS
 from attention_core.boundary.text import unique_labels
+from attention_core.maths.projections import Projections
 
 if TYPE_CHECKING:  # imported when loading, not when this module is imported
     from tokenizers import Tokenizer
@@ -52,6 +53,22 @@ class LayerWeights:
     b_out: np.ndarray  #: (d,)
     ln2_gain: np.ndarray  #: (d,) LayerNorm after feed-forward + residual
     ln2_bias: np.ndarray
+
+    def projections(self) -> Projections:
+        r"""The core's :class:`Projections` with BERT's biases, :math:`Q = X W^Q + b^Q` (K, V, O).
+
+        ``w (d, d)``, ``b (d,)`` each.
+        """
+        return Projections(
+            self.w_q,
+            self.w_k,
+            self.w_v,
+            self.w_o,
+            b_q=self.b_q,
+            b_k=self.b_k,
+            b_v=self.b_v,
+            b_o=self.b_o,
+        )
 
 
 @dataclass(frozen=True)

@@ -101,9 +101,9 @@ STEPS = {
 
 #: step -> (function that computed the matrix, core functions it calls)
 STEP_CODE: dict[str, tuple[Callable, ...]] = {
-    "q": (bert.project_with_bias, attention.split_heads),
-    "k": (bert.project_with_bias, attention.split_heads),
-    "v": (bert.project_with_bias, attention.split_heads),
+    "q": (attention.project, attention.split_heads),
+    "k": (attention.project, attention.split_heads),
+    "v": (attention.project, attention.split_heads),
     "scores": (attention.attention_scores,),
     "scaled": (attention.scale_scores,),
     "weights": (attention.softmax,),

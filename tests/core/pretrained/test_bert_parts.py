@@ -9,29 +9,36 @@ from attention_core.maths import attention
 from attention_core.pretrained import bert, loading
 
 
-def test_every_layer_attends_through_attention_py(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The forward pass calls split_heads 3x, scaled_dot_product_attention and merge_heads
-    once per layer, and the trace keeps exactly what those functions returned."""
-    calls: dict[str, list] = {"split_heads": [], "scaled_dot_product_attention": []}
-    calls["merge_heads"] = []
-    for name, found in calls.items():
-        original = getattr(attention, name)
+def test_every_layer_attends_through_multi_head_attention(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forward pass calls attention.multi_head_attention once per layer with BERT's biased
+    projections, and the trace keeps exactly the arrays it returned."""
+    calls: list[tuple[tuple, attention.MultiHeadTrace]] = []
+    original = attention.multi_head_attention
 
-        def spy(*args, _original=original, _found=found, **kwargs):
-            result = _original(*args, **kwargs)
-            _found.append(result)
-            return result
+    def spy(*args, **kwargs):
+        result = original(*args, **kwargs)
+        calls.append((args, result))
+        return result
 
-        monkeypatch.setattr(attention, name, spy)
+    monkeypatch.setattr(attention, "multi_head_attention", spy)
     model = loading.load_model()
     encoded = loading.encode(model.tokenizer, "Attention is all you need.")
     trace = bert.forward(model.weights, encoded.ids, encoded.type_ids)
-    assert len(calls["split_heads"]) == 3 * 6
-    assert len(calls["scaled_dot_product_attention"]) == 6
-    assert len(calls["merge_heads"]) == 6
-    for index, layer in enumerate(trace.layers):
-        assert layer.heads is calls["scaled_dot_product_attention"][index]
-        assert layer.q is calls["split_heads"][3 * index]
-        assert layer.k is calls["split_heads"][3 * index + 1]
-        assert layer.v is calls["split_heads"][3 * index + 2]
+    assert len(calls) == 6
+    for layer, weights, (args, returned) in zip(
+        trace.layers, model.weights.layers, calls, strict=True
+    ):
+        projections = args[2]
+        assert projections.b_q is weights.b_q and projections.b_o is weights.b_o
+        assert layer.q is returned.q and layer.k is returned.k and layer.v is returned.v
+        for name in ("scores", "scaled", "masked", "weights", "context"):
+            assert getattr(layer.heads, name) is getattr(returned, name)
         assert layer.q.shape == (12, len(encoded), 32)
+
+
+def test_the_trace_keeps_no_concat_or_attention_output() -> None:
+    """The page's cache counts every byte a trace keeps: only the heads' arrays are kept."""
+    model = loading.load_model()
+    encoded = loading.encode(model.tokenizer, "Hello")
+    trace = bert.forward(model.weights, encoded.ids, encoded.type_ids)
+    assert type(trace.layers[0].heads) is attention.AttentionTrace
