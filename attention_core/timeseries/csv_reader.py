@@ -8,8 +8,10 @@ why, and notes such as "3 missing values filled with the previous value".
 
 Every problem a file can have is an :class:`~attention_core.InputError` whose
 message says what to do. The work is bounded: the size is checked before
-anything is read, the delimiter is sniffed on a small sample, and the row and
-column counts are checked before the table is parsed.
+anything is read (:mod:`~attention_core.timeseries.csv_text`), the delimiter is
+sniffed on a small sample, and the row and column counts are checked before the
+table is parsed (:mod:`~attention_core.timeseries.csv_table`); this module turns
+the cells into numbered columns.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from attention_core.boundary.limits import (
     MAX_SERIES_COLUMNS,
     MAX_SERIES_ROWS,
 )
-from attention_core.timeseries.csv_table import _parse_table
-from attention_core.timeseries.csv_text import _decode, _read_bytes
+from attention_core.timeseries.csv_table import parse_table
+from attention_core.timeseries.csv_text import decode_text, read_bytes
 
 REPORT_KEY = "report"
 MIN_SERIES_ROWS = 2
@@ -190,9 +192,9 @@ def read_series(source: object) -> pd.DataFrame:
     or binary files, no numeric column, fewer than two rows, more than the
     limits (5 MB, 100 000 rows, 50 columns), infinite or huge values.
     """
-    text, encoding = _decode(_read_bytes(source))
+    text, encoding = decode_text(read_bytes(source))
     report: dict = {"encoding": encoding, "dropped": [], "notes": [], "index_column": None}
-    raw = _parse_table(text, report)
+    raw = parse_table(text, report)
     if raw.shape[1] > MAX_SERIES_COLUMNS:
         raise InputError(f"The file has {raw.shape[1]} columns; the limit is {MAX_SERIES_COLUMNS}.")
     if len(raw) > MAX_SERIES_ROWS:

@@ -68,7 +68,7 @@ def _is_number(cell: str) -> bool:
     return False
 
 
-def _parse_table(text: str, report: dict) -> pd.DataFrame:
+def parse_table(text: str, report: dict) -> pd.DataFrame:
     """Every cell as a string; checks the column and row limits before parsing."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = _sample_lines(text)

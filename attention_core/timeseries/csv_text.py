@@ -46,7 +46,7 @@ def _too_big(n_bytes: int) -> InputError:
     )
 
 
-def _read_bytes(source: object) -> bytes:
+def read_bytes(source: object) -> bytes:
     """At most ``MAX_UPLOAD_BYTES + 1`` bytes from a path, bytes or a binary file object."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
@@ -73,7 +73,7 @@ def _read_bytes(source: object) -> bytes:
     return data
 
 
-def _decode(data: bytes) -> tuple[str, str]:
+def decode_text(data: bytes) -> tuple[str, str]:
     """The file's text and the name of its encoding; binary content is refused."""
     if not data.strip():
         raise InputError("The file is empty. Upload a CSV file with a header row and numbers.")
