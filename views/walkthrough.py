@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 import attention_core as ac
-from attention_core.teaching import soft_lookup, walkthrough_steps
+from attention_core.teaching import score_scaling, soft_lookup, walkthrough_steps
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
 from ui.shared import numbers, url
@@ -294,8 +294,8 @@ def step_examples(style: FigureStyle) -> None:
 
 
 @st.cache_data(max_entries=16)
-def saturation(n_keys: int) -> walkthrough_steps.SaturationTable:
-    return walkthrough_steps.softmax_saturation(n_keys=n_keys)
+def saturation(n_keys: int) -> score_scaling.SaturationTable:
+    return score_scaling.softmax_saturation(n_keys=n_keys)
 
 
 def step_scaling(style: FigureStyle) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from attention_core.maths import attention, backward
-from attention_core.teaching import pitfalls, soft_lookup, walkthrough_steps
+from attention_core.teaching import pitfalls, score_scaling, soft_lookup, walkthrough_steps
 
 #: The lecture steps, in order: the page's headings and step picker.
 STEP_TITLES = (
@@ -21,7 +21,7 @@ STEP_TITLES = (
 STEP_CODE: dict[int, tuple[Callable, ...]] = {
     1: (soft_lookup.soft_lookup, attention.softmax),
     2: (attention.scaled_dot_product_attention, attention.softmax),
-    3: (walkthrough_steps.softmax_saturation, attention.softmax),
+    3: (score_scaling.softmax_saturation, attention.softmax),
     4: (
         walkthrough_steps.masking_comparison,
         attention.mask_scores,
