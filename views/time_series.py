@@ -16,7 +16,7 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.boundary import limits
-from attention_core.timeseries.csv_reader import DELIMITER_NAMES
+from attention_core.timeseries.csv_table import DELIMITER_NAMES
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
 from ui.shared.controls import (

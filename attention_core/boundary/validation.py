@@ -56,12 +56,8 @@ def check_finite(array: np.ndarray, name: str) -> np.ndarray:
     return array
 
 
-def as_matrix(value: object, name: str, ndim: int = 2) -> np.ndarray:
-    """Convert to a finite float array with ``ndim`` dimensions, or raise InputError.
-
-    Float32 input stays float32 (cheap for big views); everything else becomes
-    float64 (exact for the documents' worked examples).
-    """
+def real_array(value: object, name: str) -> np.ndarray:
+    """``value`` as a NumPy array of real numbers (or bools), any shape, or raise InputError."""
     try:
         array = np.asarray(value)
     except (TypeError, ValueError) as error:
@@ -70,6 +66,16 @@ def as_matrix(value: object, name: str, ndim: int = 2) -> np.ndarray:
         raise InputError(f"{name} must contain numbers, got {array.dtype} values.")
     if np.iscomplexobj(array):
         raise InputError(f"{name} must be real numbers, not complex.")
+    return array
+
+
+def as_matrix(value: object, name: str, ndim: int = 2) -> np.ndarray:
+    """Convert to a finite float array with ``ndim`` dimensions, or raise InputError.
+
+    Float32 input stays float32 (cheap for big views); everything else becomes
+    float64 (exact for the documents' worked examples).
+    """
+    array = real_array(value, name)
     if array.ndim != ndim:
         raise InputError(f"{name} must have {ndim} dimensions, got shape {array.shape}.")
     if array.size == 0:
@@ -84,14 +90,7 @@ def as_scores(value: object, name: str, min_ndim: int = 1) -> np.ndarray:
     Unlike :func:`as_matrix` it allows ``-inf`` (a masked score); NaN and
     ``+inf`` are refused.
     """
-    try:
-        array = np.asarray(value)
-    except (TypeError, ValueError) as error:
-        raise InputError(f"{name} must be a numeric array: {error}") from None
-    if array.dtype == object or not (np.issubdtype(array.dtype, np.number) or array.dtype == bool):
-        raise InputError(f"{name} must contain numbers, got {array.dtype} values.")
-    if np.iscomplexobj(array):
-        raise InputError(f"{name} must be real numbers, not complex.")
+    array = real_array(value, name)
     if array.ndim < min_ndim:
         raise InputError(f"{name} needs at least {min_ndim} dimensions, got shape {array.shape}.")
     if array.size == 0:

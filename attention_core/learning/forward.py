@@ -21,6 +21,7 @@ import numpy as np
 from attention_core.boundary.arrays import read_only
 from attention_core.learning.config import ModelConfig
 from attention_core.maths import attention
+from attention_core.maths.layers import layer_norm, mlp, relu
 from attention_core.maths.projections import Projections
 
 LAYER_NORM_EPS = 1e-5  # torch.nn.LayerNorm's default
@@ -143,20 +144,6 @@ class ForwardTrace:
         return np.argmax(self.logits, axis=-1)
 
 
-def layer_norm(x: np.ndarray, norm: Norm) -> np.ndarray:
-    r""":math:`\gamma \odot (x - \mu) / \sqrt{\sigma^2 + \epsilon} + \beta` per row, ``(T, d)``."""
-    gain, bias = norm
-    mean = x.mean(axis=-1, keepdims=True)
-    variance = x.var(axis=-1, keepdims=True)
-    return (x - mean) / np.sqrt(variance + LAYER_NORM_EPS) * gain + bias
-
-
-def mlp(x: np.ndarray, arrays: tuple[np.ndarray, ...]) -> np.ndarray:
-    r""":math:`\mathrm{ReLU}(x W_1 + b_1) W_2 + b_2`: ``(T, d) -> (T, d)``."""
-    w1, b1, w2, b2 = arrays
-    return np.maximum(x @ w1 + b1, 0.0) @ w2 + b2
-
-
 def forward(arrays: ModelArrays, config: ModelConfig, tokens: np.ndarray) -> ForwardTrace:
     """Run ``tokens (T,)`` through the trained model; attention by the core, head by head."""
     tokens = np.asarray(tokens)
@@ -166,16 +153,20 @@ def forward(arrays: ModelArrays, config: ModelConfig, tokens: np.ndarray) -> For
     hidden = arrays.token_embedding[tokens].astype(np.float64) + arrays.position_embedding  # (T, d)
     traces = []
     for layer in arrays.layers:
-        normed = layer_norm(hidden, layer.attention_norm)
+        normed = layer_norm(hidden, *layer.attention_norm, LAYER_NORM_EPS)
         trace = attention.multi_head_attention(
             normed, normed, layer.projections(), config.n_heads, scale, mask
         )
         hidden = hidden + trace.output  # (T, d)
         if layer.mlp is not None and layer.mlp_norm is not None:
-            hidden = hidden + mlp(layer_norm(hidden, layer.mlp_norm), layer.mlp)
+            hidden = hidden + mlp(
+                layer_norm(hidden, *layer.mlp_norm, LAYER_NORM_EPS), *layer.mlp, relu
+            )
         traces.append(trace)
     w_unembed, b_unembed = arrays.unembed
-    logits = layer_norm(hidden, arrays.final_norm) @ w_unembed + b_unembed  # (T, V)
+    logits = (
+        layer_norm(hidden, *arrays.final_norm, LAYER_NORM_EPS) @ w_unembed + b_unembed
+    )  # (T, V)
     weights = np.stack([trace.weights for trace in traces])  # (L, H, T, T)
     return ForwardTrace(tokens, tuple(traces), weights, logits)
 

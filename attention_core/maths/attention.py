@@ -33,9 +33,13 @@ def split_heads(projected: np.ndarray, n_heads: int) -> np.ndarray:
     return np.ascontiguousarray(per_head.transpose(1, 0, 2))  # (H, T, d)
 
 
-def project(x: np.ndarray, w: np.ndarray, n_heads: int) -> np.ndarray:
-    r""":math:`Q = X W^Q` (or K, V), split by head: ``(T, d_in) @ (d_in, H*d) -> (H, T, d)``."""
-    return split_heads(x @ w, n_heads)  # (T, H*d) -> (H, T, d)
+def project(x: np.ndarray, w: np.ndarray, n_heads: int, b: np.ndarray | None = None) -> np.ndarray:
+    r""":math:`Q = X W^Q + b^Q` (or K, V), split by head: ``(T, d_in) @ (d_in, H*d) -> (H, T, d)``.
+
+    ``b (H*d,)``; None: no bias, :math:`Q = X W^Q`.
+    """
+    projected = x @ w if b is None else x @ w + b  # (T, H*d)
+    return split_heads(projected, n_heads)  # (H, T, d)
 
 
 def attention_scores(q: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -98,8 +102,11 @@ def merge_heads(context: np.ndarray) -> np.ndarray:
 
 
 def output_projection(context: np.ndarray, projections: Projections) -> np.ndarray:
-    r""":math:`O = [\,C_1 \cdots C_H\,]\, W^O` mixes what every head found; the only use of W^O."""
-    return merge_heads(context) @ projections.w_o  # (T, H*dv) @ (H*dv, d_out) -> (T, d_out)
+    r""":math:`O = [\,C_1 \cdots C_H\,]\, W^O + b^O` mixes what every head found; the only use
+    of W^O (``b^O (d_out,)`` only if the projections have it).
+    """
+    output = merge_heads(context) @ projections.w_o  # (T, H*dv) @ (H*dv, d_out) -> (T, d_out)
+    return output if projections.b_o is None else output + projections.b_o
 
 
 @dataclass(frozen=True)
@@ -159,9 +166,9 @@ def multi_head_attention(
     ``normalise``: softmax or hardmax; ``combine``: :math:`W^O` or another way to
     merge heads; ``rotary_base``: rotate queries and keys by position first (RoPE).
     """
-    q = project(x, projections.w_q, n_heads)  # (H, T, dk)
-    k = project(x_kv, projections.w_k, n_heads)  # (H, S, dk)
-    v = project(x_kv, projections.w_v, n_heads)  # (H, S, dv)
+    q = project(x, projections.w_q, n_heads, projections.b_q)  # (H, T, dk)
+    k = project(x_kv, projections.w_k, n_heads, projections.b_k)  # (H, S, dk)
+    v = project(x_kv, projections.w_v, n_heads, projections.b_v)  # (H, S, dv)
     if rotary_base is not None:
         q, k = rotate(q, rotary_base), rotate(k, rotary_base)
     heads = scaled_dot_product_attention(q, k, v, scale, mask, normalise)  # (H, T, ·)

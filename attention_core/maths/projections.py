@@ -33,11 +33,13 @@ def glorot_uniform(rng: np.random.Generator, fan_in: int, fan_out: int) -> np.nd
 
 @dataclass(frozen=True)
 class Projections:
-    """The learned matrices of one multi-head attention layer.
+    r"""The learned matrices of one multi-head attention layer, and their biases if any.
 
     ``w_q, w_k (d_in, H*dk)``, ``w_v (d_in, H*dv)``, ``w_o (H*dv, d_out)`` (None:
     the heads are only concatenated), ``head_weights (H,)`` for the learned
-    per-head combination (None when unused).
+    per-head combination (None when unused). Biases ``b_q, b_k (H*dk,)``,
+    ``b_v (H*dv,)``, ``b_o (d_out,)`` make :math:`Q = X W^Q + b^Q` (BERT has them);
+    None (the default) means none: :math:`Q = X W^Q`.
     """
 
     w_q: np.ndarray
@@ -45,6 +47,10 @@ class Projections:
     w_v: np.ndarray
     w_o: np.ndarray | None = None
     head_weights: np.ndarray | None = None
+    b_q: np.ndarray | None = None
+    b_k: np.ndarray | None = None
+    b_v: np.ndarray | None = None
+    b_o: np.ndarray | None = None
 
 
 def init_projections(

@@ -8,46 +8,21 @@ Its attention is :mod:`attention_core.maths.attention`.
     X_{l+1} = \mathrm{LN}(Y + \mathrm{GELU}(Y W_1 + b_1) W_2 + b_2)
 
 ``T`` tokens, ``d`` model width (384), ``H`` heads (12) of width ``d/H`` (32).
-BERT's projections have biases, which :func:`attention.project` does not: Q, K
-and V are ``x @ w + b`` here, split by :func:`attention.split_heads`; then
-:func:`attention.scaled_dot_product_attention` does the rest, exactly as on the
-other pages. No mask: one unpadded input attends everywhere.
+Attention is :func:`attention.multi_head_attention`, exactly as on the other
+pages, with BERT's biased projections (:meth:`LayerWeights.projections`). No
+mask: one unpadded input attends everywhere.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 from attention_core.maths import attention
+from attention_core.maths.layers import gelu, layer_norm
 from attention_core.pretrained.loading import BertWeights, LayerWeights
-
-
-def layer_norm(x: np.ndarray, gain: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
-    r""":math:`\mathrm{LN}(x) = g \odot (x - \mu) / \sqrt{\sigma^2 + \epsilon} + b`,
-    per row ``(T, d)``.
-    """
-    mean = x.mean(axis=-1, keepdims=True)  # (T, 1)
-    variance = np.square(x - mean).mean(axis=-1, keepdims=True)  # (T, 1)
-    return (x - mean) / np.sqrt(variance + eps) * gain + bias
-
-
-def erf(x: np.ndarray) -> np.ndarray:
-    r"""The error function to ~1e-7 without SciPy (Abramowitz & Stegun 7.1.26)."""
-    sign = np.sign(x)
-    z = np.abs(x)
-    t = 1.0 / (1.0 + 0.3275911 * z)
-    poly = t * (
-        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
-    )
-    return sign * (1.0 - poly * np.exp(-z * z))
-
-
-def gelu(x: np.ndarray) -> np.ndarray:
-    r"""Exact GELU, :math:`x \, \Phi(x) = \tfrac{x}{2}\,(1 + \mathrm{erf}(x/\sqrt 2))`."""
-    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
 
 
 def embed(weights: BertWeights, ids: np.ndarray, type_ids: np.ndarray) -> np.ndarray:
@@ -58,11 +33,6 @@ def embed(weights: BertWeights, ids: np.ndarray, type_ids: np.ndarray) -> np.nda
     positions = np.arange(len(ids))
     summed = weights.word[ids] + weights.position[positions] + weights.token_type[type_ids]
     return layer_norm(summed, weights.ln_gain, weights.ln_bias, weights.eps)
-
-
-def project_with_bias(x: np.ndarray, w: np.ndarray, b: np.ndarray, n_heads: int) -> np.ndarray:
-    r""":math:`Q = X W^Q + b^Q` (or K, V), split by head: ``(T, d) -> (H, T, d/H)``."""
-    return attention.split_heads(x @ w + b, n_heads)  # (T, d) -> (H, T, d/H)
 
 
 @dataclass(frozen=True)
@@ -77,28 +47,34 @@ class LayerTrace:
     output: np.ndarray  #: (T, d) the next layer's input
 
 
-def self_attention(x: np.ndarray, layer: LayerWeights, n_heads: int):
+def self_attention(x: np.ndarray, layer: LayerWeights, n_heads: int) -> attention.MultiHeadTrace:
     r""":math:`\mathrm{softmax}(Q_h K_h^\top / \sqrt{d_k})\, V_h` per head, then :math:`[C]\,
-    W^O + b^O`.
+    W^O + b^O`; ``(T, d) -> (T, d)``.
     """
-    q = project_with_bias(x, layer.w_q, layer.b_q, n_heads)  # (H, T, dk)
-    k = project_with_bias(x, layer.w_k, layer.b_k, n_heads)
-    v = project_with_bias(x, layer.w_v, layer.b_v, n_heads)
-    scale = 1.0 / math.sqrt(q.shape[-1])
-    heads = attention.scaled_dot_product_attention(q, k, v, scale)  # (H, T, ·)
-    output = attention.merge_heads(heads.context) @ layer.w_o + layer.b_o  # (T, d)
-    return q, k, v, heads, output
+    scale = 1.0 / math.sqrt(layer.w_q.shape[1] // n_heads)  # 1 / sqrt(d_k)
+    return attention.multi_head_attention(x, x, layer.projections(), n_heads, scale)
+
+
+def per_head(trace: attention.MultiHeadTrace) -> attention.AttentionTrace:
+    """The heads' own arrays (scores ... context) of ``trace``, without concat and output.
+
+    Only these are drawn, and the page's trace cache counts every byte a trace keeps.
+    """
+    kept = {field.name: getattr(trace, field.name) for field in fields(attention.AttentionTrace)}
+    return attention.AttentionTrace(**kept)
 
 
 def encoder_layer(x: np.ndarray, layer: LayerWeights, n_heads: int, eps: float) -> LayerTrace:
     r""":math:`Y = \mathrm{LN}(X + \mathrm{Attn}(X))`,
     :math:`X' = \mathrm{LN}(Y + \mathrm{FFN}(Y))`.
     """
-    q, k, v, heads, attended = self_attention(x, layer, n_heads)
-    y = layer_norm(x + attended, layer.ln1_gain, layer.ln1_bias, eps)  # (T, d)
+    attended = self_attention(x, layer, n_heads)
+    y = layer_norm(x + attended.output, layer.ln1_gain, layer.ln1_bias, eps)  # (T, d)
+    # layers.mlp's terms, summed as (Y + h W_2) + b_2: mlp() adds Y last, which moves float32
+    # results by up to ~3e-6 (as far from PyTorch as now); the page's numbers stay as they were.
     hidden = gelu(y @ layer.w_in + layer.b_in)  # (T, d_ff)
     output = layer_norm(y + hidden @ layer.w_out + layer.b_out, layer.ln2_gain, layer.ln2_bias, eps)
-    return LayerTrace(x, q, k, v, heads, output)
+    return LayerTrace(x, attended.q, attended.k, attended.v, per_head(attended), output)
 
 
 @dataclass(frozen=True)

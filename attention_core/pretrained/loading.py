@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from attention_core.boundary.arrays import read_only
 from attention_core.boundary.errors import InputError
 from attention_core.boundary.limits import MAX_TEXT_CHARS, MAX_TOKENS
 from attention_core.boundary.text import unique_labels
+from attention_core.maths.projections import Projections
 
 if TYPE_CHECKING:  # imported when loading, not when this module is imported
     from tokenizers import Tokenizer
@@ -52,6 +54,22 @@ class LayerWeights:
     b_out: np.ndarray  #: (d,)
     ln2_gain: np.ndarray  #: (d,) LayerNorm after feed-forward + residual
     ln2_bias: np.ndarray
+
+    def projections(self) -> Projections:
+        r"""The core's :class:`Projections` with BERT's biases, :math:`Q = X W^Q + b^Q` (K, V, O).
+
+        ``w (d, d)``, ``b (d,)`` each.
+        """
+        return Projections(
+            self.w_q,
+            self.w_k,
+            self.w_v,
+            self.w_o,
+            b_q=self.b_q,
+            b_k=self.b_k,
+            b_v=self.b_v,
+            b_o=self.b_o,
+        )
 
 
 @dataclass(frozen=True)
@@ -123,22 +141,20 @@ def check_weights_file(path: Path) -> None:
         )
 
 
-def _frozen(array: np.ndarray) -> np.ndarray:
-    """Read-only float32, without a copy (a transposed weight stays a view: no extra 42 MB)."""
-    array = array.astype(np.float32, copy=False)
-    array.flags.writeable = False
-    return array
+def _float32(tensor: np.ndarray) -> np.ndarray:
+    """Read-only float32 without a copy (a transposed weight stays a view: no extra 42 MB)."""
+    return read_only(tensor, np.float32, copy=False)
 
 
 def _layer(tensors: dict[str, np.ndarray], index: int) -> LayerWeights:
     def linear(name: str) -> tuple[np.ndarray, np.ndarray]:
         # torch.nn.Linear keeps (out, in); x @ w wants (in, out)
         prefix = f"encoder.layer.{index}.{name}"
-        return _frozen(tensors[f"{prefix}.weight"].T), _frozen(tensors[f"{prefix}.bias"])
+        return _float32(tensors[f"{prefix}.weight"].T), _float32(tensors[f"{prefix}.bias"])
 
     def norm(name: str) -> tuple[np.ndarray, np.ndarray]:
         prefix = f"encoder.layer.{index}.{name}.LayerNorm"
-        return _frozen(tensors[f"{prefix}.weight"]), _frozen(tensors[f"{prefix}.bias"])
+        return _float32(tensors[f"{prefix}.weight"]), _float32(tensors[f"{prefix}.bias"])
 
     return LayerWeights(
         *linear("attention.self.query"),
@@ -184,11 +200,11 @@ def load_weights(directory: Path) -> BertWeights:
         names = [name for name in stored.keys() if name != MAPPED_TENSOR]  # noqa: SIM118 (not a dict)
         tensors = {name: stored.get_tensor(name) for name in names}
     return BertWeights(
-        word=_frozen(mapped_tensor(path, MAPPED_TENSOR)),
-        position=_frozen(tensors["embeddings.position_embeddings.weight"]),
-        token_type=_frozen(tensors["embeddings.token_type_embeddings.weight"]),
-        ln_gain=_frozen(tensors["embeddings.LayerNorm.weight"]),
-        ln_bias=_frozen(tensors["embeddings.LayerNorm.bias"]),
+        word=_float32(mapped_tensor(path, MAPPED_TENSOR)),
+        position=_float32(tensors["embeddings.position_embeddings.weight"]),
+        token_type=_float32(tensors["embeddings.token_type_embeddings.weight"]),
+        ln_gain=_float32(tensors["embeddings.LayerNorm.weight"]),
+        ln_bias=_float32(tensors["embeddings.LayerNorm.bias"]),
         layers=tuple(_layer(tensors, i) for i in range(config["num_hidden_layers"])),
         n_heads=config["num_attention_heads"],
         eps=config["layer_norm_eps"],

@@ -8,20 +8,16 @@ why, and notes such as "3 missing values filled with the previous value".
 
 Every problem a file can have is an :class:`~attention_core.InputError` whose
 message says what to do. The work is bounded: the size is checked before
-anything is read, the delimiter is sniffed on a small sample, and the row and
-column counts are checked before the table is parsed.
+anything is read (:mod:`~attention_core.timeseries.csv_text`), the delimiter is
+sniffed on a small sample, and the row and column counts are checked before the
+table is parsed (:mod:`~attention_core.timeseries.csv_table`); this module turns
+the cells into numbered columns.
 """
 
 from __future__ import annotations
 
-import codecs
-import csv
-import io
-import os
-import re
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -32,16 +28,12 @@ from attention_core.boundary.limits import (
     MAX_SERIES_ABS_VALUE,
     MAX_SERIES_COLUMNS,
     MAX_SERIES_ROWS,
-    MAX_UPLOAD_BYTES,
 )
+from attention_core.timeseries.csv_table import parse_table
+from attention_core.timeseries.csv_text import decode_text, read_bytes
 
 REPORT_KEY = "report"
 MIN_SERIES_ROWS = 2
-# The delimiter is sniffed on this many characters / lines only.
-SNIFF_CHARS = 16_384
-SNIFF_LINES = 50
-DELIMITERS = (",", ";", "\t", "|")
-DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
 # A column is numeric when at least this share of its non-empty cells are numbers.
 NUMERIC_SHARE = 0.8
 # ... and a date column when this share of its cells parse as dates.
@@ -50,24 +42,6 @@ MISSING_TOKENS = frozenset(
     {"", "na", "n/a", "nan", "null", "none", "-", "--", "?", "#n/a", "missing", "nil"}
 )
 MAX_NAME_CHARS = 60
-_BOMS = (  # UTF-32 first: its little-endian BOM starts with UTF-16's.
-    (codecs.BOM_UTF32_LE, "utf-32", "UTF-32"),
-    (codecs.BOM_UTF32_BE, "utf-32", "UTF-32"),
-    (codecs.BOM_UTF8, "utf-8-sig", "UTF-8 with BOM"),
-    (codecs.BOM_UTF16_LE, "utf-16", "UTF-16"),
-    (codecs.BOM_UTF16_BE, "utf-16", "UTF-16"),
-)
-_BINARY_SIGNATURES = (
-    (b"\x89PNG", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF8", "a GIF image"),
-    (b"%PDF", "a PDF document"),
-    (b"PK\x03\x04", "a zip archive or an Excel workbook (.xlsx)"),
-    (b"\xd0\xcf\x11\xe0", "an old Excel workbook (.xls)"),
-    (b"\x1f\x8b", "a gzip archive"),
-)
-_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_FIX_FILE = "Save it as a CSV file (UTF-8, comma or semicolon separated) and upload that."
 
 
 @dataclass(frozen=True)
@@ -89,171 +63,6 @@ class SeriesReport:
 def series_report(frame: pd.DataFrame) -> SeriesReport:
     """The :class:`SeriesReport` attached by :func:`read_series` (empty if none)."""
     return frame.attrs.get(REPORT_KEY, SeriesReport())
-
-
-def _megabytes(n_bytes: int) -> str:
-    return f"{n_bytes / 1024 / 1024:.1f} MB"
-
-
-def _too_big(n_bytes: int) -> InputError:
-    return InputError(
-        f"The file is larger than the limit of {_megabytes(MAX_UPLOAD_BYTES)} "
-        f"({_megabytes(n_bytes)} or more). Upload fewer rows or columns, e.g. a shorter period."
-    )
-
-
-def _read_bytes(source: object) -> bytes:
-    """At most ``MAX_UPLOAD_BYTES + 1`` bytes from a path, bytes or a binary file object."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source)
-    elif isinstance(source, (str, os.PathLike)):
-        path = Path(source)
-        try:
-            size = path.stat().st_size
-            if size > MAX_UPLOAD_BYTES:
-                raise _too_big(size)
-            with path.open("rb") as handle:
-                data = handle.read(MAX_UPLOAD_BYTES + 1)
-        except OSError as error:
-            raise InputError(
-                f"The file {path.name!r} cannot be opened ({error.strerror})."
-            ) from None
-    elif hasattr(source, "read"):
-        data = source.read(MAX_UPLOAD_BYTES + 1)
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-    else:
-        raise InputError("Give a file: a path, the file's bytes, or an open file.")
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise _too_big(len(data))
-    return data
-
-
-def _decode(data: bytes) -> tuple[str, str]:
-    """The file's text and the name of its encoding; binary content is refused."""
-    if not data.strip():
-        raise InputError("The file is empty. Upload a CSV file with a header row and numbers.")
-    for bom, codec, name in _BOMS:
-        if data.startswith(bom):
-            try:
-                return data.decode(codec), name
-            except UnicodeDecodeError:
-                raise InputError(
-                    f"The file starts like {name} text but is not valid {name}. {_FIX_FILE}"
-                ) from None
-    for signature, kind in _BINARY_SIGNATURES:
-        if data.startswith(signature):
-            raise InputError(f"This is {kind}, not a text table. {_FIX_FILE}")
-    if b"\x00" in data:
-        raise InputError(
-            "The file contains NUL bytes: it is binary, or text saved as UTF-16 without a "
-            f"byte-order mark. {_FIX_FILE}"
-        )
-    try:
-        text, name = data.decode("utf-8"), "UTF-8"
-    except UnicodeDecodeError:
-        try:
-            text, name = data.decode("cp1252"), "Windows-1252 (Latin-1)"
-        except UnicodeDecodeError:  # Latin-1 decodes every byte
-            text, name = data.decode("latin-1"), "Latin-1"
-    if len(_CONTROL_CHARS.findall(text[:SNIFF_CHARS])) > 0.01 * min(len(text), SNIFF_CHARS):
-        raise InputError(f"The file does not look like text (many control characters). {_FIX_FILE}")
-    return text, name
-
-
-def _sample_lines(text: str) -> list[str]:
-    sample = text[:SNIFF_CHARS]
-    lines = sample.split("\n")
-    if len(text) > SNIFF_CHARS and len(lines) > 1:
-        lines = lines[:-1]  # the last line of the sample may be cut short
-    return [line for line in lines[:SNIFF_LINES] if line.strip()]
-
-
-def _count_fields(line: str, delimiter: str) -> int:
-    return len(next(csv.reader([line], delimiter=delimiter), []))
-
-
-def _consistent(lines: list[str], delimiter: str) -> bool:
-    counts = {_count_fields(line, delimiter) for line in lines}
-    return len(counts) == 1 and counts.pop() > 1
-
-
-def _sniff_delimiter(lines: list[str]) -> str:
-    """csv.Sniffer on the sample, preferring ';' when it splits every line evenly.
-
-    A semicolon file with decimal commas ("1,5;2,5") has an even comma count
-    too; a comma file with a semicolon in every line is much rarer.
-    """
-    try:
-        delimiter = csv.Sniffer().sniff("\n".join(lines), delimiters="".join(DELIMITERS)).delimiter
-    except csv.Error:
-        delimiter = None
-    if delimiter in (None, ",") and _consistent(lines, ";"):
-        return ";"
-    if delimiter is not None:
-        return delimiter
-    return next((d for d in DELIMITERS if _consistent(lines, d)), ",")
-
-
-def _is_number(cell: str) -> bool:
-    cell = cell.strip()
-    for candidate in (cell, cell.replace(",", ".")):
-        try:
-            float(candidate)
-            return True
-        except ValueError:
-            continue
-    return False
-
-
-def _parse_table(text: str, report: dict) -> pd.DataFrame:
-    """Every cell as a string; checks the column and row limits before parsing."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = _sample_lines(text)
-    if not lines:
-        raise InputError("The file has no rows. Upload a CSV file with a header row and numbers.")
-    delimiter = _sniff_delimiter(lines)
-    first_line = text.lstrip("\n").split("\n", 1)[0]
-    first_row = next(csv.reader([first_line], delimiter=delimiter), [])
-    if len(first_row) > MAX_SERIES_COLUMNS:
-        raise InputError(
-            f"The file has {len(first_row)} columns; the limit is {MAX_SERIES_COLUMNS}. "
-            "Keep only the columns you want to look at."
-        )
-    if text.count("\n") > MAX_SERIES_ROWS + 1:
-        raise InputError(
-            f"The file has more than {MAX_SERIES_ROWS:,} rows, the limit. Upload a shorter "
-            "period, or weekly instead of daily values."
-        )
-    has_header = not any(_is_number(cell) for cell in first_row)
-    report.update(delimiter=delimiter, has_header=has_header)
-    try:
-        with warnings.catch_warnings():
-            # A row longer than the header would silently become the index, or be cut.
-            warnings.simplefilter("error", pd.errors.ParserWarning)
-            return pd.read_csv(
-                io.StringIO(text),
-                sep=delimiter,
-                header=0 if has_header else None,
-                dtype=str,
-                keep_default_na=False,
-                na_filter=False,
-                skip_blank_lines=True,
-                engine="c",
-                index_col=False,
-            )
-    except (
-        pd.errors.ParserError,
-        pd.errors.ParserWarning,
-        pd.errors.EmptyDataError,
-        csv.Error,
-        ValueError,
-    ) as error:
-        detail = str(error).strip().splitlines()[-1][:200] if str(error).strip() else "unreadable"
-        raise InputError(
-            f"The file could not be read as a table with {DELIMITER_NAMES[delimiter]} "
-            f"separators ({detail}). Check that every row has the same number of values."
-        ) from None
 
 
 def _clean_names(raw: pd.DataFrame, has_header: bool) -> list[str]:
@@ -383,9 +192,9 @@ def read_series(source: object) -> pd.DataFrame:
     or binary files, no numeric column, fewer than two rows, more than the
     limits (5 MB, 100 000 rows, 50 columns), infinite or huge values.
     """
-    text, encoding = _decode(_read_bytes(source))
+    text, encoding = decode_text(read_bytes(source))
     report: dict = {"encoding": encoding, "dropped": [], "notes": [], "index_column": None}
-    raw = _parse_table(text, report)
+    raw = parse_table(text, report)
     if raw.shape[1] > MAX_SERIES_COLUMNS:
         raise InputError(f"The file has {raw.shape[1]} columns; the limit is {MAX_SERIES_COLUMNS}.")
     if len(raw) > MAX_SERIES_ROWS:

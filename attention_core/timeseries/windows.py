@@ -23,6 +23,7 @@ from attention_core.boundary.limits import MAX_TRAIN_WINDOWS, MAX_WINDOW
 from attention_core.boundary.options import Option, choose
 from attention_core.boundary.pipeline import AttentionRun, build_mask, run_attention
 from attention_core.boundary.validation import check_positive_int
+from attention_core.maths.layers import gelu_tanh, relu
 from attention_core.maths.projections import glorot_uniform
 
 
@@ -228,22 +229,9 @@ def forecast_errors(actual: np.ndarray, predicted: np.ndarray) -> ForecastErrors
     return ForecastErrors(float(np.mean(np.abs(error))), float(np.sqrt(np.mean(error**2))))
 
 
-def relu(z: np.ndarray) -> np.ndarray:
-    r""":math:`\max(z, 0)`."""
-    return np.maximum(z, 0.0)
-
-
 def identity(z: np.ndarray) -> np.ndarray:
     """:math:`z`, unchanged."""
     return z
-
-
-def gelu(z: np.ndarray) -> np.ndarray:
-    r"""GELU in its tanh form, :math:`\tfrac12 z (1 + \tanh(\sqrt{2/\pi}(z + 0.044715 z^3)))`.
-
-    The same as ``torch.nn.GELU(approximate="tanh")``.
-    """
-    return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (z + 0.044715 * z**3)))
 
 
 #: The embedding's activation g in g(XW + b): each choice once, with its function.
@@ -251,7 +239,7 @@ FEATURE_ACTIVATIONS = {
     "relu": Option("ReLU", "Negative values become 0.", relu),
     "tanh": Option("tanh", "Squashed into (-1, 1).", np.tanh),
     "identity": Option("identity", "No activation: a plain linear map.", identity),
-    "gelu": Option("GELU", "A smooth ReLU (tanh form, as in GPT-2).", gelu),
+    "gelu": Option("GELU", "A smooth ReLU (tanh form, as in GPT-2).", gelu_tanh),
 }
 
 

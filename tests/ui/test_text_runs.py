@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from ui.pretrained.cache import read_only
+from attention_core.boundary.arrays import read_only_fields
 from ui.text.runs import RunKey
 
 SENTENCE = ac.tokenize("The cat sat on the mat.")
@@ -14,7 +14,7 @@ OTHER = ac.tokenize("The cat sat on the rug.")
 
 
 def test_every_array_of_a_shared_run_refuses_a_write() -> None:
-    run = read_only(ac.run_text_attention(SENTENCE.tokens, ac.AttentionConfig()))
+    run = read_only_fields(ac.run_text_attention(SENTENCE.tokens, ac.AttentionConfig()))
     for array in (run.x, run.p, run.trace.weights, run.trace.q, run.projections.w_q):
         assert not array.flags.writeable
     with pytest.raises(ValueError, match="read-only"):

@@ -78,14 +78,14 @@ def test_every_step_draws_what_its_code_computes(model) -> None:
     n_heads, head = 12, 4
     recomputed = {
         "x": bert.encoder_layer(trace.layers[0].x, model.weights.layers[0], n_heads, 1e-12).output,
-        "q": bert.project_with_bias(
-            layer.x, model.weights.layers[1].w_q, model.weights.layers[1].b_q, n_heads
+        "q": attention.project(
+            layer.x, model.weights.layers[1].w_q, n_heads, model.weights.layers[1].b_q
         )[head],
-        "k": bert.project_with_bias(
-            layer.x, model.weights.layers[1].w_k, model.weights.layers[1].b_k, n_heads
+        "k": attention.project(
+            layer.x, model.weights.layers[1].w_k, n_heads, model.weights.layers[1].b_k
         )[head],
-        "v": bert.project_with_bias(
-            layer.x, model.weights.layers[1].w_v, model.weights.layers[1].b_v, n_heads
+        "v": attention.project(
+            layer.x, model.weights.layers[1].w_v, n_heads, model.weights.layers[1].b_v
         )[head],
         "scores": attention.attention_scores(layer.q, layer.k)[head],
         "scaled": attention.scale_scores(layer.heads.scores, 1 / math.sqrt(32))[head],

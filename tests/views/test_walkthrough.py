@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
-from attention_core.teaching import gradcheck, soft_lookup, walkthrough_steps
+from attention_core.teaching import gradcheck, score_scaling, soft_lookup, walkthrough_steps
 from tests.plotly_specs import decode, figures
 from ui.walkthrough.lecture import LECTURE_STEPS
 
@@ -235,7 +235,7 @@ def test_context_entry_terms_reproduce_the_slides() -> None:
 def test_scaling_step_shows_the_core_table() -> None:
     at = open_page(step="3", wt_n_keys="16")
     frame = at.dataframe[0].value
-    table = walkthrough_steps.softmax_saturation(n_keys=16)
+    table = score_scaling.softmax_saturation(n_keys=16)
     np.testing.assert_allclose(
         frame["largest weight, unscaled"], table.max_weight_unscaled, atol=1e-3
     )

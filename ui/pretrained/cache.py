@@ -10,30 +10,12 @@ arrays fit in ``max_bytes`` (always at least the newest one).
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-import numpy as np
-
 Value = TypeVar("Value")
-
-
-def read_only(value: Value) -> Value:
-    """``value`` with every NumPy array in it (through dataclass fields) made read-only.
-
-    A result cached once and handed to every session (``st.cache_resource``) must never
-    change; a page writing into one of its arrays would change it for everybody, so that
-    write now fails loudly instead.
-    """
-    if isinstance(value, np.ndarray):
-        value.flags.writeable = False
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for field in dataclasses.fields(value):
-            read_only(getattr(value, field.name))
-    return value
 
 
 class ByteBoundedCache(Generic[Value]):

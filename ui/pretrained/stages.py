@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from attention_core.maths import attention
+from attention_core.maths import attention, layers
 from attention_core.pretrained import bert
 from ui.shared.stages import KEY_SIDE, QUERY_SIDE, WIDTH, Stage
 
@@ -101,9 +101,9 @@ STAGES = {
 
 #: stage -> (function that computed the matrix, core functions it calls)
 STAGE_CODE: dict[str, tuple[Callable, ...]] = {
-    "q": (bert.project_with_bias, attention.split_heads),
-    "k": (bert.project_with_bias, attention.split_heads),
-    "v": (bert.project_with_bias, attention.split_heads),
+    "q": (attention.project, attention.split_heads),
+    "k": (attention.project, attention.split_heads),
+    "v": (attention.project, attention.split_heads),
     "scores": (attention.attention_scores,),
     "scaled": (attention.scale_scores,),
     "weights": (attention.softmax,),
@@ -124,7 +124,7 @@ def layer_stage(key: str, layer: int) -> Stage:
 def layer_stage_code(key: str, layer: int) -> tuple[Callable, ...]:
     """The code of a stage; X comes from the embeddings (layer 0) or the previous layer."""
     if key == "x":
-        return (bert.embed, bert.layer_norm) if layer == 0 else (bert.encoder_layer, bert.gelu)
+        return (bert.embed, layers.layer_norm) if layer == 0 else (bert.encoder_layer, layers.gelu)
     return STAGE_CODE[key]
 
 

@@ -23,9 +23,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import attention_core as ac
+from attention_core.boundary.arrays import read_only_fields
 from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
-from ui.pretrained.cache import read_only
 from ui.shared.matrix_view import chart, matrix_stage, stage_heatmap
 from ui.shared.stages import (
     Stage,
@@ -88,7 +88,7 @@ def compute(run_key: RunKey) -> ac.AttentionRun:
     custom = None if run_key.mask_code is None else decode(run_key.mask_code)
     keys = None if run_key.keys is None else run_key.keys.tokens
     run = ac.run_text_attention(run_key.queries.tokens, run_key.config, keys, custom)
-    return read_only(run)
+    return read_only_fields(run)
 
 
 def axes(run_key: RunKey, step: Stage, shape: tuple[int, ...], second: bool) -> tuple[list, list]:

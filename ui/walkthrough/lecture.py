@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from attention_core.maths import attention, backward
-from attention_core.teaching import pitfalls, soft_lookup, walkthrough_steps
+from attention_core.teaching import pitfalls, score_scaling, soft_lookup, walkthrough_steps
 from ui.shared.code_view import show_code
 
 #: The lecture steps, in order: the page's headings and step picker.
@@ -24,7 +24,7 @@ LECTURE_STEPS = (
 LECTURE_CODE: dict[int, tuple[Callable, ...]] = {
     1: (soft_lookup.soft_lookup, attention.softmax),
     2: (attention.scaled_dot_product_attention, attention.softmax),
-    3: (walkthrough_steps.softmax_saturation, attention.softmax),
+    3: (score_scaling.softmax_saturation, attention.softmax),
     4: (
         walkthrough_steps.masking_comparison,
         attention.mask_scores,

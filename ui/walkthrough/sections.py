@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 import attention_core as ac
-from attention_core.teaching import soft_lookup, walkthrough_steps
+from attention_core.teaching import score_scaling, soft_lookup, walkthrough_steps
 from ui.figures.heatmap import heatmap
 from ui.shared.matrix_view import chart
 from ui.shared.safe import show_error
@@ -79,8 +79,8 @@ def lookup_section(state: WalkthroughState) -> None:
 
 
 @st.cache_data(max_entries=16)
-def saturation(n_keys: int) -> walkthrough_steps.SaturationTable:
-    return walkthrough_steps.softmax_saturation(n_keys=n_keys)
+def saturation(n_keys: int) -> score_scaling.SaturationTable:
+    return score_scaling.softmax_saturation(n_keys=n_keys)
 
 
 def scaling_section(state: WalkthroughState) -> None:

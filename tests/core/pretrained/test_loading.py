@@ -125,3 +125,14 @@ def test_a_mapped_tensor_of_another_dtype_is_refused(tmp_path: Path) -> None:
     np.testing.assert_array_equal(
         loading.mapped_tensor(tmp_path / "f.safetensors", "rows"), [[0, 1, 2], [3, 4, 5]]
     )
+
+
+def test_every_weight_refuses_a_write_and_transposed_weights_stay_views(
+    model: loading.PretrainedModel,
+) -> None:
+    weights = model.weights
+    layer = weights.layers[0]
+    for array in (weights.word, weights.position, layer.w_q, layer.b_q, layer.ln1_gain):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 0.0
+    assert layer.w_q.base is not None  # the stored (out, in) tensor, transposed without a copy

@@ -1,17 +1,16 @@
-"""The numbers behind the walkthrough's steps 3-5 (attention_core.teaching.walkthrough_steps)."""
+"""The numbers behind the walkthrough's steps 3-5 (attention_core.teaching.score_scaling and
+walkthrough_steps)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 import attention_core as ac
-from attention_core.teaching import walkthrough_steps
+from attention_core.teaching import score_scaling, walkthrough_steps
 
 
 def test_unscaled_softmax_saturates_as_the_width_grows_and_scaled_does_not() -> None:
-    table = walkthrough_steps.softmax_saturation(
-        widths=(4, 64, 512), n_keys=8, n_trials=400, seed=1
-    )
+    table = score_scaling.softmax_saturation(widths=(4, 64, 512), n_keys=8, n_trials=400, seed=1)
     assert np.all(np.diff(table.max_weight_unscaled) > 0)
     assert table.max_weight_unscaled[-1] > 0.9
     assert np.all(table.max_weight_scaled < 0.45)
