@@ -7,9 +7,9 @@ r"""A tiny transformer in PyTorch with the NumPy core's names (trained by :mod:`
     \mathrm{logits} = \mathrm{LN}(h^L)\, W^U + b^U
 
 Shapes: tokens ``(B, T)``, the residual stream ``(B, T, d_model)``, logits
-``(B, T, V)``. :class:`MultiHeadAttention` uses ``Linear(bias=False)``
-projections and the head split of :func:`attention_core.maths.attention.split_heads`,
-so ``x @ query.weight.T`` is the core's ``x @ w_q`` and
+``(B, T, V)``. The attention is :class:`attention_core.training.attention.MultiHeadAttention`
+(``Linear(bias=False)`` projections, the core's head split), so ``x @ query.weight.T``
+is the core's ``x @ w_q`` and
 :func:`weights_as_arrays` hands the core exactly the matrices it multiplies.
 
 Needs PyTorch; imported only on demand (``from attention_core.learning import model``).

@@ -11,14 +11,13 @@ window under the causal mask, and forecasts the next target value ``(B,)``.
 
 This module needs PyTorch and is imported only on demand
 (``from attention_core.timeseries import model``); ``import attention_core`` stays
-torch-free. The attention is written out with ``Linear(bias=False)`` Q/K/V/O
-projections so that ``w_q = query.weight.T`` etc. are exactly the matrices
-:func:`attention_core.multi_head_attention` takes (same head split).
+torch-free. The attention is :class:`attention_core.training.attention.MultiHeadAttention`,
+``Linear(bias=False)`` Q/K/V/O projections, so that ``w_q = query.weight.T`` etc.
+are exactly the matrices :func:`attention_core.multi_head_attention` takes (same head split).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -41,6 +40,7 @@ from attention_core.boundary.options import MASKS
 from attention_core.boundary.validation import check_heads_divide, check_positive_int
 from attention_core.maths.positional import sinusoidal_encoding
 from attention_core.timeseries.windows import FEATURE_ACTIVATIONS
+from attention_core.training.attention import MultiHeadAttention
 
 MODEL_MASKS = ("causal", "none", "sliding")
 MODEL_POSITIONAL = ("learned", "sinusoidal")
@@ -142,36 +142,6 @@ class PositionalEncoding(nn.Module):
         return x + self.table  # (B, T, d) + (T, d)
 
 
-class MultiHeadAttention(nn.Module):
-    r"""Masked multi-head self-attention, heads concatenated (before :math:`W^O`).
-
-    .. math:: A_h = \mathrm{softmax}\!\left(\frac{Q_h K_h^\top}{\sqrt{d_k}} + M\right) V_h
-
-    Head h uses columns ``h*dk:(h+1)*dk`` of ``x @ query.weight.T``, as
-    :func:`attention_core.split_heads` does.
-    """
-
-    def __init__(self, d_model: int, n_heads: int) -> None:
-        super().__init__()
-        self.n_heads, self.d_head = n_heads, d_model // n_heads
-        self.query = nn.Linear(d_model, d_model, bias=False)
-        self.key = nn.Linear(d_model, d_model, bias=False)
-        self.value = nn.Linear(d_model, d_model, bias=False)
-
-    def _split(self, projected: torch.Tensor) -> torch.Tensor:
-        batch, length, _ = projected.shape
-        return projected.view(batch, length, self.n_heads, self.d_head).transpose(1, 2)
-
-    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``x (B, T, d)``, ``mask (T, T)`` True = may attend -> ``(B, T, d)``, ``(B, H, T, T)``."""
-        q, k, v = self._split(self.query(x)), self._split(self.key(x)), self._split(self.value(x))
-        scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_head)  # (B, H, T, T)
-        weights = torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=-1)
-        context = weights @ v  # (B, H, T, dk)
-        batch, _, length, _ = context.shape
-        return context.transpose(1, 2).reshape(batch, length, -1), weights
-
-
 class FeedForward(nn.Module):
     r"""The feed-forward block after attention: :math:`g(Z W_1 + b_1) W_2 + b_2`, ``(B, T, d)``."""
 
@@ -186,17 +156,16 @@ class FeedForward(nn.Module):
 
 
 class AttentionLayer(nn.Module):
-    """One of the N repeated layers: attention -> output W_O -> feature engineering."""
+    """One of the N repeated layers: attention (heads, then W_O) -> feature engineering."""
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         self.attention = MultiHeadAttention(config.d_model, config.n_heads)
-        self.output = nn.Linear(config.d_model, config.d_model, bias=False)  # W^O
         self.engineering = FeedForward(config.d_model, config.d_hidden, config.activation)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        concat, weights = self.attention(x, mask)
-        return self.engineering(self.output(concat)), weights
+        attended, weights = self.attention(x, mask)
+        return self.engineering(attended), weights
 
 
 def attention_mask(config: ModelConfig) -> np.ndarray:
@@ -238,7 +207,7 @@ def core_projections(layer: AttentionLayer) -> dict[str, np.ndarray]:
         "w_q": attention.query,
         "w_k": attention.key,
         "w_v": attention.value,
-        "w_o": layer.output,
+        "w_o": attention.output,
     }
     return {name: linear.weight.detach().T.cpu().numpy().copy() for name, linear in pairs.items()}
 

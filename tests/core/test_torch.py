@@ -423,3 +423,57 @@ def test_rotary_keeps_position_zero_and_norms_and_an_odd_last_column():
     np.testing.assert_allclose(
         np.linalg.norm(rotated, axis=1), np.linalg.norm(x, axis=1), rtol=1e-14, atol=0
     )
+
+
+# --- The trained models' attention module vs the core ------------------------
+
+
+def trained_attention(d_model: int, n_heads: int, bias: bool, seed: int):
+    from attention_core.training.attention import MultiHeadAttention
+
+    torch.manual_seed(seed)
+    return MultiHeadAttention(d_model, n_heads, bias=bias).double()
+
+
+@pytest.mark.parametrize("n_heads", [1, 2, 4])
+def test_trained_attention_module_is_the_cores_attention_on_its_weights(n_heads):
+    module = trained_attention(8, n_heads, bias=False, seed=n_heads)
+    x = torch.randn(2, 5, 8, dtype=torch.float64)
+    mask = torch.from_numpy(ac.causal_mask(5))
+
+    with torch.no_grad():
+        output, weights = module(x, mask)
+    for batch in range(2):
+        core = ac.multi_head_attention(
+            x[batch].numpy(),
+            *(
+                linear.weight.T.detach().numpy()
+                for linear in (module.query, module.key, module.value)
+            ),
+            w_o=module.output.weight.T.detach().numpy(),
+            n_heads=n_heads,
+            mask=ac.causal_mask(5),
+        )
+        assert_close(core.weights, weights[batch])
+        assert_close(core.output, output[batch])
+
+
+def test_trained_attention_module_takes_biases_and_returns_heads_before_the_output():
+    module = trained_attention(6, 3, bias=True, seed=7)
+    x = torch.randn(1, 4, 6, dtype=torch.float64)
+    everywhere = torch.ones(4, 4, dtype=torch.bool)
+
+    with torch.no_grad():
+        concat, weights = module.heads(x, everywhere)
+        output, _ = module(x, everywhere)
+
+    assert [name for name, _ in module.named_parameters()] == [
+        f"{linear}.{part}"
+        for linear in ("query", "key", "value", "output")
+        for part in ("weight", "bias")
+    ]
+    assert tuple(weights.shape) == (1, 3, 4, 4)
+    assert_close(output.numpy(), module.output(concat))
+    q = module.query(x).view(1, 4, 3, 2).transpose(1, 2)
+    k = module.key(x).view(1, 4, 3, 2).transpose(1, 2)
+    assert_close(weights.numpy(), torch.softmax(q @ k.transpose(-2, -1) / np.sqrt(2), dim=-1))

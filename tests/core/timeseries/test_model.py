@@ -41,8 +41,8 @@ def test_model_attention_equals_core_attention_on_copied_weights(mask: str) -> N
     layer = model.layers[0]
     with torch.no_grad():
         embedded = model.positions(model.embeddings(x))  # (1, T, d)
-        concat, weights = layer.attention(embedded, model.mask)
-        output = layer.output(concat)
+        concat, weights = layer.attention.heads(embedded, model.mask)
+        output = layer.attention.output(concat)
     core = ac.multi_head_attention(
         embedded[0].numpy(),
         **forecaster.core_projections(layer),
