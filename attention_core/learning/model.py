@@ -21,9 +21,15 @@ import numpy as np
 import torch
 from torch import nn
 
-from attention_core.boundary.arrays import read_only
 from attention_core.learning.forward import LayerArrays, ModelArrays, ModelConfig
 from attention_core.training.attention import MultiHeadAttention
+from attention_core.training.export import (
+    as_array,
+    as_matrix,
+    attention_matrices,
+    load_array,
+    load_matrix,
+)
 
 
 class MLP(nn.Module):
@@ -104,40 +110,30 @@ class TinyTransformer(nn.Module):
         return self.unembed(self.final_norm(hidden)), all_weights  # (B, T, V), L x (B, H, T, T)
 
 
-def _array(parameter: torch.Tensor, transpose: bool = False) -> np.ndarray:
-    """A parameter as a read-only float32 NumPy copy (``.T`` for a Linear's ``(out, in)``)."""
-    value = parameter.detach().cpu()
-    return read_only((value.T if transpose else value).numpy())
-
-
 def _norm(norm: nn.LayerNorm) -> tuple[np.ndarray, np.ndarray]:
-    return _array(norm.weight), _array(norm.bias)
+    return as_array(norm.weight), as_array(norm.bias)
 
 
 def weights_as_arrays(model: TinyTransformer) -> ModelArrays:
     """Every trained matrix as the NumPy forward pass takes it (``x @ w``, read-only).
 
     The core multiplies from the right and torch stores ``weight (out, in)``,
-    so each projection is the transposed weight.
+    so each projection is the transposed weight (:mod:`attention_core.training.export`).
     """
     layers = []
     for block in model.layers():
-        attention = block.attention
         mlp = block.mlp
         layers.append(
             LayerArrays(
                 attention_norm=_norm(block.attention_norm),
-                w_q=_array(attention.query.weight, True),
-                w_k=_array(attention.key.weight, True),
-                w_v=_array(attention.value.weight, True),
-                w_o=_array(attention.output.weight, True),
+                **attention_matrices(block.attention),
                 mlp_norm=_norm(block.mlp_norm) if block.mlp_norm is not None else None,
                 mlp=(
                     (
-                        _array(mlp.hidden.weight, True),
-                        _array(mlp.hidden.bias),
-                        _array(mlp.output.weight, True),
-                        _array(mlp.output.bias),
+                        as_matrix(mlp.hidden),
+                        as_array(mlp.hidden.bias),
+                        as_matrix(mlp.output),
+                        as_array(mlp.output.bias),
                     )
                     if mlp is not None
                     else None
@@ -145,45 +141,41 @@ def weights_as_arrays(model: TinyTransformer) -> ModelArrays:
             )
         )
     return ModelArrays(
-        token_embedding=_array(model.token_embedding.weight),
-        position_embedding=_array(model.position_embedding),
+        token_embedding=as_array(model.token_embedding.weight),
+        position_embedding=as_array(model.position_embedding),
         layers=tuple(layers),
         final_norm=_norm(model.final_norm),
-        unembed=(_array(model.unembed.weight, True), _array(model.unembed.bias)),
+        unembed=(as_matrix(model.unembed), as_array(model.unembed.bias)),
     )
 
 
 def load_arrays(model: TinyTransformer, arrays: ModelArrays) -> TinyTransformer:
     """Put NumPy matrices (as :func:`weights_as_arrays` gives them) back into ``model``."""
 
-    def put(parameter: torch.Tensor, array: np.ndarray, transpose: bool = False) -> None:
-        value = torch.from_numpy(np.array(array.T if transpose else array, dtype=np.float32))
-        parameter.data.copy_(value)
-
     def put_norm(norm: nn.LayerNorm, pair: tuple[np.ndarray, np.ndarray]) -> None:
-        put(norm.weight, pair[0])
-        put(norm.bias, pair[1])
+        load_array(norm.weight, pair[0])
+        load_array(norm.bias, pair[1])
 
-    put(model.token_embedding.weight, arrays.token_embedding)
-    put(model.position_embedding, arrays.position_embedding)
+    load_array(model.token_embedding.weight, arrays.token_embedding)
+    load_array(model.position_embedding, arrays.position_embedding)
     for block, layer in zip(model.layers(), arrays.layers, strict=True):
         put_norm(block.attention_norm, layer.attention_norm)
-        for linear, array in zip(
-            (block.attention.query, block.attention.key, block.attention.value),
-            (layer.w_q, layer.w_k, layer.w_v),
+        attention = block.attention
+        for linear, matrix in zip(
+            (attention.query, attention.key, attention.value, attention.output),
+            (layer.w_q, layer.w_k, layer.w_v, layer.w_o),
             strict=True,
         ):
-            put(linear.weight, array, transpose=True)
-        put(block.attention.output.weight, layer.w_o, transpose=True)
+            load_matrix(linear, matrix)
         if block.mlp is not None and block.mlp_norm is not None:
             assert layer.mlp is not None and layer.mlp_norm is not None  # the same config
             put_norm(block.mlp_norm, layer.mlp_norm)
             w1, b1, w2, b2 = layer.mlp
-            put(block.mlp.hidden.weight, w1, transpose=True)
-            put(block.mlp.hidden.bias, b1)
-            put(block.mlp.output.weight, w2, transpose=True)
-            put(block.mlp.output.bias, b2)
+            load_matrix(block.mlp.hidden, w1)
+            load_array(block.mlp.hidden.bias, b1)
+            load_matrix(block.mlp.output, w2)
+            load_array(block.mlp.output.bias, b2)
     put_norm(model.final_norm, arrays.final_norm)
-    put(model.unembed.weight, arrays.unembed[0], transpose=True)
-    put(model.unembed.bias, arrays.unembed[1])
+    load_matrix(model.unembed, arrays.unembed[0])
+    load_array(model.unembed.bias, arrays.unembed[1])
     return model

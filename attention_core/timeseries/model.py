@@ -196,22 +196,6 @@ class SeriesForecaster(nn.Module):
         return self.head(hidden[:, -1, :]).squeeze(-1), all_weights  # (B,), N x (B, H, T, T)
 
 
-def core_projections(layer: AttentionLayer) -> dict[str, np.ndarray]:
-    """A layer's ``w_q, w_k, w_v (d, H*dk)``, ``w_o (H*dv, d)`` as the NumPy core takes them.
-
-    ``x @ w_q`` equals ``query(x)``: the core multiplies from the right, torch
-    stores ``weight (out, in)``, so each matrix is the transposed weight.
-    """
-    attention = layer.attention
-    pairs = {
-        "w_q": attention.query,
-        "w_k": attention.key,
-        "w_v": attention.value,
-        "w_o": attention.output,
-    }
-    return {name: linear.weight.detach().T.cpu().numpy().copy() for name, linear in pairs.items()}
-
-
 def step_macs(config: ModelConfig, batch_size: int) -> int:
     """Multiply-adds of one forward pass over a batch (projections, scores, FFN)."""
     rows = batch_size * config.window

@@ -10,7 +10,8 @@ each head ``(B, H, T, d_k)``, weights ``(B, H, T, T)``, output ``(B, T, d)``.
 It is :func:`attention_core.maths.attention.multi_head_attention` with trainable
 projections: ``Linear`` computes ``x @ weight.T``, so ``query.weight.T`` is the
 core's ``w_q`` and head h uses columns ``h*d_k:(h+1)*d_k``, as
-:func:`attention_core.maths.attention.split_heads` does.
+:func:`attention_core.maths.attention.split_heads` does
+(:func:`attention_core.training.export.attention_matrices` hands the core those matrices).
 
 Made for decoder models too: projection biases are optional (GPT-2 has them,
 Llama does not) and the mask is any boolean ``(T, T)``, e.g. causal. Rotary

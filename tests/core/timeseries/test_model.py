@@ -13,6 +13,7 @@ import torch
 import attention_core as ac
 from attention_core.timeseries import model as forecaster
 from attention_core.timeseries import training as trainer
+from attention_core.training.export import as_array, as_matrix, attention_matrices
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -45,7 +46,7 @@ def test_model_attention_equals_core_attention_on_copied_weights(mask: str) -> N
         output = layer.attention.output(concat)
     core = ac.multi_head_attention(
         embedded[0].numpy(),
-        **forecaster.core_projections(layer),
+        **attention_matrices(layer.attention),
         n_heads=2,
         mask=forecaster.attention_mask(model.config),
     )
@@ -62,7 +63,7 @@ def test_model_attention_matches_core_in_float32_to_1e6() -> None:
         _, weights = model(x)
     core = ac.multi_head_attention(
         embedded[0].numpy().astype(np.float64),
-        **forecaster.core_projections(model.layers[0]),
+        **attention_matrices(model.layers[0].attention),
         n_heads=2,
         mask=ac.causal_mask(6),
     )
@@ -74,9 +75,7 @@ def test_feature_embeddings_equal_the_numpy_embedding(activation: str) -> None:
     model = small_model(activation=activation).double()
     x = torch.randn(6, 3, dtype=torch.float64)
     linear = model.embeddings.linear
-    numpy_embedding = ac.FeatureEmbedding(
-        linear.weight.detach().T.numpy(), linear.bias.detach().numpy(), activation
-    )
+    numpy_embedding = ac.FeatureEmbedding(as_matrix(linear), as_array(linear.bias), activation)
     with torch.no_grad():
         ours = model.embeddings(x).numpy()
     np.testing.assert_allclose(ours, numpy_embedding(x.numpy()), rtol=0, atol=1e-12)
