@@ -28,7 +28,7 @@ from attention_core.maths.masks import causal_mask
 
 
 @dataclass(frozen=True)
-class ModelConfig:
+class TinyTransformerConfig:
     """A tiny transformer for ``task``: layers, heads, width, MLP or attention only."""
 
     task: str
@@ -66,7 +66,7 @@ class ModelConfig:
 
 
 @dataclass(frozen=True)
-class TrainConfig:
+class TaskTrainingConfig:
     """Budget and optimiser of one run: AdamW, fresh random batches every step.
 
     Training stops at the first evaluation whose held-out token accuracy reaches
@@ -101,16 +101,16 @@ class TrainConfig:
 
 
 #: Per task: the model and training defaults the page's link starts from.
-DEFAULTS: dict[str, tuple[ModelConfig, TrainConfig]] = {
+DEFAULTS: dict[str, tuple[TinyTransformerConfig, TaskTrainingConfig]] = {
     "reverse": (
-        ModelConfig("reverse", n_layers=1, n_heads=1, d_model=32, mlp=False),
-        TrainConfig(steps=1000, learning_rate=0.003, eval_every=5, extra_steps=100),
+        TinyTransformerConfig("reverse", n_layers=1, n_heads=1, d_model=32, mlp=False),
+        TaskTrainingConfig(steps=1000, learning_rate=0.003, eval_every=5, extra_steps=100),
     ),
     "sort": (
-        ModelConfig("sort", n_layers=2, n_heads=2, d_model=32, mlp=True),
+        TinyTransformerConfig("sort", n_layers=2, n_heads=2, d_model=32, mlp=True),
         # 300 annealed steps after the target: then a model sorts >= 99.7 % of all 729 inputs
         # (without them, 96-99.9 %; measured over 20 seeds, BENCHMARKS.md).
-        TrainConfig(
+        TaskTrainingConfig(
             steps=1500,
             learning_rate=0.01,
             eval_every=10,
@@ -119,11 +119,11 @@ DEFAULTS: dict[str, tuple[ModelConfig, TrainConfig]] = {
         ),
     ),
     "induction": (
-        ModelConfig("induction", n_layers=2, n_heads=2, d_model=32, mlp=False),
+        TinyTransformerConfig("induction", n_layers=2, n_heads=2, d_model=32, mlp=False),
         # Two heads per layer, weight decay 0.3 and 1000 annealed steps after the target:
         # measured over 20 seeds (BENCHMARKS.md), every seed then forms both heads of the
         # textbook circuit; with one head per layer, at best 17 in 20 did.
-        TrainConfig(
+        TaskTrainingConfig(
             steps=3000,
             learning_rate=0.01,
             eval_every=25,

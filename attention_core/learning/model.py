@@ -21,7 +21,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from attention_core.learning.forward import LayerArrays, ModelArrays, ModelConfig
+from attention_core.learning.config import TinyTransformerConfig
+from attention_core.learning.forward import LayerArrays, ModelArrays
 from attention_core.training.attention import MultiHeadAttention
 from attention_core.training.export import (
     as_array,
@@ -55,7 +56,7 @@ class Block(nn.Module):
     mlp_norm: nn.LayerNorm | None
     mlp: MLP | None
 
-    def __init__(self, config: ModelConfig) -> None:
+    def __init__(self, config: TinyTransformerConfig) -> None:
         super().__init__()
         self.attention_norm = nn.LayerNorm(config.d_model)
         self.attention = MultiHeadAttention(config.d_model, config.n_heads)
@@ -78,7 +79,7 @@ class TinyTransformer(nn.Module):
     layer norms 1 and 0. The same seed gives the same weights in any thread.
     """
 
-    def __init__(self, config: ModelConfig, seed: int = 0) -> None:
+    def __init__(self, config: TinyTransformerConfig, seed: int = 0) -> None:
         super().__init__()
         self.config = config
         self.token_embedding = nn.Embedding(config.vocab_size, config.d_model)

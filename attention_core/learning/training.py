@@ -26,7 +26,7 @@ import torch
 from torch import nn
 
 from attention_core.boundary.arrays import read_only
-from attention_core.learning.config import ModelConfig, TrainConfig
+from attention_core.learning.config import TaskTrainingConfig, TinyTransformerConfig
 from attention_core.learning.forward import ModelArrays, forward
 from attention_core.learning.model import TinyTransformer, weights_as_arrays
 from attention_core.learning.patterns import head_scores
@@ -71,8 +71,8 @@ def _loss(model: TinyTransformer, batch: Batch) -> tuple[torch.Tensor, torch.Ten
 
 
 def train_model(
-    config: ModelConfig,
-    train: TrainConfig,
+    config: TinyTransformerConfig,
+    train: TaskTrainingConfig,
     progress: Callable[[LearningProgress], None] | None = None,
     waiting: Callable[[int], None] | None = None,
 ) -> LearningResult:
@@ -86,7 +86,7 @@ def train_model(
     return in_turn(lambda: _train(config, train, progress), waiting)
 
 
-def _scored_sequences(config: ModelConfig, held_out: Batch) -> np.ndarray:
+def _scored_sequences(config: TinyTransformerConfig, held_out: Batch) -> np.ndarray:
     task = get_task(config.task)
     probe = task.expand(task.parse(task.default_probe)).tokens
     return np.concatenate([probe, held_out.tokens[: N_SCORED - 1]])  # (N_SCORED, T)
@@ -100,8 +100,8 @@ class _TaskRun:
 
     def __init__(
         self,
-        config: ModelConfig,
-        train: TrainConfig,
+        config: TinyTransformerConfig,
+        train: TaskTrainingConfig,
         model: TinyTransformer,
         progress: Callable[[LearningProgress], None] | None,
     ) -> None:
@@ -150,8 +150,8 @@ class _TaskRun:
 
 
 def _train(
-    config: ModelConfig,
-    train: TrainConfig,
+    config: TinyTransformerConfig,
+    train: TaskTrainingConfig,
     progress: Callable[[LearningProgress], None] | None,
 ) -> LearningResult:
     started = time.perf_counter()
@@ -174,7 +174,7 @@ def _mean_scores(task: Task, scored: np.ndarray, weights: np.ndarray) -> dict[st
     return {name: np.nanmean([s[name] for s in per_sequence], axis=0) for name in task.score_names}
 
 
-def learning_rate(train: TrainConfig, step: int, reached: int | None) -> float:
+def learning_rate(train: TaskTrainingConfig, step: int, reached: int | None) -> float:
     """The rate of ``step``: constant until the target is reached, then linearly to 0.
 
     ``reached``: the evaluated step where held-out accuracy first met the target.
@@ -193,8 +193,8 @@ def _thin(snapshots: list[tuple[int, ModelArrays]]) -> list[tuple[int, ModelArra
 
 
 def _result(
-    config: ModelConfig,
-    train: TrainConfig,
+    config: TinyTransformerConfig,
+    train: TaskTrainingConfig,
     history: list[tuple[int, float, float]],
     scores: list[dict[str, np.ndarray]],
     snapshots: list[tuple[int, ModelArrays]],

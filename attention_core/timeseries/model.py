@@ -58,7 +58,7 @@ def _choice(value: str, choices: tuple[str, ...], what: str) -> None:
 
 
 @dataclass(frozen=True)
-class ModelConfig:
+class ForecasterConfig:
     """Architecture of :class:`SeriesForecaster` (hashable: part of the cache key)."""
 
     n_features: int
@@ -87,7 +87,7 @@ class ModelConfig:
 
 
 @dataclass(frozen=True)
-class TrainConfig:
+class ForecasterTrainingConfig:
     """Budget and optimiser of one training run (hashable: part of the cache key).
 
     Training stops after ``steps`` Adam steps, after ``patience`` evaluations
@@ -158,7 +158,7 @@ class FeedForward(nn.Module):
 class AttentionLayer(nn.Module):
     """One of the N repeated layers: attention (heads, then W_O) -> feature engineering."""
 
-    def __init__(self, config: ModelConfig) -> None:
+    def __init__(self, config: ForecasterConfig) -> None:
         super().__init__()
         self.attention = MultiHeadAttention(config.d_model, config.n_heads)
         self.engineering = FeedForward(config.d_model, config.d_hidden, config.activation)
@@ -168,7 +168,7 @@ class AttentionLayer(nn.Module):
         return self.engineering(attended), weights
 
 
-def attention_mask(config: ModelConfig) -> np.ndarray:
+def attention_mask(config: ForecasterConfig) -> np.ndarray:
     """The ``(T, T)`` bool mask of ``config.mask``, True = may attend (the core's mask table)."""
     window = config.window
     mask = MASKS[config.mask].build(window, window, config.sliding_window, None, None)
@@ -178,7 +178,7 @@ def attention_mask(config: ModelConfig) -> np.ndarray:
 class SeriesForecaster(nn.Module):
     """The whole model: ``X (B, T, p)`` -> forecast ``(B,)``, weights per layer ``(B, H, T, T)``."""
 
-    def __init__(self, config: ModelConfig) -> None:
+    def __init__(self, config: ForecasterConfig) -> None:
         super().__init__()
         self.config = config
         self.embeddings = FeatureEmbedding(config.n_features, config.d_model, config.activation)
@@ -196,7 +196,7 @@ class SeriesForecaster(nn.Module):
         return self.head(hidden[:, -1, :]).squeeze(-1), all_weights  # (B,), N x (B, H, T, T)
 
 
-def step_macs(config: ModelConfig, batch_size: int) -> int:
+def step_macs(config: ForecasterConfig, batch_size: int) -> int:
     """Multiply-adds of one forward pass over a batch (projections, scores, FFN)."""
     rows = batch_size * config.window
     per_layer = rows * (4 * config.d_model**2 + 2 * config.d_model * config.d_hidden)
@@ -204,7 +204,7 @@ def step_macs(config: ModelConfig, batch_size: int) -> int:
     return rows * config.n_features * config.d_model + config.n_layers * per_layer
 
 
-def check_budget(config: ModelConfig, train: TrainConfig) -> None:
+def check_budget(config: ForecasterConfig, train: ForecasterTrainingConfig) -> None:
     """Raise InputError when one step of this model would be too slow for the time budget."""
     macs = step_macs(config, train.batch_size)
     if macs > MAX_STEP_MACS:

@@ -21,7 +21,12 @@ from torch import nn
 
 from attention_core.boundary.arrays import read_only
 from attention_core.boundary.errors import InputError
-from attention_core.timeseries.model import ModelConfig, SeriesForecaster, TrainConfig, check_budget
+from attention_core.timeseries.model import (
+    ForecasterConfig,
+    ForecasterTrainingConfig,
+    SeriesForecaster,
+    check_budget,
+)
 from attention_core.timeseries.windows import ForecastErrors, SeriesDataset, forecast_errors
 from attention_core.training.loop import Budget, in_turn, train_loop
 from attention_core.training.optimiser import AdamW
@@ -103,8 +108,8 @@ def _attention_summary(weights: list[torch.Tensor]) -> tuple[np.ndarray, np.ndar
 
 def train_model(
     dataset: SeriesDataset,
-    config: ModelConfig,
-    train: TrainConfig,
+    config: ForecasterConfig,
+    train: ForecasterTrainingConfig,
     progress: Callable[[TrainingProgress], None] | None = None,
     waiting: Callable[[int], None] | None = None,
 ) -> TrainingResult:
@@ -131,7 +136,7 @@ class _ForecastRun:
         model: SeriesForecaster,
         windows: _Windows,
         dataset: SeriesDataset,
-        train: TrainConfig,
+        train: ForecasterTrainingConfig,
         progress: Callable[[TrainingProgress], None] | None,
     ) -> None:
         self.model, self.windows, self.train, self.progress = model, windows, train, progress
@@ -172,8 +177,8 @@ class _ForecastRun:
 
 def _train(
     dataset: SeriesDataset,
-    config: ModelConfig,
-    train: TrainConfig,
+    config: ForecasterConfig,
+    train: ForecasterTrainingConfig,
     progress: Callable[[TrainingProgress], None] | None,
 ) -> TrainingResult:
     """Adam steps on random training windows, evaluation every ``eval_every``; the best weights."""

@@ -21,7 +21,7 @@ import numpy as np
 import streamlit as st
 
 from attention_core.boundary import limits
-from attention_core.learning.config import DEFAULTS, ModelConfig, TrainConfig
+from attention_core.learning.config import DEFAULTS, TaskTrainingConfig, TinyTransformerConfig
 from attention_core.learning.shipped import ShippedRunError, shipped_run
 from hosting.turns import TRAININGS
 from ui.figures.style import FigureStyle
@@ -50,7 +50,7 @@ def setting_keys(task: str) -> list[str]:
     return [f"{PREFIX}{task}_{name}" for name in SETTINGS]
 
 
-def training_settings(task: str) -> tuple[ModelConfig, TrainConfig]:
+def training_settings(task: str) -> tuple[TinyTransformerConfig, TaskTrainingConfig]:
     """The settings widgets of ``task`` (its defaults train to 99 % in seconds); checked configs."""
     model, train = DEFAULTS[task]
     key = f"{PREFIX}{task}_"
@@ -100,15 +100,17 @@ def training_settings(task: str) -> tuple[ModelConfig, TrainConfig]:
         bind=BIND,
         help="Sets the initial weights and the training batches.",
     )
-    model = ModelConfig(task, int(layers), int(heads), int(d_model), bool(mlp))
+    model = TinyTransformerConfig(task, int(layers), int(heads), int(d_model), bool(mlp))
     return model, replace(train, learning_rate=float(rate), steps=int(steps), seed=int(seed))
 
 
-def _run_key(model: ModelConfig, train: TrainConfig) -> tuple:
+def _run_key(model: TinyTransformerConfig, train: TaskTrainingConfig) -> tuple:
     return (model, train)  # frozen dataclasses: equal settings, equal key
 
 
-def trained_model(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> LearningResult:
+def trained_model(
+    model: TinyTransformerConfig, train: TaskTrainingConfig, style: FigureStyle
+) -> LearningResult:
     """The run trained ahead of time for these settings, unless the student trains live."""
     try:
         shipped = shipped_run(model, train)
@@ -133,7 +135,9 @@ def trained_model(model: ModelConfig, train: TrainConfig, style: FigureStyle) ->
     return shipped
 
 
-def train_shared(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> LearningResult:
+def train_shared(
+    model: TinyTransformerConfig, train: TaskTrainingConfig, style: FigureStyle
+) -> LearningResult:
     """Train once per server for these settings, drawing progress; or wait for whoever is."""
     # Until the first update: PyTorch loads (once per server), or another training on
     # this server finishes (one at a time, each on one thread).
