@@ -17,27 +17,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 import numpy as np
 import torch
 
+from attention_core.training.budget import Budget
 from attention_core.training.optimiser import AdamW
 from hosting.turns import TRAININGS, Turns
 
 Result = TypeVar("Result")
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How long a run may train and how often it is evaluated."""
-
-    steps: int
-    eval_every: int
-    max_seconds: float
-    evaluate_untrained: bool = False  #: evaluate at step 0 too, before any training step
-    stop_on_divergence: bool = False  #: stop at the first loss that is not finite
 
 
 class Run(Protocol):
