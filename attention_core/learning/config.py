@@ -25,6 +25,7 @@ from attention_core.boundary.limits import (
 from attention_core.boundary.validation import check_heads_divide, check_positive_int, check_seed
 from attention_core.learning.tasks import get_task
 from attention_core.maths.masks import causal_mask
+from attention_core.training.budget import check_training_budget
 
 
 @dataclass(frozen=True)
@@ -84,20 +85,23 @@ class TaskTrainingConfig:
     max_seconds: float = 20.0
 
     def __post_init__(self) -> None:
-        check_positive_int(self.steps, "The number of training steps", MAX_LEARNING_STEPS)
-        check_positive_int(self.batch_size, "The batch size", 512)
-        check_positive_int(self.eval_every, "The evaluation interval")
+        check_training_budget(
+            self.steps,
+            self.batch_size,
+            self.eval_every,
+            self.learning_rate,
+            self.max_seconds,
+            most_steps=MAX_LEARNING_STEPS,
+            largest_batch=512,
+            most_seconds=MAX_LEARNING_SECONDS,
+        )
         if not 0 <= self.extra_steps <= MAX_LEARNING_STEPS:
             raise InputError(f"The extra steps must be between 0 and {MAX_LEARNING_STEPS}.")
         check_seed(self.seed)
-        if not 1e-5 <= self.learning_rate <= 0.1:
-            raise InputError("The learning rate must be between 0.00001 and 0.1.")
         if not 0 <= self.weight_decay <= 1:
             raise InputError("The weight decay must be between 0 and 1.")
         if not 0 < self.target_accuracy <= 1:
             raise InputError("The target accuracy must be in (0, 1].")
-        if not 0 < self.max_seconds <= MAX_LEARNING_SECONDS:
-            raise InputError(f"The time budget must be at most {MAX_LEARNING_SECONDS} seconds.")
 
 
 #: Per task: the model and training defaults the page's link starts from.

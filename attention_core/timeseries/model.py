@@ -41,6 +41,7 @@ from attention_core.boundary.validation import check_heads_divide, check_positiv
 from attention_core.maths.positional import sinusoidal_encoding
 from attention_core.timeseries.windows import FEATURE_ACTIVATIONS
 from attention_core.training.attention import MultiHeadAttention
+from attention_core.training.budget import check_training_budget
 
 MODEL_MASKS = ("causal", "none", "sliding")
 MODEL_POSITIONAL = ("learned", "sinusoidal")
@@ -104,14 +105,17 @@ class ForecasterTrainingConfig:
     max_seconds: float = MAX_TRAIN_SECONDS
 
     def __post_init__(self) -> None:
-        check_positive_int(self.steps, "The number of training steps", MAX_TRAIN_STEPS)
-        check_positive_int(self.batch_size, "The batch size", 1024)
-        check_positive_int(self.eval_every, "The evaluation interval")
+        check_training_budget(
+            self.steps,
+            self.batch_size,
+            self.eval_every,
+            self.learning_rate,
+            self.max_seconds,
+            most_steps=MAX_TRAIN_STEPS,
+            largest_batch=1024,
+            most_seconds=MAX_TRAIN_SECONDS,
+        )
         check_positive_int(self.patience, "The patience")
-        if not 1e-5 <= self.learning_rate <= 0.1:
-            raise InputError("The learning rate must be between 0.00001 and 0.1.")
-        if not 0 < self.max_seconds <= MAX_TRAIN_SECONDS:
-            raise InputError(f"The time budget must be at most {MAX_TRAIN_SECONDS} seconds.")
 
 
 class FeatureEmbedding(nn.Module):

@@ -1,11 +1,20 @@
 """A training run's budget: how many steps, how often it is evaluated, how long it may take.
 
-No PyTorch.
+:func:`check_training_budget` is what every trained model's training config
+checks (each with its own limits). No PyTorch: those configs are built where
+torch is never imported.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from attention_core.boundary.errors import InputError
+from attention_core.boundary.validation import check_positive_int
+
+# AdamW on these small models: below 1e-5 nothing visibly moves within the step
+# budget, above 0.1 training diverges.
+MIN_LEARNING_RATE, MAX_LEARNING_RATE = 1e-5, 0.1
 
 
 @dataclass(frozen=True)
@@ -17,3 +26,24 @@ class Budget:
     max_seconds: float
     evaluate_untrained: bool = False  #: evaluate at step 0 too, before any training step
     stop_on_divergence: bool = False  #: stop at the first loss that is not finite
+
+
+def check_training_budget(
+    steps: int,
+    batch_size: int,
+    eval_every: int,
+    learning_rate: float,
+    max_seconds: float,
+    *,
+    most_steps: int,
+    largest_batch: int,
+    most_seconds: float,
+) -> None:
+    """Raise InputError unless each number is positive and within its page's limit."""
+    check_positive_int(steps, "The number of training steps", most_steps)
+    check_positive_int(batch_size, "The batch size", largest_batch)
+    check_positive_int(eval_every, "The evaluation interval")
+    if not MIN_LEARNING_RATE <= learning_rate <= MAX_LEARNING_RATE:
+        raise InputError("The learning rate must be between 0.00001 and 0.1.")
+    if not 0 < max_seconds <= most_seconds:
+        raise InputError(f"The time budget must be at most {most_seconds} seconds.")
