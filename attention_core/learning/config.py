@@ -86,11 +86,7 @@ class TaskTrainingConfig:
 
     def __post_init__(self) -> None:
         check_training_budget(
-            self.steps,
-            self.batch_size,
-            self.eval_every,
-            self.learning_rate,
-            self.max_seconds,
+            self,
             most_steps=MAX_LEARNING_STEPS,
             largest_batch=512,
             most_seconds=MAX_LEARNING_SECONDS,

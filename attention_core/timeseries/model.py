@@ -106,14 +106,7 @@ class ForecasterTrainingConfig:
 
     def __post_init__(self) -> None:
         check_training_budget(
-            self.steps,
-            self.batch_size,
-            self.eval_every,
-            self.learning_rate,
-            self.max_seconds,
-            most_steps=MAX_TRAIN_STEPS,
-            largest_batch=1024,
-            most_seconds=MAX_TRAIN_SECONDS,
+            self, most_steps=MAX_TRAIN_STEPS, largest_batch=1024, most_seconds=MAX_TRAIN_SECONDS
         )
         check_positive_int(self.patience, "The patience")
 
