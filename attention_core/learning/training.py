@@ -120,9 +120,9 @@ class _TaskRun:
         return learning_rate(self.train, step, self.reached)
 
     def batch_loss(self) -> torch.Tensor:
-        return _loss(self.model, training_batch(self.config.task, self.rng, self.train.batch_size))[
-            0
-        ]
+        batch = training_batch(self.config.task, self.rng, self.train.batch_size)
+        loss, _ = _loss(self.model, batch)
+        return loss
 
     def evaluate(self, step: int, train_loss: float | None) -> None:
         with torch.no_grad():
