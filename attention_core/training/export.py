@@ -1,4 +1,4 @@
-r"""Trained torch weights as the NumPy core takes them, and back: the one place for the transposes.
+r"""Trained torch parameters as NumPy arrays for the core, and back: the one home of the transposes.
 
 The core multiplies from the right, :math:`y = x W + b` with ``W (d_in, d_out)``;
 ``nn.Linear`` stores ``weight (d_out, d_in)`` and computes ``x @ weight.T + bias``.
