@@ -22,7 +22,7 @@ from dataclasses import replace
 from streamlit.testing.v1 import AppTest
 
 from attention_core.learning import claims, training
-from attention_core.learning.config import DEFAULTS, TrainConfig
+from attention_core.learning.config import DEFAULTS, TaskTrainingConfig
 from benchmarks.common import Result, emit
 from benchmarks.pages import text_page
 
@@ -97,7 +97,9 @@ def rerun_during_training() -> Result:
     page = text_page()
     idle = _timed_reruns(page, 1)
     model, _ = DEFAULTS["induction"]
-    long_run = TrainConfig(steps=3000, learning_rate=0.003, target_accuracy=1.0, max_seconds=30)
+    long_run = TaskTrainingConfig(
+        steps=3000, learning_rate=0.003, target_accuracy=1.0, max_seconds=30
+    )
     trainer = threading.Thread(target=training.train_model, args=(model, long_run))
     trainer.start()
     time.sleep(1.0)  # training under way

@@ -21,10 +21,10 @@ WALL_TARGET_S = 15.0
 def main() -> None:
     frame = ac.seasonal_series()
     column = frame.columns[0]
-    config = forecaster.ModelConfig(n_features=1, window=28)
+    config = forecaster.ForecasterConfig(n_features=1, window=28)
     dataset = ac.prepare_dataset(frame, [column], column, config.window)
     start = time.perf_counter()
-    result = trainer.train_model(dataset, config, forecaster.TrainConfig())
+    result = trainer.train_model(dataset, config, forecaster.ForecasterTrainingConfig())
     wall = time.perf_counter() - start
     emit(
         [

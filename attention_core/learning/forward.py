@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attention_core.boundary.arrays import read_only
-from attention_core.learning.config import ModelConfig
+from attention_core.learning.config import TinyTransformerConfig
 from attention_core.maths import attention
 from attention_core.maths.layers import layer_norm, mlp, relu
 from attention_core.maths.projections import Projections
@@ -90,7 +90,7 @@ def arrays_to_dict(arrays: ModelArrays) -> dict[str, np.ndarray]:
     return flat
 
 
-def arrays_from_dict(flat: Mapping[str, np.ndarray], config: ModelConfig) -> ModelArrays:
+def arrays_from_dict(flat: Mapping[str, np.ndarray], config: TinyTransformerConfig) -> ModelArrays:
     """The inverse of :func:`arrays_to_dict` for a model of ``config``; read-only copies."""
 
     def get(name: str) -> np.ndarray:
@@ -144,7 +144,7 @@ class ForwardTrace:
         return np.argmax(self.logits, axis=-1)
 
 
-def forward(arrays: ModelArrays, config: ModelConfig, tokens: np.ndarray) -> ForwardTrace:
+def forward(arrays: ModelArrays, config: TinyTransformerConfig, tokens: np.ndarray) -> ForwardTrace:
     """Run ``tokens (T,)`` through the trained model; attention by the core, head by head."""
     tokens = np.asarray(tokens)
     mask = config.attention_mask() if config.causal else None  # (T, T) or None
@@ -171,6 +171,8 @@ def forward(arrays: ModelArrays, config: ModelConfig, tokens: np.ndarray) -> For
     return ForwardTrace(tokens, tuple(traces), weights, logits)
 
 
-def probe_weights(arrays: ModelArrays, config: ModelConfig, tokens: np.ndarray) -> np.ndarray:
+def probe_weights(
+    arrays: ModelArrays, config: TinyTransformerConfig, tokens: np.ndarray
+) -> np.ndarray:
     """Every head's weights ``(L, H, T, T)`` on one sequence."""
     return forward(arrays, config, tokens).weights

@@ -7,9 +7,9 @@ r"""A tiny transformer in PyTorch with the NumPy core's names (trained by :mod:`
     \mathrm{logits} = \mathrm{LN}(h^L)\, W^U + b^U
 
 Shapes: tokens ``(B, T)``, the residual stream ``(B, T, d_model)``, logits
-``(B, T, V)``. :class:`MultiHeadAttention` uses ``Linear(bias=False)``
-projections and the head split of :func:`attention_core.maths.attention.split_heads`,
-so ``x @ query.weight.T`` is the core's ``x @ w_q`` and
+``(B, T, V)``. The attention is :class:`attention_core.training.attention.MultiHeadAttention`
+(``Linear(bias=False)`` projections, the core's head split), so ``x @ query.weight.T``
+is the core's ``x @ w_q`` and
 :func:`weights_as_arrays` hands the core exactly the matrices it multiplies.
 
 Needs PyTorch; imported only on demand (``from attention_core.learning import model``).
@@ -17,51 +17,20 @@ Needs PyTorch; imported only on demand (``from attention_core.learning import mo
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import torch
 from torch import nn
 
-from attention_core.boundary.arrays import read_only
-from attention_core.learning.forward import LayerArrays, ModelArrays, ModelConfig
-
-
-class MultiHeadAttention(nn.Module):
-    r""":func:`attention_core.maths.attention.multi_head_attention` with trainable projections.
-
-    .. math:: O = [\,\mathrm{softmax}(\mathrm{mask}(Q_h K_h^\top / \sqrt{d_k}))\, V_h\,]_h\, W^O
-    """
-
-    query: nn.Linear
-    key: nn.Linear
-    value: nn.Linear
-    output: nn.Linear
-
-    def __init__(self, d_model: int, n_heads: int) -> None:
-        super().__init__()
-        self.n_heads, self.d_head = n_heads, d_model // n_heads
-        self.query = nn.Linear(d_model, d_model, bias=False)  # W^Q = query.weight.T
-        self.key = nn.Linear(d_model, d_model, bias=False)
-        self.value = nn.Linear(d_model, d_model, bias=False)
-        self.output = nn.Linear(d_model, d_model, bias=False)  # W^O
-
-    def split_heads(self, projected: torch.Tensor) -> torch.Tensor:
-        """``(B, T, H*d) -> (B, H, T, d)``: head h gets columns ``h*d:(h+1)*d``."""
-        batch, length, _ = projected.shape
-        return projected.view(batch, length, self.n_heads, self.d_head).transpose(1, 2)
-
-    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``x (B, T, d)``, ``mask (T, T)`` True = may attend -> ``(B, T, d)``, ``(B, H, T, T)``."""
-        q = self.split_heads(self.query(x))  # (B, H, T, dk)
-        k = self.split_heads(self.key(x))
-        v = self.split_heads(self.value(x))
-        scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_head)  # (B, H, T, T)
-        weights = torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=-1)
-        context = weights @ v  # (B, H, T, dv)
-        batch, _, length, _ = context.shape
-        merged = context.transpose(1, 2).reshape(batch, length, -1)  # (B, T, H*dv)
-        return self.output(merged), weights
+from attention_core.learning.config import TinyTransformerConfig
+from attention_core.learning.forward import LayerArrays, ModelArrays
+from attention_core.training.attention import MultiHeadAttention
+from attention_core.training.export import (
+    as_array,
+    as_matrix,
+    attention_matrices,
+    load_array,
+    load_matrix,
+)
 
 
 class MLP(nn.Module):
@@ -87,7 +56,7 @@ class Block(nn.Module):
     mlp_norm: nn.LayerNorm | None
     mlp: MLP | None
 
-    def __init__(self, config: ModelConfig) -> None:
+    def __init__(self, config: TinyTransformerConfig) -> None:
         super().__init__()
         self.attention_norm = nn.LayerNorm(config.d_model)
         self.attention = MultiHeadAttention(config.d_model, config.n_heads)
@@ -110,7 +79,7 @@ class TinyTransformer(nn.Module):
     layer norms 1 and 0. The same seed gives the same weights in any thread.
     """
 
-    def __init__(self, config: ModelConfig, seed: int = 0) -> None:
+    def __init__(self, config: TinyTransformerConfig, seed: int = 0) -> None:
         super().__init__()
         self.config = config
         self.token_embedding = nn.Embedding(config.vocab_size, config.d_model)
@@ -142,40 +111,30 @@ class TinyTransformer(nn.Module):
         return self.unembed(self.final_norm(hidden)), all_weights  # (B, T, V), L x (B, H, T, T)
 
 
-def _array(parameter: torch.Tensor, transpose: bool = False) -> np.ndarray:
-    """A parameter as a read-only float32 NumPy copy (``.T`` for a Linear's ``(out, in)``)."""
-    value = parameter.detach().cpu()
-    return read_only((value.T if transpose else value).numpy())
-
-
 def _norm(norm: nn.LayerNorm) -> tuple[np.ndarray, np.ndarray]:
-    return _array(norm.weight), _array(norm.bias)
+    return as_array(norm.weight), as_array(norm.bias)
 
 
 def weights_as_arrays(model: TinyTransformer) -> ModelArrays:
     """Every trained matrix as the NumPy forward pass takes it (``x @ w``, read-only).
 
     The core multiplies from the right and torch stores ``weight (out, in)``,
-    so each projection is the transposed weight.
+    so each projection is the transposed weight (:mod:`attention_core.training.export`).
     """
     layers = []
     for block in model.layers():
-        attention = block.attention
         mlp = block.mlp
         layers.append(
             LayerArrays(
                 attention_norm=_norm(block.attention_norm),
-                w_q=_array(attention.query.weight, True),
-                w_k=_array(attention.key.weight, True),
-                w_v=_array(attention.value.weight, True),
-                w_o=_array(attention.output.weight, True),
+                **attention_matrices(block.attention),
                 mlp_norm=_norm(block.mlp_norm) if block.mlp_norm is not None else None,
                 mlp=(
                     (
-                        _array(mlp.hidden.weight, True),
-                        _array(mlp.hidden.bias),
-                        _array(mlp.output.weight, True),
-                        _array(mlp.output.bias),
+                        as_matrix(mlp.hidden),
+                        as_array(mlp.hidden.bias),
+                        as_matrix(mlp.output),
+                        as_array(mlp.output.bias),
                     )
                     if mlp is not None
                     else None
@@ -183,45 +142,41 @@ def weights_as_arrays(model: TinyTransformer) -> ModelArrays:
             )
         )
     return ModelArrays(
-        token_embedding=_array(model.token_embedding.weight),
-        position_embedding=_array(model.position_embedding),
+        token_embedding=as_array(model.token_embedding.weight),
+        position_embedding=as_array(model.position_embedding),
         layers=tuple(layers),
         final_norm=_norm(model.final_norm),
-        unembed=(_array(model.unembed.weight, True), _array(model.unembed.bias)),
+        unembed=(as_matrix(model.unembed), as_array(model.unembed.bias)),
     )
 
 
 def load_arrays(model: TinyTransformer, arrays: ModelArrays) -> TinyTransformer:
     """Put NumPy matrices (as :func:`weights_as_arrays` gives them) back into ``model``."""
 
-    def put(parameter: torch.Tensor, array: np.ndarray, transpose: bool = False) -> None:
-        value = torch.from_numpy(np.array(array.T if transpose else array, dtype=np.float32))
-        parameter.data.copy_(value)
-
     def put_norm(norm: nn.LayerNorm, pair: tuple[np.ndarray, np.ndarray]) -> None:
-        put(norm.weight, pair[0])
-        put(norm.bias, pair[1])
+        load_array(norm.weight, pair[0])
+        load_array(norm.bias, pair[1])
 
-    put(model.token_embedding.weight, arrays.token_embedding)
-    put(model.position_embedding, arrays.position_embedding)
+    load_array(model.token_embedding.weight, arrays.token_embedding)
+    load_array(model.position_embedding, arrays.position_embedding)
     for block, layer in zip(model.layers(), arrays.layers, strict=True):
         put_norm(block.attention_norm, layer.attention_norm)
-        for linear, array in zip(
-            (block.attention.query, block.attention.key, block.attention.value),
-            (layer.w_q, layer.w_k, layer.w_v),
+        attention = block.attention
+        for linear, matrix in zip(
+            (attention.query, attention.key, attention.value, attention.output),
+            (layer.w_q, layer.w_k, layer.w_v, layer.w_o),
             strict=True,
         ):
-            put(linear.weight, array, transpose=True)
-        put(block.attention.output.weight, layer.w_o, transpose=True)
+            load_matrix(linear, matrix)
         if block.mlp is not None and block.mlp_norm is not None:
             assert layer.mlp is not None and layer.mlp_norm is not None  # the same config
             put_norm(block.mlp_norm, layer.mlp_norm)
             w1, b1, w2, b2 = layer.mlp
-            put(block.mlp.hidden.weight, w1, transpose=True)
-            put(block.mlp.hidden.bias, b1)
-            put(block.mlp.output.weight, w2, transpose=True)
-            put(block.mlp.output.bias, b2)
+            load_matrix(block.mlp.hidden, w1)
+            load_array(block.mlp.hidden.bias, b1)
+            load_matrix(block.mlp.output, w2)
+            load_array(block.mlp.output.bias, b2)
     put_norm(model.final_norm, arrays.final_norm)
-    put(model.unembed.weight, arrays.unembed[0], transpose=True)
-    put(model.unembed.bias, arrays.unembed[1])
+    load_matrix(model.unembed, arrays.unembed[0])
+    load_array(model.unembed.bias, arrays.unembed[1])
     return model

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core.learning.config import ModelConfig
+from attention_core.learning.config import TinyTransformerConfig
 from attention_core.learning.forward import ForwardTrace, ModelArrays, forward
 from attention_core.learning.tasks import IGNORE, SORT_N, get_task
 
@@ -40,7 +40,7 @@ class Prediction:
         return int(np.sum(self.expected != IGNORE))
 
 
-def predict(arrays: ModelArrays, config: ModelConfig, probe: np.ndarray) -> Prediction:
+def predict(arrays: ModelArrays, config: TinyTransformerConfig, probe: np.ndarray) -> Prediction:
     """Run the trained model on ``probe (n,)`` token ids (already parsed by the task)."""
     task = get_task(config.task)
     if config.task == "sort":
@@ -52,7 +52,9 @@ def predict(arrays: ModelArrays, config: ModelConfig, probe: np.ndarray) -> Pred
     return Prediction(trace, batch.tokens[0], expected, answer)
 
 
-def _generate_sorted(arrays: ModelArrays, config: ModelConfig, probe: np.ndarray) -> Prediction:
+def _generate_sorted(
+    arrays: ModelArrays, config: TinyTransformerConfig, probe: np.ndarray
+) -> Prediction:
     """Greedy decoding: the input, then each output token fed back; causal, so padding is unseen."""
     tokens = np.concatenate([probe, np.zeros(SORT_N - 1, dtype=np.int64)])  # (2n-1,)
     for k in range(SORT_N):

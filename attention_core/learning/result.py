@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core.learning.config import ModelConfig, TrainConfig
+from attention_core.learning.config import TaskTrainingConfig, TinyTransformerConfig
 from attention_core.learning.forward import ModelArrays
 
 
@@ -31,8 +31,8 @@ class LearningResult:
     ``L`` layers, ``H`` heads, ``T`` tokens of the probe.
     """
 
-    model: ModelConfig
-    train: TrainConfig
+    model: TinyTransformerConfig
+    train: TaskTrainingConfig
     eval_steps: np.ndarray  #: (E,)
     loss: np.ndarray  #: (E,) mean training loss since the previous evaluation
     accuracy: np.ndarray  #: (E,) held-out token accuracy

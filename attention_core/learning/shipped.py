@@ -31,7 +31,7 @@ import numpy as np
 
 from attention_core.boundary.arrays import read_only
 from attention_core.boundary.errors import InputError
-from attention_core.learning.config import DEFAULTS, ModelConfig, TrainConfig
+from attention_core.learning.config import DEFAULTS, TaskTrainingConfig, TinyTransformerConfig
 from attention_core.learning.forward import arrays_from_dict, arrays_to_dict, forward
 from attention_core.learning.result import LearningResult
 
@@ -46,7 +46,7 @@ class ShippedRunError(InputError):
     """A shipped file is missing, altered or out of date: train live instead."""
 
 
-def shipped_seed(model: ModelConfig, train: TrainConfig) -> int | None:
+def shipped_seed(model: TinyTransformerConfig, train: TaskTrainingConfig) -> int | None:
     """The seed if these are a task's default settings with a shipped seed, else None."""
     defaults = DEFAULTS.get(model.task)
     if defaults is None or train.seed not in SEEDS:
@@ -54,7 +54,7 @@ def shipped_seed(model: ModelConfig, train: TrainConfig) -> int | None:
     return train.seed if (model, dataclasses.replace(train, seed=0)) == defaults else None
 
 
-def shipped_run(model: ModelConfig, train: TrainConfig) -> LearningResult | None:
+def shipped_run(model: TinyTransformerConfig, train: TaskTrainingConfig) -> LearningResult | None:
     """The shipped result of these settings (checked), or None when none was shipped.
 
     Raises :class:`ShippedRunError` when the shipped file fails a check.
@@ -143,7 +143,7 @@ def _under(prefix: str, named: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return {k.removeprefix(prefix): v for k, v in named.items() if k.startswith(prefix)}
 
 
-def _train_dict(train: TrainConfig) -> dict:
+def _train_dict(train: TaskTrainingConfig) -> dict:
     return dataclasses.asdict(dataclasses.replace(train, seed=0))
 
 

@@ -26,14 +26,15 @@ import torch
 from torch import nn
 
 from attention_core.boundary.arrays import read_only
-from attention_core.learning.config import ModelConfig, TrainConfig
+from attention_core.learning.config import TaskTrainingConfig, TinyTransformerConfig
 from attention_core.learning.forward import ModelArrays, forward
 from attention_core.learning.model import TinyTransformer, weights_as_arrays
 from attention_core.learning.patterns import head_scores
 from attention_core.learning.result import LearningProgress, LearningResult
 from attention_core.learning.tasks import IGNORE, Batch, Task, get_task, is_held_out
+from attention_core.training.budget import Budget
+from attention_core.training.loop import in_turn, train_loop
 from attention_core.training.optimiser import AdamW
-from hosting.turns import TRAININGS
 
 N_SNAPSHOTS = 20
 N_HELD_OUT = 512
@@ -71,8 +72,8 @@ def _loss(model: TinyTransformer, batch: Batch) -> tuple[torch.Tensor, torch.Ten
 
 
 def train_model(
-    config: ModelConfig,
-    train: TrainConfig,
+    config: TinyTransformerConfig,
+    train: TaskTrainingConfig,
     progress: Callable[[LearningProgress], None] | None = None,
     waiting: Callable[[int], None] | None = None,
 ) -> LearningResult:
@@ -83,71 +84,86 @@ def train_model(
     give the same numbers. ``progress`` is called after every evaluation; an
     exception from either callback ends the run (nothing is returned, nothing kept).
     """
-    with TRAININGS.turn(waiting):
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            return _train(config, train, progress)
-        finally:
-            torch.set_num_threads(threads)
+    return in_turn(lambda: _train(config, train, progress), waiting)
 
 
-def _scored_sequences(config: ModelConfig, held_out: Batch) -> np.ndarray:
+def _scored_sequences(config: TinyTransformerConfig, held_out: Batch) -> np.ndarray:
     task = get_task(config.task)
     probe = task.expand(task.parse(task.default_probe)).tokens
     return np.concatenate([probe, held_out.tokens[: N_SCORED - 1]])  # (N_SCORED, T)
 
 
+class _TaskRun:
+    """The task's parts of :func:`train_loop`: its batches, cross-entropy, held-out accuracy.
+
+    Every evaluation keeps the curves, a snapshot of the matrices and the head scores.
+    """
+
+    def __init__(
+        self,
+        config: TinyTransformerConfig,
+        train: TaskTrainingConfig,
+        model: TinyTransformer,
+        progress: Callable[[LearningProgress], None] | None,
+    ) -> None:
+        self.config, self.train, self.model, self.progress = config, train, model, progress
+        self.task = get_task(config.task)
+        self.rng = np.random.default_rng(train.seed)
+        self.held_out = held_out_batch(config.task)
+        self.scored = _scored_sequences(config, self.held_out)
+        self.history: list[tuple[int, float, float]] = []
+        self.scores: list[dict[str, np.ndarray]] = []
+        self.snapshots: list[tuple[int, ModelArrays]] = []
+        self.reached: int | None = None  # the evaluated step that first met the target
+
+    def learning_rate(self, step: int) -> float:
+        return learning_rate(self.train, step, self.reached)
+
+    def batch_loss(self) -> torch.Tensor:
+        batch = training_batch(self.config.task, self.rng, self.train.batch_size)
+        loss, _ = _loss(self.model, batch)
+        return loss
+
+    def evaluate(self, step: int, train_loss: float | None) -> None:
+        with torch.no_grad():
+            held_loss, logits = _loss(self.model, self.held_out)
+        accuracy = token_accuracy(logits, torch.from_numpy(self.held_out.targets))
+        loss = held_loss.item() if train_loss is None else train_loss
+        self.history.append((step, loss, accuracy))
+        arrays = weights_as_arrays(self.model)
+        self.snapshots.append((step, arrays))
+        weights = np.stack([forward(arrays, self.config, tokens).weights for tokens in self.scored])
+        self.scores.append(_mean_scores(self.task, self.scored, weights))
+
+    def report(self, step: int, seconds: float) -> None:
+        if self.progress is not None:
+            _, loss, accuracy = self.history[-1]
+            self.progress(LearningProgress(step, self.train.steps, loss, accuracy, seconds))
+
+    def stop_reason(self, step: int) -> str | None:
+        train, accuracy = self.train, self.history[-1][2]
+        if self.reached is None and accuracy >= train.target_accuracy:
+            self.reached = step
+        if self.reached is None or step < self.reached + train.extra_steps:
+            return None
+        reason = f"reached {train.target_accuracy:.1%} held-out accuracy at step {self.reached}"
+        return reason + (f" and trained on to step {step}" if step > self.reached else "")
+
+
 def _train(
-    config: ModelConfig,
-    train: TrainConfig,
+    config: TinyTransformerConfig,
+    train: TaskTrainingConfig,
     progress: Callable[[LearningProgress], None] | None,
 ) -> LearningResult:
     started = time.perf_counter()
-    task = get_task(config.task)
     model = TinyTransformer(config, train.seed)
     optimiser = AdamW(model.parameters(), train.learning_rate, train.weight_decay)
-    rng = np.random.default_rng(train.seed)
-    held_out = held_out_batch(config.task)
-    scored = _scored_sequences(config, held_out)
-    history: list[tuple[int, float, float]] = []
-    scores: list[dict[str, np.ndarray]] = []
-    snapshots: list[tuple[int, ModelArrays]] = []
-    running: list[float] = []
-    stop_reason = f"finished all {train.steps} steps"
-    reached: int | None = None
-    for step in range(train.steps + 1):
-        if step > 0:
-            optimiser.learning_rate = learning_rate(train, step, reached)
-            loss, _ = _loss(model, training_batch(config.task, rng, train.batch_size))
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            running.append(loss.item())
-            if step % train.eval_every and step != train.steps:
-                continue
-        with torch.no_grad():
-            held_loss, logits = _loss(model, held_out)
-        accuracy = token_accuracy(logits, torch.from_numpy(held_out.targets))
-        history.append((step, float(np.mean(running)) if running else held_loss.item(), accuracy))
-        running = []
-        arrays = weights_as_arrays(model)
-        snapshots.append((step, arrays))
-        weights = np.stack([forward(arrays, config, tokens).weights for tokens in scored])
-        scores.append(_mean_scores(task, scored, weights))
-        seconds = time.perf_counter() - started
-        if progress is not None:
-            progress(LearningProgress(step, train.steps, history[-1][1], accuracy, seconds))
-        if reached is None and accuracy >= train.target_accuracy:
-            reached = step
-        if reached is not None and step >= reached + train.extra_steps:
-            stop_reason = f"reached {train.target_accuracy:.1%} held-out accuracy at step {reached}"
-            stop_reason += f" and trained on to step {step}" if step > reached else ""
-            break
-        if seconds > train.max_seconds:
-            stop_reason = f"stopped at step {step}: time budget of {train.max_seconds:g} s used"
-            break
-    return _result(config, train, history, scores, snapshots, scored[0], stop_reason, started)
+    run = _TaskRun(config, train, model, progress)
+    budget = Budget(train.steps, train.eval_every, train.max_seconds, evaluate_untrained=True)
+    stop_reason = train_loop(run, optimiser, budget, started)
+    return _result(
+        config, train, run.history, run.scores, run.snapshots, run.scored[0], stop_reason, started
+    )
 
 
 def _mean_scores(task: Task, scored: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
@@ -159,7 +175,7 @@ def _mean_scores(task: Task, scored: np.ndarray, weights: np.ndarray) -> dict[st
     return {name: np.nanmean([s[name] for s in per_sequence], axis=0) for name in task.score_names}
 
 
-def learning_rate(train: TrainConfig, step: int, reached: int | None) -> float:
+def learning_rate(train: TaskTrainingConfig, step: int, reached: int | None) -> float:
     """The rate of ``step``: constant until the target is reached, then linearly to 0.
 
     ``reached``: the evaluated step where held-out accuracy first met the target.
@@ -178,8 +194,8 @@ def _thin(snapshots: list[tuple[int, ModelArrays]]) -> list[tuple[int, ModelArra
 
 
 def _result(
-    config: ModelConfig,
-    train: TrainConfig,
+    config: TinyTransformerConfig,
+    train: TaskTrainingConfig,
     history: list[tuple[int, float, float]],
     scores: list[dict[str, np.ndarray]],
     snapshots: list[tuple[int, ModelArrays]],

@@ -11,14 +11,13 @@ window under the causal mask, and forecasts the next target value ``(B,)``.
 
 This module needs PyTorch and is imported only on demand
 (``from attention_core.timeseries import model``); ``import attention_core`` stays
-torch-free. The attention is written out with ``Linear(bias=False)`` Q/K/V/O
-projections so that ``w_q = query.weight.T`` etc. are exactly the matrices
-:func:`attention_core.multi_head_attention` takes (same head split).
+torch-free. The attention is :class:`attention_core.training.attention.MultiHeadAttention`,
+``Linear(bias=False)`` Q/K/V/O projections, so that ``w_q = query.weight.T`` etc.
+are exactly the matrices :func:`attention_core.multi_head_attention` takes (same head split).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -41,6 +40,8 @@ from attention_core.boundary.options import MASKS
 from attention_core.boundary.validation import check_heads_divide, check_positive_int
 from attention_core.maths.positional import sinusoidal_encoding
 from attention_core.timeseries.windows import FEATURE_ACTIVATIONS
+from attention_core.training.attention import MultiHeadAttention
+from attention_core.training.budget import check_training_budget
 
 MODEL_MASKS = ("causal", "none", "sliding")
 MODEL_POSITIONAL = ("learned", "sinusoidal")
@@ -58,7 +59,7 @@ def _choice(value: str, choices: tuple[str, ...], what: str) -> None:
 
 
 @dataclass(frozen=True)
-class ModelConfig:
+class ForecasterConfig:
     """Architecture of :class:`SeriesForecaster` (hashable: part of the cache key)."""
 
     n_features: int
@@ -87,7 +88,7 @@ class ModelConfig:
 
 
 @dataclass(frozen=True)
-class TrainConfig:
+class ForecasterTrainingConfig:
     """Budget and optimiser of one training run (hashable: part of the cache key).
 
     Training stops after ``steps`` Adam steps, after ``patience`` evaluations
@@ -104,14 +105,10 @@ class TrainConfig:
     max_seconds: float = MAX_TRAIN_SECONDS
 
     def __post_init__(self) -> None:
-        check_positive_int(self.steps, "The number of training steps", MAX_TRAIN_STEPS)
-        check_positive_int(self.batch_size, "The batch size", 1024)
-        check_positive_int(self.eval_every, "The evaluation interval")
+        check_training_budget(
+            self, most_steps=MAX_TRAIN_STEPS, largest_batch=1024, most_seconds=MAX_TRAIN_SECONDS
+        )
         check_positive_int(self.patience, "The patience")
-        if not 1e-5 <= self.learning_rate <= 0.1:
-            raise InputError("The learning rate must be between 0.00001 and 0.1.")
-        if not 0 < self.max_seconds <= MAX_TRAIN_SECONDS:
-            raise InputError(f"The time budget must be at most {MAX_TRAIN_SECONDS} seconds.")
 
 
 class FeatureEmbedding(nn.Module):
@@ -142,36 +139,6 @@ class PositionalEncoding(nn.Module):
         return x + self.table  # (B, T, d) + (T, d)
 
 
-class MultiHeadAttention(nn.Module):
-    r"""Masked multi-head self-attention, heads concatenated (before :math:`W^O`).
-
-    .. math:: A_h = \mathrm{softmax}\!\left(\frac{Q_h K_h^\top}{\sqrt{d_k}} + M\right) V_h
-
-    Head h uses columns ``h*dk:(h+1)*dk`` of ``x @ query.weight.T``, as
-    :func:`attention_core.split_heads` does.
-    """
-
-    def __init__(self, d_model: int, n_heads: int) -> None:
-        super().__init__()
-        self.n_heads, self.d_head = n_heads, d_model // n_heads
-        self.query = nn.Linear(d_model, d_model, bias=False)
-        self.key = nn.Linear(d_model, d_model, bias=False)
-        self.value = nn.Linear(d_model, d_model, bias=False)
-
-    def _split(self, projected: torch.Tensor) -> torch.Tensor:
-        batch, length, _ = projected.shape
-        return projected.view(batch, length, self.n_heads, self.d_head).transpose(1, 2)
-
-    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``x (B, T, d)``, ``mask (T, T)`` True = may attend -> ``(B, T, d)``, ``(B, H, T, T)``."""
-        q, k, v = self._split(self.query(x)), self._split(self.key(x)), self._split(self.value(x))
-        scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_head)  # (B, H, T, T)
-        weights = torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=-1)
-        context = weights @ v  # (B, H, T, dk)
-        batch, _, length, _ = context.shape
-        return context.transpose(1, 2).reshape(batch, length, -1), weights
-
-
 class FeedForward(nn.Module):
     r"""The feed-forward block after attention: :math:`g(Z W_1 + b_1) W_2 + b_2`, ``(B, T, d)``."""
 
@@ -186,20 +153,19 @@ class FeedForward(nn.Module):
 
 
 class AttentionLayer(nn.Module):
-    """One of the N repeated layers: attention -> output W_O -> feature engineering."""
+    """One of the N repeated layers: attention (heads, then W_O) -> feature engineering."""
 
-    def __init__(self, config: ModelConfig) -> None:
+    def __init__(self, config: ForecasterConfig) -> None:
         super().__init__()
         self.attention = MultiHeadAttention(config.d_model, config.n_heads)
-        self.output = nn.Linear(config.d_model, config.d_model, bias=False)  # W^O
         self.engineering = FeedForward(config.d_model, config.d_hidden, config.activation)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        concat, weights = self.attention(x, mask)
-        return self.engineering(self.output(concat)), weights
+        attended, weights = self.attention(x, mask)
+        return self.engineering(attended), weights
 
 
-def attention_mask(config: ModelConfig) -> np.ndarray:
+def attention_mask(config: ForecasterConfig) -> np.ndarray:
     """The ``(T, T)`` bool mask of ``config.mask``, True = may attend (the core's mask table)."""
     window = config.window
     mask = MASKS[config.mask].build(window, window, config.sliding_window, None, None)
@@ -209,7 +175,7 @@ def attention_mask(config: ModelConfig) -> np.ndarray:
 class SeriesForecaster(nn.Module):
     """The whole model: ``X (B, T, p)`` -> forecast ``(B,)``, weights per layer ``(B, H, T, T)``."""
 
-    def __init__(self, config: ModelConfig) -> None:
+    def __init__(self, config: ForecasterConfig) -> None:
         super().__init__()
         self.config = config
         self.embeddings = FeatureEmbedding(config.n_features, config.d_model, config.activation)
@@ -227,23 +193,7 @@ class SeriesForecaster(nn.Module):
         return self.head(hidden[:, -1, :]).squeeze(-1), all_weights  # (B,), N x (B, H, T, T)
 
 
-def core_projections(layer: AttentionLayer) -> dict[str, np.ndarray]:
-    """A layer's ``w_q, w_k, w_v (d, H*dk)``, ``w_o (H*dv, d)`` as the NumPy core takes them.
-
-    ``x @ w_q`` equals ``query(x)``: the core multiplies from the right, torch
-    stores ``weight (out, in)``, so each matrix is the transposed weight.
-    """
-    attention = layer.attention
-    pairs = {
-        "w_q": attention.query,
-        "w_k": attention.key,
-        "w_v": attention.value,
-        "w_o": layer.output,
-    }
-    return {name: linear.weight.detach().T.cpu().numpy().copy() for name, linear in pairs.items()}
-
-
-def step_macs(config: ModelConfig, batch_size: int) -> int:
+def step_macs(config: ForecasterConfig, batch_size: int) -> int:
     """Multiply-adds of one forward pass over a batch (projections, scores, FFN)."""
     rows = batch_size * config.window
     per_layer = rows * (4 * config.d_model**2 + 2 * config.d_model * config.d_hidden)
@@ -251,7 +201,7 @@ def step_macs(config: ModelConfig, batch_size: int) -> int:
     return rows * config.n_features * config.d_model + config.n_layers * per_layer
 
 
-def check_budget(config: ModelConfig, train: TrainConfig) -> None:
+def check_budget(config: ForecasterConfig, train: ForecasterTrainingConfig) -> None:
     """Raise InputError when one step of this model would be too slow for the time budget."""
     macs = step_macs(config, train.batch_size)
     if macs > MAX_STEP_MACS:

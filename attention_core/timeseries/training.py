@@ -21,10 +21,16 @@ from torch import nn
 
 from attention_core.boundary.arrays import read_only
 from attention_core.boundary.errors import InputError
-from attention_core.timeseries.model import ModelConfig, SeriesForecaster, TrainConfig, check_budget
+from attention_core.timeseries.model import (
+    ForecasterConfig,
+    ForecasterTrainingConfig,
+    SeriesForecaster,
+    check_budget,
+)
 from attention_core.timeseries.windows import ForecastErrors, SeriesDataset, forecast_errors
+from attention_core.training.budget import Budget
+from attention_core.training.loop import in_turn, train_loop
 from attention_core.training.optimiser import AdamW
-from hosting.turns import TRAININGS
 
 
 @dataclass(frozen=True)
@@ -103,8 +109,8 @@ def _attention_summary(weights: list[torch.Tensor]) -> tuple[np.ndarray, np.ndar
 
 def train_model(
     dataset: SeriesDataset,
-    config: ModelConfig,
-    train: TrainConfig,
+    config: ForecasterConfig,
+    train: ForecasterTrainingConfig,
     progress: Callable[[TrainingProgress], None] | None = None,
     waiting: Callable[[int], None] | None = None,
 ) -> TrainingResult:
@@ -117,73 +123,85 @@ def train_model(
     if config.window != dataset.window or config.n_features != dataset.features.shape[1]:
         raise ValueError("The model's window and feature count must match the dataset's.")
     check_budget(config, train)
-    with TRAININGS.turn(waiting), torch.random.fork_rng(devices=[]):
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            torch.manual_seed(train.seed)
-            return _train(dataset, config, train, progress)
-        finally:
-            torch.set_num_threads(threads)
+    return in_turn(lambda: _train(dataset, config, train, progress), waiting, seed=train.seed)
+
+
+class _ForecastRun:
+    """The forecaster's parts of :func:`train_loop`: random training windows, MSE, validation.
+
+    Keeps the weights of the evaluation with the lowest validation loss.
+    """
+
+    def __init__(
+        self,
+        model: SeriesForecaster,
+        windows: _Windows,
+        dataset: SeriesDataset,
+        train: ForecasterTrainingConfig,
+        progress: Callable[[TrainingProgress], None] | None,
+    ) -> None:
+        self.model, self.windows, self.train, self.progress = model, windows, train, progress
+        self.train_ends = torch.from_numpy(dataset.train_ends)
+        self.val_ends = torch.from_numpy(dataset.val_ends)
+        self.generator = torch.Generator().manual_seed(train.seed)
+        self.history: list[tuple[int, float, float]] = []
+        self.best = (math.inf, 0, {k: v.clone() for k, v in model.state_dict().items()})
+
+    def learning_rate(self, step: int) -> float:
+        return self.train.learning_rate  # constant
+
+    def batch_loss(self) -> torch.Tensor:
+        picks = torch.randint(
+            len(self.train_ends), (self.train.batch_size,), generator=self.generator
+        )
+        x, y = self.windows.batch(self.train_ends[picks])
+        return nn.functional.mse_loss(self.model(x)[0], y)
+
+    def evaluate(self, step: int, train_loss: float | None) -> None:
+        forecast, _ = _evaluate(self.model, self.windows, self.val_ends)
+        val_loss = nn.functional.mse_loss(forecast, self.windows.target[self.val_ends + 1]).item()
+        assert train_loss is not None  # the forecaster is first evaluated after a step
+        self.history.append((step, train_loss, val_loss))
+        if val_loss < self.best[0]:
+            self.best = (val_loss, step, {k: v.clone() for k, v in self.model.state_dict().items()})
+
+    def report(self, step: int, seconds: float) -> None:
+        if self.progress is not None:
+            _, train_loss, val_loss = self.history[-1]
+            self.progress(TrainingProgress(step, self.train.steps, train_loss, val_loss, seconds))
+
+    def stop_reason(self, step: int) -> str | None:
+        if step - self.best[1] >= self.train.patience * self.train.eval_every:
+            return f"stopped early at step {step}: validation loss no longer improved"
+        return None
 
 
 def _train(
     dataset: SeriesDataset,
-    config: ModelConfig,
-    train: TrainConfig,
+    config: ForecasterConfig,
+    train: ForecasterTrainingConfig,
     progress: Callable[[TrainingProgress], None] | None,
 ) -> TrainingResult:
-    """The loop: Adam steps on random training windows, evaluation every ``eval_every``."""
+    """Adam steps on random training windows, evaluation every ``eval_every``; the best weights."""
     started = time.perf_counter()
     model = SeriesForecaster(config)
     windows = _Windows(dataset)
-    train_ends = torch.from_numpy(dataset.train_ends)
-    val_ends = torch.from_numpy(dataset.val_ends)
-    _, initial_weights = _evaluate(model, windows, val_ends)
+    _, initial_weights = _evaluate(model, windows, torch.from_numpy(dataset.val_ends))
     optimiser = AdamW(model.parameters(), train.learning_rate)  # weight decay 0: Adam
-    generator = torch.Generator().manual_seed(train.seed)
-    history: list[tuple[int, float, float]] = []
-    best = (math.inf, 0, {k: v.clone() for k, v in model.state_dict().items()})
-    running, stop_reason = [], f"finished all {train.steps} steps"
-    for step in range(1, train.steps + 1):
-        picks = torch.randint(len(train_ends), (train.batch_size,), generator=generator)
-        x, y = windows.batch(train_ends[picks])
-        loss = nn.functional.mse_loss(model(x)[0], y)
-        if not torch.isfinite(loss):
-            stop_reason = f"stopped at step {step}: the loss became infinite (diverged)"
-            break
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        running.append(loss.item())
-        if step % train.eval_every and step != train.steps:
-            continue
-        forecast, _ = _evaluate(model, windows, val_ends)
-        val_loss = nn.functional.mse_loss(forecast, windows.target[val_ends + 1]).item()
-        history.append((step, float(np.mean(running)), val_loss))
-        running = []
-        if val_loss < best[0]:
-            best = (val_loss, step, {k: v.clone() for k, v in model.state_dict().items()})
-        seconds = time.perf_counter() - started
-        if progress is not None:
-            progress(TrainingProgress(step, train.steps, history[-1][1], val_loss, seconds))
-        if step - best[1] >= train.patience * train.eval_every:
-            stop_reason = f"stopped early at step {step}: validation loss no longer improved"
-            break
-        if seconds > train.max_seconds:
-            stop_reason = f"stopped at step {step}: time budget of {train.max_seconds:g} s used"
-            break
-    if not history:
+    run = _ForecastRun(model, windows, dataset, train, progress)
+    budget = Budget(train.steps, train.eval_every, train.max_seconds, stop_on_divergence=True)
+    stop_reason = train_loop(run, optimiser, budget, started)
+    if not run.history:
         raise InputError(
             "Training diverged at once. Choose z-score scaling or a smaller learning rate."
         )
-    model.load_state_dict(best[2])
+    model.load_state_dict(run.best[2])
     return _result(
         model,
         windows,
         dataset,
-        history,
-        best[1],
+        run.history,
+        run.best[1],
         stop_reason,
         initial_weights,
         time.perf_counter() - started,

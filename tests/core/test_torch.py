@@ -18,6 +18,13 @@ import torch
 from torch.nn.functional import scaled_dot_product_attention as torch_sdpa
 
 import attention_core as ac
+from attention_core.training.attention import MultiHeadAttention
+from attention_core.training.export import (
+    as_array,
+    as_matrix,
+    attention_matrices,
+    load_matrix,
+)
 
 TOLERANCE = 1e-9
 
@@ -423,3 +430,67 @@ def test_rotary_keeps_position_zero_and_norms_and_an_odd_last_column():
     np.testing.assert_allclose(
         np.linalg.norm(rotated, axis=1), np.linalg.norm(x, axis=1), rtol=1e-14, atol=0
     )
+
+
+# --- The trained models' attention module vs the core ------------------------
+
+
+def trained_attention(d_model: int, n_heads: int, bias: bool, seed: int):
+    torch.manual_seed(seed)
+    return MultiHeadAttention(d_model, n_heads, bias=bias).double()
+
+
+@pytest.mark.parametrize("n_heads", [1, 2, 4])
+def test_trained_attention_module_is_the_cores_attention_on_its_weights(n_heads):
+    module = trained_attention(8, n_heads, bias=False, seed=n_heads)
+    x = torch.randn(2, 5, 8, dtype=torch.float64)
+    mask = torch.from_numpy(ac.causal_mask(5))
+
+    with torch.no_grad():
+        output, weights = module(x, mask)
+    for batch in range(2):
+        core = ac.multi_head_attention(
+            x[batch].numpy(),
+            **attention_matrices(module),
+            n_heads=n_heads,
+            mask=ac.causal_mask(5),
+        )
+        assert_close(core.weights, weights[batch])
+        assert_close(core.output, output[batch])
+
+
+def test_trained_attention_module_takes_biases_and_returns_heads_before_the_output():
+    module = trained_attention(6, 3, bias=True, seed=7)
+    x = torch.randn(1, 4, 6, dtype=torch.float64)
+    everywhere = torch.ones(4, 4, dtype=torch.bool)
+
+    with torch.no_grad():
+        concat, weights = module.heads(x, everywhere)
+        output, _ = module(x, everywhere)
+
+    assert [name for name, _ in module.named_parameters()] == [
+        f"{linear}.{part}"
+        for linear in ("query", "key", "value", "output")
+        for part in ("weight", "bias")
+    ]
+    assert tuple(weights.shape) == (1, 3, 4, 4)
+    assert_close(output.numpy(), module.output(concat))
+    q = module.query(x).view(1, 4, 3, 2).transpose(1, 2)
+    k = module.key(x).view(1, 4, 3, 2).transpose(1, 2)
+    assert_close(weights.numpy(), torch.softmax(q @ k.transpose(-2, -1) / np.sqrt(2), dim=-1))
+
+
+def test_an_exported_linear_multiplies_from_the_right_and_loads_back():
+    torch.manual_seed(5)
+    linear = torch.nn.Linear(3, 2)
+    x = torch.randn(4, 3)
+
+    matrix, bias = as_matrix(linear), as_array(linear.bias)
+    with torch.no_grad():
+        expected = linear(x).numpy()
+    np.testing.assert_allclose(x.numpy() @ matrix + bias, expected, rtol=0, atol=1e-6)
+    assert matrix.shape == (3, 2) and not matrix.flags.writeable
+
+    other = torch.nn.Linear(3, 2)
+    load_matrix(other, matrix)
+    np.testing.assert_array_equal(as_matrix(other), matrix)

@@ -13,7 +13,7 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.boundary import limits
-from attention_core.learning.config import DEFAULTS, ModelConfig, TrainConfig
+from attention_core.learning.config import DEFAULTS, TaskTrainingConfig, TinyTransformerConfig
 from attention_core.learning.tasks import TASKS
 from ui.figures.style import FigureStyle
 from ui.shared.presentation import current_style
@@ -66,12 +66,12 @@ class LearningState:
     """What the controls say: the task, its checked model and training configs, the style."""
 
     task: str
-    model: ModelConfig
-    train: TrainConfig
+    model: TinyTransformerConfig
+    train: TaskTrainingConfig
     style: FigureStyle
 
 
-def training_settings(task: str) -> tuple[ModelConfig, TrainConfig]:
+def training_settings(task: str) -> tuple[TinyTransformerConfig, TaskTrainingConfig]:
     """The settings widgets of ``task`` (its defaults train to 99 % in seconds); checked configs."""
     model, train = DEFAULTS[task]
     key = task_key(task, "")
@@ -121,7 +121,7 @@ def training_settings(task: str) -> tuple[ModelConfig, TrainConfig]:
         bind=BIND,
         help="Sets the initial weights and the training batches.",
     )
-    model = ModelConfig(task, int(layers), int(heads), int(d_model), bool(mlp))
+    model = TinyTransformerConfig(task, int(layers), int(heads), int(d_model), bool(mlp))
     return model, replace(train, learning_rate=float(rate), steps=int(steps), seed=int(seed))
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import streamlit as st
 
 from attention_core.boundary import limits
-from attention_core.learning.config import ModelConfig, TrainConfig
+from attention_core.learning.config import TaskTrainingConfig, TinyTransformerConfig
 from attention_core.learning.shipped import ShippedRunError, shipped_run
 from hosting.turns import TRAININGS
 from ui.figures.style import FigureStyle
@@ -40,7 +40,7 @@ RUNS: TrainingCache[LearningResult, LearningProgress] = TrainingCache(
 )
 
 
-def _run_key(model: ModelConfig, train: TrainConfig) -> tuple:
+def _run_key(model: TinyTransformerConfig, train: TaskTrainingConfig) -> tuple:
     return (model, train)  # frozen dataclasses: equal settings, equal key
 
 
@@ -70,7 +70,9 @@ def trained_model(state: LearningState) -> LearningResult:
     return shipped
 
 
-def train_shared(model: ModelConfig, train: TrainConfig, style: FigureStyle) -> LearningResult:
+def train_shared(
+    model: TinyTransformerConfig, train: TaskTrainingConfig, style: FigureStyle
+) -> LearningResult:
     """Train once per server for these settings, drawing progress; or wait for whoever is."""
     # Until the first update: PyTorch loads (once per server), or another training on
     # this server finishes (one at a time, each on one thread).

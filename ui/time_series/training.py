@@ -31,7 +31,7 @@ from ui.time_series import figures
 from ui.time_series.training_figures import forecast_figure, loss_figure
 
 if TYPE_CHECKING:  # both import torch; at run time they are imported only once training is on
-    from attention_core.timeseries.model import ModelConfig, TrainConfig
+    from attention_core.timeseries.model import ForecasterConfig, ForecasterTrainingConfig
     from attention_core.timeseries.training import TrainingResult
 
 PREFIX = "ts_"
@@ -84,11 +84,11 @@ def training_configs(
     activation: str,
     n_features: int,
     window: int,
-) -> tuple[ModelConfig, TrainConfig]:
+) -> tuple[ForecasterConfig, ForecasterTrainingConfig]:
     """The core's model and training configs for these settings, checked against the budget."""
     from attention_core.timeseries import model as forecaster  # imports torch: only here
 
-    model_config = forecaster.ModelConfig(
+    model_config = forecaster.ForecasterConfig(
         n_features=n_features,
         window=window,
         d_model=config.d_model,
@@ -100,7 +100,7 @@ def training_configs(
         mask=config.mask,
         sliding_window=config.window,
     )
-    train_config = forecaster.TrainConfig(
+    train_config = forecaster.ForecasterTrainingConfig(
         steps=settings.steps, batch_size=BATCH_SIZE, learning_rate=settings.rate, seed=config.seed
     )
     forecaster.check_budget(model_config, train_config)
@@ -109,8 +109,8 @@ def training_configs(
 
 def train_with_progress(
     dataset: ac.SeriesDataset,
-    model_config: ModelConfig,
-    train_config: TrainConfig,
+    model_config: ForecasterConfig,
+    train_config: ForecasterTrainingConfig,
     style: FigureStyle,
 ) -> TrainingResult:
     """Train once, drawing a progress bar and the live loss curves."""
@@ -194,7 +194,7 @@ def training_section(
 
 
 def show_training(
-    result: TrainingResult, model_config: ModelConfig, style: FigureStyle, period: int | None
+    result: TrainingResult, model_config: ForecasterConfig, style: FigureStyle, period: int | None
 ) -> None:
     """Errors beside the naive forecast, forecasts, losses, attention before and after."""
     model_errors, naive_errors = result.model_errors, result.naive_errors

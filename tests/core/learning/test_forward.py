@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from attention_core.learning.config import DEFAULTS, ModelConfig
+from attention_core.learning.config import DEFAULTS, TinyTransformerConfig
 from attention_core.learning.forward import forward
 from attention_core.learning.model import TinyTransformer, weights_as_arrays
 from attention_core.learning.tasks import get_task
@@ -30,13 +30,15 @@ def torch_pass(model: TinyTransformer, tokens: np.ndarray) -> tuple[np.ndarray, 
 @pytest.mark.parametrize(
     "config",
     [
-        ModelConfig("reverse", 1, 1, 32, False),
-        ModelConfig("sort", 2, 2, 32, True),
-        ModelConfig("induction", 2, 4, 64, False),
-        ModelConfig("induction", 2, 1, 16, True),
+        TinyTransformerConfig("reverse", 1, 1, 32, False),
+        TinyTransformerConfig("sort", 2, 2, 32, True),
+        TinyTransformerConfig("induction", 2, 4, 64, False),
+        TinyTransformerConfig("induction", 2, 1, 16, True),
     ],
 )
-def test_numpy_attention_and_logits_match_torch_on_random_weights(config: ModelConfig) -> None:
+def test_numpy_attention_and_logits_match_torch_on_random_weights(
+    config: TinyTransformerConfig,
+) -> None:
     torch.manual_seed(3)
     model = TinyTransformer(config)
     for parameter in model.parameters():  # well away from the initial values
@@ -51,7 +53,7 @@ def test_numpy_attention_and_logits_match_torch_on_random_weights(config: ModelC
 
 
 def test_projections_are_the_transposed_linear_weights_with_the_cores_head_split() -> None:
-    config = ModelConfig("reverse", 1, 4, 32, False)
+    config = TinyTransformerConfig("reverse", 1, 4, 32, False)
     model = TinyTransformer(config)
     x = torch.randn(8, 32)
     arrays = weights_as_arrays(model).layers[0]

@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from attention_core.learning import claims, training
-from attention_core.learning.config import DEFAULTS, TrainConfig
+from attention_core.learning.config import DEFAULTS, TaskTrainingConfig
 from attention_core.learning.forward import forward
 from attention_core.learning.model import TinyTransformer, load_arrays, weights_as_arrays
 from attention_core.learning.predict import predict
@@ -156,15 +156,15 @@ def test_an_exception_from_progress_ends_the_run_and_frees_the_queue_and_threads
 
 def test_the_step_budget_stops_a_run_that_cannot_reach_its_target() -> None:
     model, _ = DEFAULTS["sort"]
-    result = training.train_model(model, TrainConfig(steps=30, eval_every=10))
+    result = training.train_model(model, TaskTrainingConfig(steps=30, eval_every=10))
     assert result.stop_reason == "finished all 30 steps"
     np.testing.assert_array_equal(result.eval_steps, [0, 10, 20, 30])
 
 
 def test_the_learning_rate_is_constant_until_the_target_then_anneals_linearly_to_zero() -> None:
-    train = TrainConfig(learning_rate=0.01, extra_steps=100)
+    train = TaskTrainingConfig(learning_rate=0.01, extra_steps=100)
     assert training.learning_rate(train, 50, None) == 0.01
     assert training.learning_rate(train, 200, 200) == 0.01
     assert training.learning_rate(train, 250, 200) == pytest.approx(0.005)
     assert training.learning_rate(train, 300, 200) == 0.0
-    assert training.learning_rate(TrainConfig(learning_rate=0.01), 300, 200) == 0.01
+    assert training.learning_rate(TaskTrainingConfig(learning_rate=0.01), 300, 200) == 0.01

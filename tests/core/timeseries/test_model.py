@@ -13,13 +13,14 @@ import torch
 import attention_core as ac
 from attention_core.timeseries import model as forecaster
 from attention_core.timeseries import training as trainer
+from attention_core.training.export import as_array, as_matrix, attention_matrices
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def small_model(mask: str = "causal", activation: str = "relu") -> forecaster.SeriesForecaster:
     torch.manual_seed(3)
-    config = forecaster.ModelConfig(
+    config = forecaster.ForecasterConfig(
         n_features=3,
         window=6,
         d_model=8,
@@ -41,11 +42,11 @@ def test_model_attention_equals_core_attention_on_copied_weights(mask: str) -> N
     layer = model.layers[0]
     with torch.no_grad():
         embedded = model.positions(model.embeddings(x))  # (1, T, d)
-        concat, weights = layer.attention(embedded, model.mask)
-        output = layer.output(concat)
+        concat, weights = layer.attention.heads(embedded, model.mask)
+        output = layer.attention.output(concat)
     core = ac.multi_head_attention(
         embedded[0].numpy(),
-        **forecaster.core_projections(layer),
+        **attention_matrices(layer.attention),
         n_heads=2,
         mask=forecaster.attention_mask(model.config),
     )
@@ -62,7 +63,7 @@ def test_model_attention_matches_core_in_float32_to_1e6() -> None:
         _, weights = model(x)
     core = ac.multi_head_attention(
         embedded[0].numpy().astype(np.float64),
-        **forecaster.core_projections(model.layers[0]),
+        **attention_matrices(model.layers[0].attention),
         n_heads=2,
         mask=ac.causal_mask(6),
     )
@@ -74,16 +75,14 @@ def test_feature_embeddings_equal_the_numpy_embedding(activation: str) -> None:
     model = small_model(activation=activation).double()
     x = torch.randn(6, 3, dtype=torch.float64)
     linear = model.embeddings.linear
-    numpy_embedding = ac.FeatureEmbedding(
-        linear.weight.detach().T.numpy(), linear.bias.detach().numpy(), activation
-    )
+    numpy_embedding = ac.FeatureEmbedding(as_matrix(linear), as_array(linear.bias), activation)
     with torch.no_grad():
         ours = model.embeddings(x).numpy()
     np.testing.assert_allclose(ours, numpy_embedding(x.numpy()), rtol=0, atol=1e-12)
 
 
 def test_weights_are_exposed_per_layer_and_head_and_respect_the_mask() -> None:
-    config = forecaster.ModelConfig(n_features=2, window=5, d_model=8, n_heads=4, n_layers=3)
+    config = forecaster.ForecasterConfig(n_features=2, window=5, d_model=8, n_heads=4, n_layers=3)
     model = forecaster.SeriesForecaster(config)
     with torch.no_grad():
         forecast, weights = model(torch.randn(7, 5, 2))
@@ -113,8 +112,8 @@ def seasonal_runs() -> dict[int, trainer.TrainingResult]:
     return {
         seed: trainer.train_model(
             seasonal_dataset(),
-            forecaster.ModelConfig(1, 28),
-            forecaster.TrainConfig(steps=150, seed=seed),
+            forecaster.ForecasterConfig(1, 28),
+            forecaster.ForecasterTrainingConfig(steps=150, seed=seed),
             PROGRESS.append if seed == 0 else None,
         )
         for seed in SEEDS
@@ -161,20 +160,26 @@ def test_training_reports_progress_and_read_only_results(seasonal_runs) -> None:
 
 def test_same_seed_gives_the_same_numbers() -> None:
     dataset = seasonal_dataset(window=7)
-    config = forecaster.ModelConfig(n_features=1, window=7, d_model=8)
-    first = trainer.train_model(dataset, config, forecaster.TrainConfig(steps=20, seed=5))
-    second = trainer.train_model(dataset, config, forecaster.TrainConfig(steps=20, seed=5))
+    config = forecaster.ForecasterConfig(n_features=1, window=7, d_model=8)
+    first = trainer.train_model(
+        dataset, config, forecaster.ForecasterTrainingConfig(steps=20, seed=5)
+    )
+    second = trainer.train_model(
+        dataset, config, forecaster.ForecasterTrainingConfig(steps=20, seed=5)
+    )
     np.testing.assert_array_equal(first.predicted, second.predicted)
     np.testing.assert_array_equal(first.weights_after, second.weights_after)
 
 
 def test_early_stopping_keeps_the_best_weights() -> None:
     dataset = seasonal_dataset(window=7)
-    config = forecaster.ModelConfig(n_features=1, window=7, d_model=8)
+    config = forecaster.ForecasterConfig(n_features=1, window=7, d_model=8)
     result = trainer.train_model(
         dataset,
         config,
-        forecaster.TrainConfig(steps=400, learning_rate=0.1, eval_every=5, patience=2, seed=1),
+        forecaster.ForecasterTrainingConfig(
+            steps=400, learning_rate=0.1, eval_every=5, patience=2, seed=1
+        ),
     )
     assert "stopped early" in result.stop_reason or result.eval_steps[-1] == 400
     assert result.best_step == int(result.eval_steps[np.argmin(result.val_loss)])
@@ -189,18 +194,18 @@ def test_early_stopping_keeps_the_best_weights() -> None:
 )
 def test_train_config_refuses_out_of_budget_values(changes: dict, words: str) -> None:
     with pytest.raises(ac.InputError, match=words):
-        forecaster.TrainConfig(**changes)
+        forecaster.ForecasterTrainingConfig(**changes)
 
 
 def test_model_config_names_valid_head_counts() -> None:
     with pytest.raises(ac.InputError, match="choose one of"):
-        forecaster.ModelConfig(n_features=1, window=8, d_model=12, n_heads=5)
+        forecaster.ForecasterConfig(n_features=1, window=8, d_model=12, n_heads=5)
 
 
 def test_too_big_a_model_is_refused_before_training() -> None:
-    config = forecaster.ModelConfig(n_features=5, window=128, d_model=512, n_heads=8)
+    config = forecaster.ForecasterConfig(n_features=5, window=128, d_model=512, n_heads=8)
     with pytest.raises(ac.InputError, match="too big to train"):
-        forecaster.check_budget(config, forecaster.TrainConfig())
+        forecaster.check_budget(config, forecaster.ForecasterTrainingConfig())
 
 
 # --- Torch stays out of the core -------------------------------------------------

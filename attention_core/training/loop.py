@@ -1,0 +1,109 @@
+r"""The one training loop both trained models use: bounded, seeded, one thread, taking turns.
+
+.. math::
+    \theta_{s} = \mathrm{AdamW}\big(\theta_{s-1},\ \nabla_\theta\, \mathcal{L}(\text{batch}_s)\big),
+    \quad s = 1, \dots, \text{steps}
+
+Every ``eval_every`` steps (and at the last) the run evaluates, reports its
+progress and may stop: for its own reason (target reached, no more
+improvement), or when its time budget is used. What is trained and how it is
+judged comes from a :class:`Run`: the batch and its loss, the learning rate of
+each step, the evaluation, the progress report and the stopping rule.
+:func:`in_turn` runs a training in its turn of the process-wide queue, on one
+thread. Needs PyTorch; imported only by the training modules.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Protocol, TypeVar
+
+import numpy as np
+import torch
+
+from attention_core.training.budget import Budget
+from attention_core.training.optimiser import AdamW
+from hosting.turns import TRAININGS, Turns
+
+Result = TypeVar("Result")
+
+
+class Run(Protocol):
+    """What a training run trains and how it judges it (:func:`train_loop` calls these)."""
+
+    def learning_rate(self, step: int) -> float:
+        """The optimiser's learning rate for training step ``step``."""
+        ...
+
+    def batch_loss(self) -> torch.Tensor:
+        """The loss (a scalar with its graph) on a fresh training batch."""
+        ...
+
+    def evaluate(self, step: int, train_loss: float | None) -> None:
+        """Evaluate after ``step`` and record it; ``train_loss`` is the mean since the last one.
+
+        ``train_loss`` is None at step 0 (no training step yet).
+        """
+        ...
+
+    def report(self, step: int, seconds: float) -> None:
+        """Hand the latest evaluation to the page (``seconds`` since the run started)."""
+        ...
+
+    def stop_reason(self, step: int) -> str | None:
+        """Why the run stops after this evaluation, or None to train on."""
+        ...
+
+
+def train_loop(run: Run, optimiser: AdamW, budget: Budget, started: float) -> str:
+    """Train until the budget or ``run`` says stop; returns the reason, in words.
+
+    ``started``: the run's :func:`time.perf_counter` start, for the time budget.
+    """
+    running: list[float] = []  # training losses since the last evaluation
+    for step in range(0 if budget.evaluate_untrained else 1, budget.steps + 1):
+        if step > 0:
+            optimiser.learning_rate = run.learning_rate(step)
+            loss = run.batch_loss()
+            if budget.stop_on_divergence and not torch.isfinite(loss):
+                return f"stopped at step {step}: the loss became infinite (diverged)"
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            running.append(loss.item())
+            if step % budget.eval_every and step != budget.steps:
+                continue
+        run.evaluate(step, float(np.mean(running)) if running else None)
+        running = []
+        seconds = time.perf_counter() - started
+        run.report(step, seconds)
+        reason = run.stop_reason(step)
+        if reason is not None:
+            return reason
+        if seconds > budget.max_seconds:
+            return f"stopped at step {step}: time budget of {budget.max_seconds:g} s used"
+    return f"finished all {budget.steps} steps"
+
+
+def in_turn(
+    train: Callable[[], Result],
+    waiting: Callable[[int], None] | None = None,
+    seed: int | None = None,
+    turns: Turns = TRAININGS,
+) -> Result:
+    """``train()`` in its turn of ``turns``, on one thread; the thread count is restored after.
+
+    ``waiting(ahead)`` is called while runs are ahead of this one. With a
+    ``seed``, torch's global generator is seeded for the run and restored after.
+    An exception from ``train`` (a page's callback) ends the turn.
+    """
+    with turns.turn(waiting), torch.random.fork_rng(devices=[], enabled=seed is not None):
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            if seed is not None:
+                torch.manual_seed(seed)
+            return train()
+        finally:
+            torch.set_num_threads(threads)
