@@ -29,7 +29,6 @@ from attention_core.boundary.options import (
     MASKS,
     POSITIONAL_ENCODINGS,
     SCALINGS,
-    Option,
 )
 from attention_core.boundary.pipeline import (
     PAD_TOKENS,
@@ -40,6 +39,7 @@ from attention_core.boundary.pipeline import (
     run_attention,
     run_text_attention,
 )
+from attention_core.boundary.registry import Option
 from attention_core.boundary.text import Tokens, one_hot_embeddings, random_embeddings, tokenize
 from attention_core.boundary.validation import valid_head_counts
 from attention_core.maths.attention import AttentionTrace, MultiHeadTrace

@@ -13,7 +13,8 @@ import math
 import numpy as np
 
 from attention_core.boundary.errors import InputError
-from attention_core.boundary.options import ACTIVATIONS, COMBINATIONS, choose
+from attention_core.boundary.options import ACTIVATIONS, COMBINATIONS
+from attention_core.boundary.registry import choose
 from attention_core.boundary.validation import (
     as_matrix,
     as_scores,

@@ -28,8 +28,8 @@ from attention_core.boundary.options import (
     MASKS,
     POSITIONAL_ENCODINGS,
     SCALINGS,
-    choose,
 )
+from attention_core.boundary.registry import choose
 from attention_core.boundary.validation import check_heads_divide, check_positive_int
 from attention_core.maths.projections import Projections
 

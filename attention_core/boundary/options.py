@@ -9,45 +9,15 @@ one row here (and its formula in ``ui.shared.stages``; a test checks both agree)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from attention_core.boundary.errors import InputError
 from attention_core.boundary.limits import MAX_D_MODEL, MAX_POSITIONS
+from attention_core.boundary.registry import Option
 from attention_core.boundary.text import one_hot_embeddings, random_embeddings
 from attention_core.boundary.validation import check_positive_int
 from attention_core.maths import attention, head_combinations, masks
 from attention_core.maths.positional import learned_encoding, sinusoidal_encoding
-
-
-@dataclass(frozen=True)
-class Option:
-    """One choice: what a widget shows (``label``, ``help``) and what it runs (``build``).
-
-    ``code`` names the functions whose source the app shows for this choice
-    when ``build`` only adapts their signature to the table's.
-    """
-
-    label: str
-    help: str
-    build: Callable[..., Any]
-    code: tuple[Callable[..., Any], ...] = ()
-
-    @property
-    def shown(self) -> tuple[Callable[..., Any], ...]:
-        """The functions that compute this choice, for "The code"."""
-        return self.code or (self.build,)
-
-
-def choose(table: dict[str, Option], name: object, what: str) -> Option:
-    """The option called ``name``, or an InputError that lists the choices."""
-    if not isinstance(name, str) or name not in table:
-        raise InputError(f"Unknown {what} {name!r}; choose one of: {', '.join(table)}.")
-    return table[name]
-
 
 # --- Token vectors: build(tokens, d_model, seed) -> X (T, d_model) ----------------------
 
