@@ -13,6 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 import attention_core as ac
+from attention_core.boundary.registry import GRID, PADDING
 from ui.figures.describe import describe_head_view
 from ui.figures.head_view import MIN_WEIGHT
 from ui.shared import url
@@ -258,9 +259,10 @@ def main() -> None:
     keys = None if text2 is None else tokenize_or_stop(text2, "The second sentence")
     key_side = queries if keys is None else keys
     mask_code = None
-    if config.mask == "padding":
+    needs = ac.MASKS[config.mask].needs
+    if PADDING in needs:
         padding_hint(key_side.tokens, "text" if keys is None else "text2")
-    if config.mask == "custom":
+    if GRID in needs:
         with st.expander("Custom mask: which keys may each query see?", expanded=True):
             default = ac.causal_mask(len(queries.tokens), len(key_side.tokens))
             mask_code = encode(mask_editor(queries.labels, key_side.labels, default))

@@ -16,6 +16,7 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.boundary import limits
+from attention_core.boundary.registry import WINDOW
 from attention_core.timeseries.csv_reader import DELIMITER_NAMES
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
@@ -23,6 +24,7 @@ from ui.shared.controls import (
     ControlOptions,
     attention_controls,
     control_keys,
+    select_option,
     slider_or_only_value,
 )
 from ui.shared.export import csv_bytes, matrix_frame
@@ -38,7 +40,7 @@ from ui.time_series.training import TRAINING_INTRO, training_section, training_s
 PREFIX = "ts_"
 OPTIONS = ControlOptions(
     positional=("learned", "sinusoidal"),
-    masks=("causal", "none", "sliding"),
+    mask_inputs=frozenset({WINDOW}),  # no padding tokens or grid in a series
     default_positional="learned",
     default_mask="causal",
     show_embedding=False,
@@ -206,8 +208,14 @@ def window_controls() -> tuple[int, str, str]:
     scaling_label = second.radio(
         "Scaling of each column", list(SCALINGS), horizontal=True, key=f"{PREFIX}scaling", bind=BIND
     )
-    activation = third.selectbox(
-        "Embedding activation g in g(XW)", ac.FEATURE_ACTIVATIONS, key=f"{PREFIX}act", bind=BIND
+    activation = select_option(
+        "Embedding activation g in g(XW)",
+        "The function applied to each day's embedding.",
+        ac.FEATURE_ACTIVATIONS,
+        None,
+        "relu",
+        f"{PREFIX}act",
+        place=third,
     )
     return int(window), SCALINGS[scaling_label], activation
 
