@@ -23,10 +23,10 @@ from attention_core.boundary.api import (
 from attention_core.boundary.config import AttentionConfig
 from attention_core.boundary.errors import InputError
 from attention_core.boundary.options import (
-    ACTIVATIONS,
     COMBINATIONS,
     EMBEDDINGS,
     MASKS,
+    NORMALISERS,
     POSITIONAL_ENCODINGS,
     SCALINGS,
 )
@@ -75,11 +75,11 @@ from attention_core.timeseries.windows import (
 )
 
 __all__ = [
-    "ACTIVATIONS",
     "COMBINATIONS",
     "EMBEDDINGS",
     "FEATURE_ACTIVATIONS",
     "MASKS",
+    "NORMALISERS",
     "PAD_TOKENS",
     "POSITIONAL_ENCODINGS",
     "SCALINGS",

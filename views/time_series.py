@@ -190,7 +190,7 @@ def column_controls(frame: pd.DataFrame, fingerprint: str) -> tuple[list[str], s
 
 
 def window_controls() -> tuple[int, str, str]:
-    """Window length T, scaling and embedding activation: settings that fit any data.
+    """Window length T, scaling and the embedding's feature activation: settings that fit any data.
 
     Drawn whether or not there is data yet. Replacing an uploaded file passes
     through a run without one; a bound widget missing from a finished run loses
@@ -208,7 +208,7 @@ def window_controls() -> tuple[int, str, str]:
     scaling_label = second.radio(
         "Scaling of each column", list(SCALINGS), horizontal=True, key=f"{PREFIX}scaling", bind=BIND
     )
-    activation = select_option(
+    feature_activation = select_option(
         "Embedding activation g in g(XW)",
         "The function applied to each day's embedding.",
         ac.FEATURE_ACTIVATIONS,
@@ -217,7 +217,7 @@ def window_controls() -> tuple[int, str, str]:
         f"{PREFIX}act",
         place=third,
     )
-    return int(window), SCALINGS[scaling_label], activation
+    return int(window), SCALINGS[scaling_label], feature_activation
 
 
 def head_choice(config: ac.AttentionConfig) -> int:
@@ -233,7 +233,7 @@ def head_choice(config: ac.AttentionConfig) -> int:
 
 
 def attention_section(
-    frame, features, target, window, scaling, activation, config, head, style, period
+    frame, features, target, window, scaling, feature_activation, config, head, style, period
 ) -> None:
     """Embed one window of the scaled series and show its attention (untrained weights)."""
     values = frame[features].to_numpy(dtype=float)
@@ -270,7 +270,7 @@ def attention_section(
         escape_markdown(f"Window: {window_labels[0]} to {window_labels[-1]} ({window} steps).")
     )
     try:
-        trace = ac.series_attention(scaled[first : end + 1], config, activation).run.trace
+        trace = ac.series_attention(scaled[first : end + 1], config, feature_activation).run.trace
     except ac.InputError as error:
         show_error(str(error))
         return
@@ -367,7 +367,7 @@ def page(config: ac.AttentionConfig, style: FigureStyle) -> None:
     five_day_example(style)
     st.header("1 · Data")
     frame, fingerprint = data_source()
-    window, scaling, activation = window_controls()
+    window, scaling, feature_activation = window_controls()
     columns = usable_columns(frame, fingerprint, window)
     period = ac.SEASONAL_PERIOD if fingerprint == "sample:seasonal" else None
     st.header("2 · Attention over time, before any training")
@@ -375,7 +375,9 @@ def page(config: ac.AttentionConfig, style: FigureStyle) -> None:
     if columns is None:
         st.caption(NEEDS_DATA)
     else:
-        attention_section(frame, *columns, window, scaling, activation, config, head, style, period)
+        attention_section(
+            frame, *columns, window, scaling, feature_activation, config, head, style, period
+        )
     st.header("3 · Train a model")
     if not st.toggle(
         "Train the notes' model on this series (loads PyTorch)", key=f"{PREFIX}train", bind=BIND
@@ -387,7 +389,16 @@ def page(config: ac.AttentionConfig, style: FigureStyle) -> None:
         st.caption(NEEDS_DATA)
         return
     training_section(
-        frame, fingerprint, *columns, window, scaling, activation, config, settings, style, period
+        frame,
+        fingerprint,
+        *columns,
+        window,
+        scaling,
+        feature_activation,
+        config,
+        settings,
+        style,
+        period,
     )
 
 

@@ -227,8 +227,8 @@ SCALINGS.register(
 
 # --- Scores to weights: build(masked) -> weights --------------------------------------------
 
-ACTIVATIONS = Registry("activation", "Activation", "How each row of scores becomes weights.")
-ACTIVATIONS.register(
+NORMALISERS = Registry("normaliser", "Normaliser", "How each row of scores becomes weights.")
+NORMALISERS.register(
     "softmax",
     Option(
         "softmax",
@@ -239,7 +239,7 @@ ACTIVATIONS.register(
         "each key counts for this query. A masked cell (−∞) becomes exactly 0.",
     ),
 )
-ACTIVATIONS.register(
+NORMALISERS.register(
     "hardmax",
     Option(
         "hardmax",

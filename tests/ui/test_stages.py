@@ -11,7 +11,7 @@ FIELDS = {
     "positional": (ac.POSITIONAL_ENCODINGS, "p"),
     "scaling": (ac.SCALINGS, "scaled"),
     "mask": (ac.MASKS, "masked"),
-    "activation": (ac.ACTIVATIONS, "weights"),
+    "normaliser": (ac.NORMALISERS, "weights"),
     "combine": (ac.COMBINATIONS, "output"),
 }
 

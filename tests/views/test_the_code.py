@@ -112,8 +112,8 @@ CASES: list[tuple[str, dict[str, str], dict[str, object], str, str, Recompute]] 
     ),
     (
         "4 Weights",
-        {"activation": "hardmax"},
-        {"activation": "hardmax"},
+        {"normaliser": "hardmax"},
+        {"normaliser": "hardmax"},
         "weights",
         "Attention weights · head 1",
         lambda f, run: f(run.trace.masked)[0],

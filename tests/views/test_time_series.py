@@ -112,6 +112,20 @@ def test_link_values_select_the_view_and_refused_ones_are_named() -> None:
     assert "ts\\_length=999" in at.warning[0].value
 
 
+def test_a_link_with_the_old_normaliser_key_still_sets_the_normaliser() -> None:
+    """``ts_activation`` was renamed ``ts_normaliser``; ``ts_act`` stays the feature activation."""
+    at = open_page(ts_activation="hardmax", ts_act="gelu")
+    assert_clean(at)
+    assert at.selectbox(key="ts_normaliser").value == "hardmax"
+    assert at.selectbox(key="ts_act").value == "gelu"
+    assert at.query_params["ts_normaliser"] == "hardmax"
+    assert "ts_activation" not in at.query_params
+    shown = plotted_weights(at)
+    allowed = ac.causal_mask(28)
+    assert set(np.unique(shown[allowed])) == {0.0, 1.0}  # hardmax: one key per row
+    assert not at.warning
+
+
 # --- Uploads -----------------------------------------------------------------------
 
 

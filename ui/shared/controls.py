@@ -17,7 +17,7 @@ from streamlit.delta_generator import DeltaGenerator
 import attention_core as ac
 from attention_core.boundary import limits
 from attention_core.boundary.registry import GRID, PADDING, TEMPERATURE, WINDOW, Registry
-from ui.shared.url import BIND
+from ui.shared.url import BIND, warn_refused
 
 D_MODEL_DEFAULT = 16
 
@@ -51,8 +51,38 @@ HELP = {
 }
 
 
+# URL keys that were renamed: a link with the old key still sets the value.
+# old name -> (new name, the table its values come from)
+RENAMED_KEYS: dict[str, tuple[str, Mapping[str, ac.Option]]] = {
+    "activation": ("normaliser", ac.NORMALISERS),
+}
+
+
 def _key(prefix: str, name: str) -> str:
     return f"{prefix}{name}"
+
+
+def adopt_renamed_keys(prefix: str = "") -> None:
+    """Give a link's value under a renamed key to the widget of the new name, before it is drawn.
+
+    ``?activation=hardmax`` (the old name) sets the normaliser to hardmax and the
+    link then reads ``?normaliser=hardmax``; a link that carries both keeps the
+    new one. A bound widget takes a link's value only at its first run, so the
+    value goes through session state (as any value set in code), checked first.
+    """
+    for old, (new, table) in RENAMED_KEYS.items():
+        old_key, new_key = _key(prefix, old), _key(prefix, new)
+        if old_key not in st.query_params:
+            continue
+        value = st.query_params[old_key]
+        del st.query_params[old_key]
+        if new_key in st.query_params:
+            continue
+        if value in table:
+            st.session_state[new_key] = value
+            st.query_params[new_key] = value
+        else:
+            warn_refused({old_key: value})
 
 
 def control_keys(prefix: str = "") -> list[str]:
@@ -69,7 +99,7 @@ def control_keys(prefix: str = "") -> list[str]:
         "window",
         "scale",
         "temperature",
-        "activation",
+        "normaliser",
         "combine",
         "seed",
     ]
@@ -151,6 +181,7 @@ def attention_controls(
     later, by the core, with the tokens).
     """
     options = options or ControlOptions()
+    adopt_renamed_keys(prefix)
     sidebar = st.sidebar
     with sidebar:
         st.header("Model")
@@ -214,7 +245,7 @@ def attention_controls(
                 bind=BIND,
                 help=HELP["temperature"],
             )
-        activation = _select(ac.ACTIVATIONS, None, "softmax", _key(prefix, "activation"))
+        normaliser = _select(ac.NORMALISERS, None, "softmax", _key(prefix, "normaliser"))
         combine = "concat"
         if options.show_combine:
             combine = _select(ac.COMBINATIONS, None, "concat", _key(prefix, "combine"))
@@ -240,7 +271,7 @@ def attention_controls(
         window=int(window),
         scaling=scaling,
         temperature=float(temperature),
-        activation=activation,
+        normaliser=normaliser,
         combine=combine,
         seed=seed,
     )

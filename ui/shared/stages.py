@@ -2,7 +2,7 @@ r"""The stages of attention a page draws: formula, plain words and shape of each
 
 Every page that shows the path from tokens to context vectors can reuse these
 texts, so the same step is explained the same way everywhere. :func:`stages_for`
-takes the formula and words of each chosen option (scaling, mask, activation,
+takes the formula and words of each chosen option (scaling, mask, normaliser,
 combination, positional encoding) from its entry in the core's tables;
 :func:`stage_matrix` picks the matching array out of an :class:`attention_core.AttentionRun`.
 """
@@ -187,7 +187,7 @@ def stages_for(config: ac.AttentionConfig, cross: bool = False) -> dict[str, Sta
         "p": ac.POSITIONAL_ENCODINGS[config.positional],
         "scaled": ac.SCALINGS[config.scaling],
         "masked": ac.MASKS[config.mask],
-        "weights": ac.ACTIVATIONS[config.activation],
+        "weights": ac.NORMALISERS[config.normaliser],
         "output": ac.COMBINATIONS[config.combine],
     }
     for key, option in chosen.items():
@@ -313,8 +313,8 @@ def stage_code(key: str, config: ac.AttentionConfig) -> tuple[Callable, ...]:
         "scores": (attention.attention_scores,),
         "scaled": (attention.scale_scores, *ac.SCALINGS[config.scaling].shown),
         "masked": (attention.mask_scores, *ac.MASKS[config.mask].shown),
-        "weights": ac.ACTIVATIONS[config.activation].shown,
-        "head_view": ac.ACTIVATIONS[config.activation].shown,
+        "weights": ac.NORMALISERS[config.normaliser].shown,
+        "head_view": ac.NORMALISERS[config.normaliser].shown,
         "context": (attention.attention_context,),
         "concat": (attention.merge_heads,),
         "output": ac.COMBINATIONS[config.combine].shown,
