@@ -22,7 +22,8 @@ from ui.shared.controls import attention_controls, control_keys
 from ui.shared.matrix_view import chart, explain, npz_download, token_table
 from ui.shared.presentation import current_style
 from ui.shared.safe import show_error, show_info, show_warning
-from ui.shared.stages import all_matrices, stage_code, stages_for
+from ui.shared.stage_arrays import all_matrices, stage_code
+from ui.shared.stages import stages_for
 from ui.shared.tabs import Tab, show_tabs
 from ui.shared.url import BIND
 from ui.text.mask_inputs import encode, mask_editor, padding_hint

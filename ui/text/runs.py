@@ -27,16 +27,8 @@ from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
 from ui.pretrained.cache import read_only
 from ui.shared.matrix_view import chart, matrix_stage, stage_grid, stage_heatmap
-from ui.shared.stages import (
-    Stage,
-    axis_labels,
-    key_side_matrix,
-    shape_caption,
-    stage_code,
-    stage_matrix,
-    stage_title,
-    stages_for,
-)
+from ui.shared.stage_arrays import key_side_matrix, stage_code, stage_matrix
+from ui.shared.stages import Stage, axis_labels, shape_caption, stage_title, stages_for
 from ui.text.mask_inputs import decode
 
 # Reruns of one session hit these caches; a classroom of different sentences
