@@ -15,6 +15,25 @@ import attention_core as ac
 from attention_core.boundary import pipeline
 from attention_core.maths import attention, positional
 
+# Each stage's array in a run, once: stage key -> (its name in the download, the array).
+# Per-head arrays are (H, R, C); x, p and x_plus_p are the query side.
+STAGE_ARRAYS: dict[str, tuple[str, Callable[[ac.AttentionRun], np.ndarray]]] = {
+    "x": ("X", lambda run: run.x),
+    "p": ("P", lambda run: run.p),
+    "x_plus_p": ("X_plus_P", lambda run: run.x + run.p),
+    "q": ("Q", lambda run: run.trace.q),
+    "k": ("K", lambda run: run.trace.k),
+    "v": ("V", lambda run: run.trace.v),
+    "scores": ("scores", lambda run: run.trace.scores),
+    "scaled": ("scaled", lambda run: run.trace.scaled),
+    "masked": ("masked", lambda run: run.trace.masked),
+    "weights": ("weights", lambda run: run.trace.weights),
+    "context": ("context", lambda run: run.trace.context),
+    "concat": ("concat", lambda run: run.trace.concat),
+    "output": ("output", lambda run: run.trace.output),
+}
+INPUT_STAGES = ("x", "p", "x_plus_p")  #: before the projections W (the download's order)
+
 
 def stage_matrix(run: ac.AttentionRun, key: str, head: int | None = None) -> np.ndarray:
     """The array a step shows: ``(H, R, C)`` for per-head steps when ``head`` is None,
@@ -23,23 +42,7 @@ def stage_matrix(run: ac.AttentionRun, key: str, head: int | None = None) -> np.
     ``x``/``p``/``x_plus_p`` are the query side; :func:`key_side_matrix` gives
     the key side of a cross-attention run.
     """
-    trace = run.trace
-    arrays = {
-        "x": run.x,
-        "p": run.p,
-        "x_plus_p": run.x + run.p,
-        "q": trace.q,
-        "k": trace.k,
-        "v": trace.v,
-        "scores": trace.scores,
-        "scaled": trace.scaled,
-        "masked": trace.masked,
-        "weights": trace.weights,
-        "context": trace.context,
-        "concat": trace.concat,
-        "output": run.trace.output,
-    }
-    matrix = arrays[key]
+    matrix = STAGE_ARRAYS[key][1](run)
     if head is not None and matrix.ndim == 3:
         return matrix[head]
     return matrix
@@ -52,28 +55,22 @@ def key_side_matrix(run: ac.AttentionRun, key: str) -> np.ndarray:
 
 
 def all_matrices(run: ac.AttentionRun) -> dict[str, np.ndarray]:
-    """Every matrix of a run by name, for one ``.npz`` download (per-head arrays ``(H, ·, ·)``)."""
-    trace = run.trace
-    matrices = {
-        "X": run.x,
-        "P": run.p,
-        "X_plus_P": run.x + run.p,
-        "W_Q": run.projections.w_q,
-        "W_K": run.projections.w_k,
-        "W_V": run.projections.w_v,
-        "W_O": run.projections.w_o,
-        "head_weights": run.projections.head_weights,
-        "Q": trace.q,
-        "K": trace.k,
-        "V": trace.v,
-        "scores": trace.scores,
-        "scaled": trace.scaled,
-        "masked": trace.masked,
-        "weights": trace.weights,
-        "context": trace.context,
-        "concat": trace.concat,
-        "output": run.trace.output,
+    """Every matrix of a run by name, for one ``.npz`` download (per-head arrays ``(H, ·, ·)``).
+
+    The stages' arrays (:data:`STAGE_ARRAYS`) with the learned matrices after the inputs.
+    """
+    named = {name: array(run) for name, array in STAGE_ARRAYS.values()}
+    inputs = [STAGE_ARRAYS[key][0] for key in INPUT_STAGES]
+    projections = run.projections
+    matrices = {name: named.pop(name) for name in inputs}
+    matrices |= {
+        "W_Q": projections.w_q,
+        "W_K": projections.w_k,
+        "W_V": projections.w_v,
+        "W_O": projections.w_o,
+        "head_weights": projections.head_weights,
     }
+    matrices |= named
     if run.is_cross:
         matrices |= {"X_kv": run.x_kv, "P_kv": run.p_kv, "X_kv_plus_P_kv": run.x_kv + run.p_kv}
     if run.mask is not None:
