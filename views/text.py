@@ -14,227 +14,29 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.boundary.registry import GRID, PADDING
-from ui.figures.describe import describe_head_view
-from ui.figures.head_view import MIN_WEIGHT
 from ui.shared import url
-from ui.shared.code_view import show_code
 from ui.shared.controls import attention_controls, control_keys
-from ui.shared.matrix_view import chart, explain, npz_download, token_table
+from ui.shared.matrix_view import npz_download
 from ui.shared.presentation import current_style
-from ui.shared.safe import show_error, show_info, show_warning
-from ui.shared.stage_arrays import all_matrices, stage_code
+from ui.shared.safe import show_error
+from ui.shared.stage_arrays import all_matrices
 from ui.shared.stages import stages_for
-from ui.shared.tabs import Tab, show_tabs
+from ui.shared.tabs import show_tabs
 from ui.shared.url import BIND
 from ui.text.mask_inputs import encode, mask_editor, padding_hint
-from ui.text.runs import RunKey, View, compute, head_view_figure
+from ui.text.runs import RunKey, View
+from ui.text.sections import TABS
+from ui.text.state import (
+    compute_or_stop,
+    read_texts,
+    sizes_caption,
+    tokenize_or_stop,
+    warn_long_link_text,
+)
 
-DEFAULT_TEXT = "The animal didn't cross the street because it was too tired."
-DEFAULT_TEXT2 = "Das Tier überquerte die Straße nicht, weil es zu müde war."
-TEXT_KEYS = ("text", "text2")
 # Always-drawn view settings in the URL, checked after the tabs (the model controls are
 # checked before, as a bad one can stop the page early).
 VIEW_KEYS = ("view", "head", "numbers")
-
-
-# ---------------------------------------------------------------- inputs
-
-
-def read_texts() -> tuple[str, str | None]:
-    """The sentence, and the second sentence when cross-attention is on (else None)."""
-    text = st.text_area(
-        "Sentence",
-        DEFAULT_TEXT,
-        key="text",
-        bind=BIND,
-        max_chars=ac.limits.MAX_TEXT_CHARS,
-        help="Words, punctuation marks, emoji and CJK characters each become a token. "
-        f"At most {ac.limits.MAX_TOKENS} tokens are used.",
-    )
-    cross = st.toggle(
-        "Cross-attention: keys and values from a second sentence",
-        key="cross",
-        bind=BIND,
-        help="As in translation: each word of the first sentence (the queries) looks at the "
-        "words of the second sentence (the keys and values).",
-    )
-    if not cross:
-        return text or "", None
-    text2 = st.text_area(
-        "Second sentence (keys and values)",
-        DEFAULT_TEXT2,
-        key="text2",
-        bind=BIND,
-        max_chars=ac.limits.MAX_TEXT_CHARS,
-    )
-    return text or "", text2 or ""
-
-
-def warn_long_link_text(before: dict[str, str]) -> None:
-    """The text areas keep the first MAX_TEXT_CHARS characters of a link's text; say so."""
-    limit = ac.limits.MAX_TEXT_CHARS
-    for key in TEXT_KEYS:
-        if len(before.get(key, "")) > limit:
-            show_warning(
-                f"The text in this link ({key}) is longer than {limit:,} characters; "
-                f"only its first {limit:,} characters are used."
-            )
-
-
-def tokenize_or_stop(text: str, what: str) -> ac.Tokens:
-    """Tokens of ``text``, with a warning if some were cut; a clear error and stop if none."""
-    try:
-        tokens = ac.tokenize(text)
-    except ac.InputError as error:
-        show_error(f"{what}: {error}")
-        st.stop()
-    used = f"only the first {ac.limits.MAX_TOKENS} tokens are used"
-    if tokens.chars_dropped:
-        show_warning(
-            f"{what} is longer than {ac.limits.MAX_TEXT_CHARS:,} characters: {used}; "
-            f"at least {tokens.n_dropped:,} more were cut and the rest was not read."
-        )
-    elif tokens.n_dropped:
-        show_warning(
-            f"{what} has {len(tokens.tokens) + tokens.n_dropped:,} tokens: {used}, "
-            f"{tokens.n_dropped:,} were cut."
-        )
-    return tokens
-
-
-def compute_or_stop(run_key: RunKey) -> ac.AttentionRun:
-    try:
-        return compute(run_key)
-    except ac.InputError as error:
-        show_error(str(error))
-        st.stop()
-
-
-# ---------------------------------------------------------------- one function per tab
-
-
-def tokens_tab(view: View) -> None:
-    queries, keys = view.run_key.queries, view.run_key.keys
-    text_column, table_column = st.columns(2, gap="medium")
-    with text_column:
-        st.subheader(view.steps["tokens"].title)
-        sizes = [f"T = {len(queries.tokens)} queries"]
-        explain(view.steps["tokens"], sizes + ([f"S = {len(keys.tokens)} keys"] if keys else []))
-        show_code(stage_code("tokens", view.run.config))
-    with table_column:
-        token_table(queries.tokens, queries.labels, "Sentence")
-        if keys is not None:
-            token_table(keys.tokens, keys.labels, "Second sentence")
-    view.step("x")
-    if keys is not None:
-        view.step("x", second=True)
-
-
-def positions_tab(view: View) -> None:
-    for second in (False, True) if view.run.is_cross else (False,):
-        view.step("p", second=second)
-        view.step("x_plus_p", second=second)
-
-
-def qkv_tab(view: View) -> None:
-    for key in ("q", "k", "v"):
-        view.step(key, view.head)
-    st.subheader("Every head")
-    for key in ("q", "k", "v"):
-        view.grid(key)
-
-
-def weights_tab(view: View) -> None:
-    for key in ("scores", "scaled", "masked", "weights"):
-        view.step(key, view.head)
-    st.subheader("Every head's weights")
-    view.grid("weights")
-
-
-def default_query(tokens: ac.Tokens) -> int:
-    """The example sentence asks what "it" refers to, so start there; else the first token."""
-    words = [token.casefold() for token in tokens.tokens]
-    return words.index("it") if "it" in words else 0
-
-
-def head_view_tab(view: View) -> None:
-    query_labels, key_labels = view.run_key.labels
-    n_heads = view.run.config.n_heads
-    query_column, heads_column = st.columns(2)
-    with query_column:
-        query = st.selectbox(
-            "Query token",
-            [None, *range(len(query_labels))],
-            key="query",
-            bind=BIND,
-            index=1 + default_query(view.run_key.queries),
-            format_func=lambda i: "all tokens" if i is None else f"{i}: {query_labels[i]}",
-        )
-    with heads_column:
-        every_head = list(range(1, n_heads + 1))
-        heads = st.multiselect(
-            "Heads to draw", every_head, default=every_head, key="show_heads", bind=BIND
-        )
-    step = view.steps["head_view"]
-    text_column, figure_column = st.columns((1, 2), gap="medium")
-    with text_column:
-        st.subheader(step.title)
-        explain(step, [f"A: {n_heads} heads × {len(query_labels)} × {len(key_labels)}"])
-        show_code(stage_code("head_view", view.run.config))
-        st.caption(
-            f"Lines with weight ≤ {MIN_WEIGHT} are not drawn. Click a head in the "
-            "legend to hide it."
-        )
-    with figure_column:
-        if not heads:
-            show_info("Choose at least one head to draw.")
-            return
-        shown = tuple(sorted(h - 1 for h in heads))
-        alt = describe_head_view(view.run.trace.weights, shown, query, query_labels, key_labels)
-        figure = head_view_figure(view.run_key, query, shown, view.style, view.run)
-        chart(figure, key="head_view", alt=alt)
-
-
-def output_tab(view: View) -> None:
-    config = view.run.config
-    view.step("context", view.head)
-    view.grid("context")
-    if config.combine == "concat":
-        view.step("concat")
-    if config.combine == "learned":
-        st.caption(
-            "Head weights: "
-            + ", ".join(
-                f"w{h + 1} = {w:.3f}" for h, w in enumerate(view.run.projections.head_weights)
-            )
-        )
-    view.step("output")
-
-
-TABS: tuple[Tab[View], ...] = (
-    Tab("1 Tokens", tokens_tab),
-    Tab("2 Positions", positions_tab),
-    Tab("3 Q K V", qkv_tab),
-    Tab("4 Weights", weights_tab),
-    Tab("5 Head view", head_view_tab),
-    Tab("6 Output", output_tab),
-)
-
-
-# ---------------------------------------------------------------- the page
-
-
-def sizes_caption(config: ac.AttentionConfig, queries: ac.Tokens, keys: ac.Tokens | None) -> str:
-    sizes = [f"T = {len(queries.tokens)} tokens"]
-    if keys is not None:
-        sizes.append(f"S = {len(keys.tokens)} keys (second sentence)")
-    sizes += [
-        f"d_model = {config.d_model}",
-        f"H = {config.n_heads} heads",
-        f"dₖ = {config.d_k}",
-        f"d_v = {config.d_v}",
-    ]
-    return " · ".join(sizes)
 
 
 def main() -> None:
