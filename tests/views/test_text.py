@@ -466,3 +466,21 @@ def test_a_bad_view_setting_in_the_link_is_named_in_a_warning(
     assert_no_exception(at)
     assert any(named in shown(warning) for warning in at.warning)
     assert at.get("plotly_chart")
+
+
+def bound_widget_keys(at: AppTest) -> set[str]:
+    """The keys of the page's input widgets in this run (every one is bound to the URL)."""
+    kinds = ("selectbox", "multiselect", "toggle", "number_input", "slider", "text_area")
+    return {widget.key for kind in kinds for widget in at.get(kind) if widget.key}
+
+
+def test_url_keys_name_every_widget_the_page_binds() -> None:
+    from ui.text.state import URL_KEYS
+
+    at = run_page(
+        text=SENTENCE, cross="true", text2="le chat", mask="sliding", scale="temperature",
+        custom_widths="true", view="5 Head view",
+    )  # fmt: skip
+    assert_no_exception(at)
+    assert bound_widget_keys(at) <= set(URL_KEYS)
+    assert {"cmask", "view"} <= set(URL_KEYS)  # the custom grid and the open tab

@@ -1,4 +1,5 @@
-"""The text page's tabs: one function per step of the data flow, and the table of tabs."""
+"""The text page's tabs: one function per step of the data flow, each drawn from the
+page's :class:`ui.text.state.TextState`, and the page's table of tabs :data:`TABS`."""
 
 from __future__ import annotations
 
@@ -8,50 +9,84 @@ import attention_core as ac
 from ui.figures.describe import describe_head_view
 from ui.figures.head_view import MIN_WEIGHT
 from ui.shared.code_view import show_code
-from ui.shared.matrix_view import chart, explain, token_table
+from ui.shared.matrix_view import chart, explain, matrix_stage, token_table
 from ui.shared.safe import show_info
-from ui.shared.stage_arrays import stage_code
+from ui.shared.stage_arrays import stage_code, stage_matrix
+from ui.shared.stages import shape_caption, stage_title
 from ui.shared.tabs import Tab
 from ui.shared.url import BIND
-from ui.text.runs import View, head_view_figure
+from ui.text.runs import axes, grid_figure, head_view_figure, heatmap_figure, matrix_of
+from ui.text.state import PREFIX, TextState
 
 
-def tokens_tab(view: View) -> None:
-    queries, keys = view.run_key.queries, view.run_key.keys
+def show_step(state: TextState, key: str, head: int | None = None, second: bool = False) -> None:
+    """One matrix beside its formula, shape and words (and numbers, if asked)."""
+    step = state.steps[key]
+    matrix = matrix_of(state.run, key, head, second)
+    rows, cols = axes(state.run_key, step, matrix.shape, second)
+    symbol = step.symbol + ("_kv" if second else "")
+    name = key + ("_second_sentence" if second else "")
+    name += "" if head is None else f"_head{head + 1}"  # also the CSV file's name
+    matrix_stage(
+        step,
+        matrix,
+        rows,
+        cols,
+        key=name,
+        shapes=[shape_caption(symbol, matrix.shape, head)],
+        title=stage_title(step, head, second),
+        mask=state.run.mask,
+        show_numbers=state.numbers,
+        style=state.style,
+        figure=heatmap_figure(state.run_key, key, head, second, state.style, state.run),
+        code=stage_code(key, state.run.config),
+    )
+
+
+def show_grid(state: TextState, key: str) -> None:
+    """Every head's matrix of a per-head step, side by side on one colour scale."""
+    stack = stage_matrix(state.run, key)
+    each = shape_caption(state.steps[key].symbol, stack.shape[1:])
+    st.caption(f"All {stack.shape[0]} heads ({each} each) on one colour scale.")
+    chart(grid_figure(state.run_key, key, state.style, state.run), key=f"grid_{key}")
+
+
+def tokens_tab(state: TextState) -> None:
+    queries, keys = state.run_key.queries, state.run_key.keys
     text_column, table_column = st.columns(2, gap="medium")
     with text_column:
-        st.subheader(view.steps["tokens"].title)
+        st.subheader(state.steps["tokens"].title)
         sizes = [f"T = {len(queries.tokens)} queries"]
-        explain(view.steps["tokens"], sizes + ([f"S = {len(keys.tokens)} keys"] if keys else []))
-        show_code(stage_code("tokens", view.run.config))
+        explain(state.steps["tokens"], sizes + ([f"S = {len(keys.tokens)} keys"] if keys else []))
+        show_code(stage_code("tokens", state.run.config))
     with table_column:
         token_table(queries.tokens, queries.labels, "Sentence")
         if keys is not None:
             token_table(keys.tokens, keys.labels, "Second sentence")
-    view.step("x")
+    show_step(state, "x")
     if keys is not None:
-        view.step("x", second=True)
+        show_step(state, "x", second=True)
 
 
-def positions_tab(view: View) -> None:
-    for second in (False, True) if view.run.is_cross else (False,):
-        view.step("p", second=second)
-        view.step("x_plus_p", second=second)
+def positions_tab(state: TextState) -> None:
+    for second in (False, True) if state.run.is_cross else (False,):
+        show_step(state, "p", second=second)
+        show_step(state, "x_plus_p", second=second)
 
 
-def qkv_tab(view: View) -> None:
+def qkv_tab(state: TextState) -> None:
     for key in ("q", "k", "v"):
-        view.step(key, view.head)
+        show_step(state, key, state.head)
     st.subheader("Every head")
     for key in ("q", "k", "v"):
-        view.grid(key)
+        show_grid(state, key)
 
 
-def weights_tab(view: View) -> None:
+def weights_tab(state: TextState) -> None:
     for key in ("scores", "scaled", "masked", "weights"):
-        view.step(key, view.head)
+        show_step(state, key, state.head)
     st.subheader("Every head's weights")
-    view.grid("weights")
+    show_grid(state, "weights")
 
 
 def default_query(tokens: ac.Tokens) -> int:
@@ -60,30 +95,30 @@ def default_query(tokens: ac.Tokens) -> int:
     return words.index("it") if "it" in words else 0
 
 
-def head_view_tab(view: View) -> None:
-    query_labels, key_labels = view.run_key.labels
-    n_heads = view.run.config.n_heads
+def head_view_tab(state: TextState) -> None:
+    query_labels, key_labels = state.run_key.labels
+    n_heads = state.run.config.n_heads
     query_column, heads_column = st.columns(2)
     with query_column:
         query = st.selectbox(
             "Query token",
             [None, *range(len(query_labels))],
-            key="query",
+            key=f"{PREFIX}query",
             bind=BIND,
-            index=1 + default_query(view.run_key.queries),
+            index=1 + default_query(state.run_key.queries),
             format_func=lambda i: "all tokens" if i is None else f"{i}: {query_labels[i]}",
         )
     with heads_column:
         every_head = list(range(1, n_heads + 1))
         heads = st.multiselect(
-            "Heads to draw", every_head, default=every_head, key="show_heads", bind=BIND
+            "Heads to draw", every_head, default=every_head, key=f"{PREFIX}show_heads", bind=BIND
         )
-    step = view.steps["head_view"]
+    step = state.steps["head_view"]
     text_column, figure_column = st.columns((1, 2), gap="medium")
     with text_column:
         st.subheader(step.title)
         explain(step, [f"A: {n_heads} heads × {len(query_labels)} × {len(key_labels)}"])
-        show_code(stage_code("head_view", view.run.config))
+        show_code(stage_code("head_view", state.run.config))
         st.caption(
             f"Lines with weight ≤ {MIN_WEIGHT} are not drawn. Click a head in the "
             "legend to hide it."
@@ -93,28 +128,28 @@ def head_view_tab(view: View) -> None:
             show_info("Choose at least one head to draw.")
             return
         shown = tuple(sorted(h - 1 for h in heads))
-        alt = describe_head_view(view.run.trace.weights, shown, query, query_labels, key_labels)
-        figure = head_view_figure(view.run_key, query, shown, view.style, view.run)
+        alt = describe_head_view(state.run.trace.weights, shown, query, query_labels, key_labels)
+        figure = head_view_figure(state.run_key, query, shown, state.style, state.run)
         chart(figure, key="head_view", alt=alt)
 
 
-def output_tab(view: View) -> None:
-    config = view.run.config
-    view.step("context", view.head)
-    view.grid("context")
+def output_tab(state: TextState) -> None:
+    config = state.run.config
+    show_step(state, "context", state.head)
+    show_grid(state, "context")
     if config.combine == "concat":
-        view.step("concat")
+        show_step(state, "concat")
     if config.combine == "learned":
         st.caption(
             "Head weights: "
             + ", ".join(
-                f"w{h + 1} = {w:.3f}" for h, w in enumerate(view.run.projections.head_weights)
+                f"w{h + 1} = {w:.3f}" for h, w in enumerate(state.run.projections.head_weights)
             )
         )
-    view.step("output")
+    show_step(state, "output")
 
 
-TABS: tuple[Tab[View], ...] = (
+TABS: tuple[Tab[TextState], ...] = (
     Tab("1 Tokens", tokens_tab),
     Tab("2 Positions", positions_tab),
     Tab("3 Q K V", qkv_tab),
