@@ -1,13 +1,18 @@
-"""The time-series page's sections: the notes' example, attention over one window, training."""
+"""The time-series page's sections, each drawn from the page's state, and :data:`SECTIONS`.
+
+The notes' worked example, attention over one window before training, and training;
+each takes the :class:`ui.time_series.state.TimeSeriesState`.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import streamlit as st
 
 import attention_core as ac
 from ui.figures.heatmap import heatmap, heatmap_grid
-from ui.figures.style import FigureStyle
 from ui.shared.controls import slider_or_only_value
 from ui.shared.export import csv_bytes, matrix_frame
 from ui.shared.matrix_view import chart
@@ -15,17 +20,19 @@ from ui.shared.safe import escape_markdown, show_error
 from ui.shared.url import BIND
 from ui.shared.worked_examples import five_days
 from ui.time_series import figures
-from ui.time_series.state import PREFIX, reset
+from ui.time_series.state import NEEDS_DATA, PREFIX, TimeSeriesState, reset
+from ui.time_series.training import TRAINING_INTRO, training_section, training_settings
 
 
-def five_day_example(style: FigureStyle) -> None:
+def worked_example(state: TimeSeriesState) -> None:
     """The notes' five days × two variables (seed 42), with the numbers they print."""
-    if st.toggle(
-        "Show the notes' worked example: five days, two variables, seed 42",
-        key=f"{PREFIX}five_day",
-        bind=BIND,
-    ):
-        five_days(style, key_prefix=PREFIX)
+    with state.example_place:
+        if st.toggle(
+            "Show the notes' worked example: five days, two variables, seed 42",
+            key=f"{PREFIX}five_day",
+            bind=BIND,
+        ):
+            five_days(state.style, key_prefix=PREFIX)
 
 
 def head_choice(config: ac.AttentionConfig) -> int:
@@ -40,10 +47,13 @@ def head_choice(config: ac.AttentionConfig) -> int:
     )
 
 
-def attention_section(
-    frame, features, target, window, scaling, feature_activation, config, head, style, period
-) -> None:
+def window_attention(state: TimeSeriesState, head: int) -> None:
     """Embed one window of the scaled series and show its attention (untrained weights)."""
+    assert state.frame is not None and state.columns is not None  # the caller checked
+    frame, (features, target), window = state.frame, state.columns, state.window
+    config, style, scaling, feature_activation = (
+        state.config, state.style, state.scaling, state.feature_activation
+    )  # fmt: skip
     values = frame[features].to_numpy(dtype=float)
     fit_rows = ac.scaling_rows(len(frame), window)  # the rows training fits its scaler on
     scaled = ac.fit_scaler(values[fit_rows], scaling).transform(values)
@@ -71,7 +81,7 @@ def attention_section(
             window=(first, end),
             style=style,
         ),
-        key="ts_series_chart",
+        key=f"{PREFIX}series_chart",
         place=st,
     )
     st.caption(
@@ -92,18 +102,18 @@ def attention_section(
             title=f"Attention weights of head {head + 1} (untrained)",
             style=style,
         ),
-        key="ts_weights_chart",
+        key=f"{PREFIX}weights_chart",
         place=st,
     )
     chart(
         figures.lag_bars(
             {f"head {head + 1}": trace.weights[head][-1]},
             window_labels,
-            period=period,
+            period=state.period,
             title="The last day's row: what the forecast step would draw on",
             style=style,
         ),
-        key="ts_lag_chart",
+        key=f"{PREFIX}lag_chart",
         place=st,
     )
     dims = [f"h{h + 1}·{j}" for h in range(config.n_heads) for j in range(config.d_v)]
@@ -119,7 +129,7 @@ def attention_section(
             row_title="day",
             col_title="",
         ),
-        key="ts_context",
+        key=f"{PREFIX}context",
         place=st,
     )
     with st.expander("All heads and the numbers"):
@@ -133,15 +143,59 @@ def attention_section(
                 mask=trace.mask,
                 style=style,
             ),
-            key="ts_heads_grid",
+            key=f"{PREFIX}heads_grid",
             place=st,
         )
         weights = matrix_frame(trace.weights[head], window_labels, window_labels)
-        st.dataframe(weights.round(style.decimals), key="ts_weights_table")
+        st.dataframe(weights.round(style.decimals), key=f"{PREFIX}weights_table")
         st.download_button(
             "Weights as CSV",
             csv_bytes(weights),
             "attention_weights.csv",
             "text/csv",
-            key="ts_weights_csv",
+            key=f"{PREFIX}weights_csv",
         )
+
+
+def attention_over_time(state: TimeSeriesState) -> None:
+    """Section 2: the chosen head's weights over one window, before any training."""
+    st.header("2 · Attention over time, before any training")
+    head = head_choice(state.config)
+    if state.columns is None:
+        st.caption(NEEDS_DATA)
+        return
+    window_attention(state, head)
+
+
+def training(state: TimeSeriesState) -> None:
+    """Section 3: train the notes' model on this series, only when asked (loads PyTorch)."""
+    st.header("3 · Train a model")
+    if not st.toggle(
+        "Train the notes' model on this series (loads PyTorch)", key=f"{PREFIX}train", bind=BIND
+    ):
+        return
+    st.markdown(TRAINING_INTRO)
+    settings = training_settings()
+    if state.frame is None or state.columns is None:
+        st.caption(NEEDS_DATA)
+        return
+    training_section(
+        state.frame,
+        state.fingerprint,
+        *state.columns,
+        state.window,
+        state.scaling,
+        state.feature_activation,
+        state.config,
+        settings,
+        state.style,
+        state.period,
+    )
+
+
+#: The page's sections, top to bottom (section 1, the data, is drawn by read_state).
+SECTIONS: tuple[Callable[[TimeSeriesState], None], ...] = (
+    worked_example,
+    attention_over_time,
+    training,
+)

@@ -1,24 +1,30 @@
-"""The time-series page's settings: the data, its columns and the window.
+"""The time-series page's settings, read once into a :class:`TimeSeriesState`.
 
-The built-in samples and uploaded files are read once per content and cached
-here, at module level (a page script runs again on every rerun).
+:func:`read_state` draws the sidebar's model controls and section "1 · Data" (the
+data, its columns, the window); the sections (``ui.time_series.sections``) draw
+the rest from the state. The built-in samples and uploaded files are read once
+per content and cached here, at module level (a page script runs again on every
+rerun).
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 import attention_core as ac
 from attention_core.boundary import limits
 from attention_core.boundary.registry import WINDOW
 from attention_core.timeseries.csv_reader import DELIMITER_NAMES
-from ui.shared.controls import ControlOptions, select_option
+from ui.figures.style import FigureStyle
+from ui.shared.controls import ControlOptions, attention_controls, control_keys, select_option
+from ui.shared.presentation import current_style
 from ui.shared.safe import escape_markdown, show_error, show_info
 from ui.shared.url import BIND
-from ui.time_series.training import KEYS as TRAINING_KEYS
 
 PREFIX = "ts_"
 OPTIONS = ControlOptions(
@@ -39,21 +45,38 @@ SCALINGS = {option.label: name for name, option in ac.SERIES_SCALINGS.items()}
 DEFAULT_WINDOW = 28
 DEFAULT_FEATURES = 8
 NEEDS_DATA = "This step needs data: choose a sample, or upload a file that fits a window."
-PAGE_KEYS = [
-    f"{PREFIX}{name}"
-    for name in (
-        "source",
-        "sample",
-        "target",
-        "length",
-        "scaling",
-        "act",
-        "end",
-        "head",
-        "five_day",
-        "train",
-    )
-] + TRAINING_KEYS
+# Drawn by ui.time_series.training (which takes PREFIX from here).
+TRAINING_NAMES = ("steps", "layers", "hidden", "lr", "layer")
+PAGE_NAMES = ("source", "sample", "target", "length", "scaling", "act", "end", "head", "five_day")
+#: Every URL key the page binds.
+URL_KEYS = (
+    *control_keys(PREFIX),
+    *(f"{PREFIX}{name}" for name in (*PAGE_NAMES, "train", *TRAINING_NAMES)),
+    f"{PREFIX}features",
+)
+# A link's feature list is not checked: the columns start from their defaults whenever
+# the data changes, so a list for other data is no bad link.
+CHECKED_KEYS = tuple(key for key in URL_KEYS if key != f"{PREFIX}features")
+
+
+@dataclass(frozen=True)
+class TimeSeriesState:
+    """Every setting the sections need: the model, the data and the window."""
+
+    config: ac.AttentionConfig
+    style: FigureStyle
+    example_place: DeltaGenerator  #: where the notes' worked example goes, above the data
+    fingerprint: str  #: names the data ("sample:seasonal", "upload:<hash>"), "" for none
+    frame: pd.DataFrame | None  #: the series, one row per time step; None before any data
+    columns: tuple[list[str], str] | None  #: features and target; None if no window fits
+    window: int  #: T, time steps per window
+    scaling: str  #: the name of the scaling of each column (ac.SERIES_SCALINGS)
+    feature_activation: str  #: g in g(XW) (ac.FEATURE_ACTIVATIONS)
+
+    @property
+    def period(self) -> int | None:
+        """The seasonal sample's period (the lag charts mark it); None for other data."""
+        return ac.SEASONAL_PERIOD if self.fingerprint == "sample:seasonal" else None
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -208,3 +231,39 @@ def usable_columns(
         show_error(str(error))
         return None
     return features, target
+
+
+def model_or_stop() -> ac.AttentionConfig:
+    """The sidebar's model controls; the core's message and a stop if it refuses them."""
+    try:
+        return attention_controls(PREFIX, OPTIONS)
+    except ac.InputError as error:
+        show_error(str(error))
+        st.stop()
+
+
+def read_state() -> TimeSeriesState:
+    """Draw the model controls and section "1 · Data"; return every setting.
+
+    Every setting that fits any data is drawn even while there is none: replacing
+    an uploaded file passes through a run without one, and a URL-bound widget
+    missing from a finished run loses its URL value (Streamlit does not always
+    put it back when the widget returns).
+    """
+    config = model_or_stop()
+    example_place = st.container()
+    st.header("1 · Data")
+    frame, fingerprint = data_source()
+    window, scaling, feature_activation = window_controls()
+    columns = usable_columns(frame, fingerprint, window)
+    return TimeSeriesState(
+        config,
+        current_style(),
+        example_place,
+        fingerprint,
+        frame,
+        columns,
+        window,
+        scaling,
+        feature_activation,
+    )

@@ -27,12 +27,12 @@ from ui.shared.matrix_view import chart
 from ui.shared.safe import show_error, show_info
 from ui.shared.url import BIND
 from ui.time_series import figures
+from ui.time_series.state import PREFIX
 
 if TYPE_CHECKING:  # both import torch; at run time they are imported only once training is on
     from attention_core.timeseries.model import ModelConfig, TrainConfig
     from attention_core.timeseries.training import TrainingResult
 
-PREFIX = "ts_"
 LEARNING_RATES = (0.001, 0.003, 0.01)
 BATCH_SIZE = 64
 KEYS = [f"{PREFIX}{name}" for name in ("steps", "layers", "hidden", "lr", "layer")]
