@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import attention_core as ac
+from attention_core.boundary.registry import GRID, PADDING, WINDOW
 from attention_core.maths import attention
 
 ONES_3x2 = np.ones((3, 2))
@@ -937,3 +938,14 @@ def test_the_checked_attention_takes_the_normaliser_by_name():
     q = np.array([[1.0, 0.0], [0.0, 1.0]])
     trace = ac.scaled_dot_product_attention(q, q, q, 1.0, None, "hardmax")
     np.testing.assert_array_equal(trace.weights, np.eye(2))
+
+
+def test_a_page_is_offered_the_masks_whose_inputs_it_can_give():
+    assert ac.MASKS.taking(frozenset({WINDOW})) == ("none", "causal", "sliding")
+    assert ac.MASKS.taking(frozenset({WINDOW, PADDING, GRID})) == tuple(ac.MASKS)
+
+
+def test_a_name_is_registered_once():
+    with pytest.raises(ValueError, match="already registered"):
+        ac.MASKS.register("causal", ac.MASKS["none"])
+    assert ac.MASKS["causal"].label == "causal"
