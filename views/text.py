@@ -15,7 +15,7 @@ import streamlit as st
 from ui.shared import url
 from ui.shared.tabs import show_tabs
 from ui.text.sections import TABS
-from ui.text.state import PREFIX, VIEW_SETTING_KEYS, read_state
+from ui.text.state import CHECKED_AFTER_TABS, PREFIX, read_state
 
 INTRO = (
     "Type a sentence and follow it from words to context vectors, one step per "
@@ -28,10 +28,10 @@ def main() -> None:
     st.title("Text attention")
     link_notice = st.container()  # view settings are checked once every widget has run
     st.markdown(INTRO)
-    state = read_state(before)
+    state = read_state()
     show_tabs(TABS, state, key=f"{PREFIX}view")
     with link_notice:
-        url.warn_rejected(before, VIEW_SETTING_KEYS)
+        url.warn_rejected(before, CHECKED_AFTER_TABS)
 
 
 main()

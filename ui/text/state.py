@@ -31,16 +31,16 @@ PREFIX = ""  #: the text page's widget and URL keys have no prefix (its links ca
 DEFAULT_TEXT = "The animal didn't cross the street because it was too tired."
 DEFAULT_TEXT2 = "Das Tier überquerte die Straße nicht, weil es zu müde war."
 TEXT_KEYS = (f"{PREFIX}text", f"{PREFIX}text2")
-# Checked after the tabs, once every widget has run (the model controls are checked
-# before the run, as a bad one can stop the page early).
-VIEW_SETTING_KEYS = (f"{PREFIX}view", f"{PREFIX}head", f"{PREFIX}numbers")
+# The view settings, checked against the link after the tabs, once every widget has run
+# (read_state checks the model controls before the run, as a bad one can stop the page).
+CHECKED_AFTER_TABS = (f"{PREFIX}view", f"{PREFIX}head", f"{PREFIX}numbers")
 #: Every URL key the page binds.
 URL_KEYS = (
     *control_keys(PREFIX),
     *TEXT_KEYS,
     f"{PREFIX}cross",
     mask_inputs.URL_KEY,
-    *VIEW_SETTING_KEYS,
+    *CHECKED_AFTER_TABS,
     f"{PREFIX}query",
     f"{PREFIX}show_heads",
 )
@@ -185,12 +185,13 @@ def view_settings(config: ac.AttentionConfig, run: ac.AttentionRun) -> tuple[int
     return head, numbers
 
 
-def read_state(before: dict[str, str]) -> TextState:
+def read_state() -> TextState:
     """Draw every control, run the core once (cached), return what the tabs need.
 
-    ``before`` is the link as it arrived (:func:`ui.shared.url.snapshot`). Stops
-    the page with a clear message when the settings or the text cannot run.
+    Call before any other widget of the page: the link is read as it arrived.
+    Stops the page with a clear message when the settings or the text cannot run.
     """
+    before = url.snapshot()
     config, config_error = model_or_error()
     text, text2 = read_texts()
     url.warn_rejected(before, [*control_keys(PREFIX), f"{PREFIX}cross"])
