@@ -23,13 +23,12 @@ from attention_core.boundary.api import (
 from attention_core.boundary.config import AttentionConfig
 from attention_core.boundary.errors import InputError
 from attention_core.boundary.options import (
-    ACTIVATIONS,
     COMBINATIONS,
     EMBEDDINGS,
     MASKS,
+    NORMALISERS,
     POSITIONAL_ENCODINGS,
     SCALINGS,
-    Option,
 )
 from attention_core.boundary.pipeline import (
     PAD_TOKENS,
@@ -40,6 +39,7 @@ from attention_core.boundary.pipeline import (
     run_attention,
     run_text_attention,
 )
+from attention_core.boundary.registry import Option
 from attention_core.boundary.text import Tokens, one_hot_embeddings, random_embeddings, tokenize
 from attention_core.boundary.validation import valid_head_counts
 from attention_core.maths.attention import AttentionTrace, MultiHeadTrace
@@ -75,11 +75,11 @@ from attention_core.timeseries.windows import (
 )
 
 __all__ = [
-    "ACTIVATIONS",
     "COMBINATIONS",
     "EMBEDDINGS",
     "FEATURE_ACTIVATIONS",
     "MASKS",
+    "NORMALISERS",
     "PAD_TOKENS",
     "POSITIONAL_ENCODINGS",
     "SCALINGS",

@@ -9,11 +9,13 @@ token a row; masks are boolean, ``True`` = may attend.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
 from attention_core.boundary.errors import InputError
-from attention_core.boundary.options import ACTIVATIONS, COMBINATIONS, choose
+from attention_core.boundary.options import COMBINATIONS, NORMALISERS
+from attention_core.boundary.registry import choose
 from attention_core.boundary.validation import (
     as_matrix,
     as_scores,
@@ -81,12 +83,12 @@ def merge_heads(per_head: np.ndarray) -> np.ndarray:
     return attention.merge_heads(as_matrix(per_head, "per-head matrices", ndim=3))
 
 
-def normalisation(activation: object):
-    """The function an activation name stands for (softmax or hardmax), checked."""
-    if not isinstance(activation, str) or activation not in ACTIVATIONS:
-        names = " or ".join(repr(name) for name in ACTIVATIONS)
-        raise InputError(f"Activation must be {names}, got {activation!r}.")
-    return ACTIVATIONS[activation].build
+def normaliser_function(normaliser: object) -> Callable[[np.ndarray], np.ndarray]:
+    """The function a normaliser's name stands for (softmax or hardmax), checked."""
+    if not isinstance(normaliser, str) or normaliser not in NORMALISERS:
+        names = " or ".join(repr(name) for name in NORMALISERS)
+        raise InputError(f"The normaliser must be {names}, got {normaliser!r}.")
+    return NORMALISERS[normaliser].build
 
 
 def resolve_scale(scale: float | None, d_k: int) -> float:
@@ -112,19 +114,20 @@ def scaled_dot_product_attention(
     q: np.ndarray,
     k: np.ndarray,
     v: np.ndarray,
-    mask: np.ndarray | None = None,
     scale: float | None = None,
-    activation: str = "softmax",
+    mask: np.ndarray | None = None,
+    normaliser: str = "softmax",
 ) -> AttentionTrace:
     r"""Single-head scaled dot-product attention (Vaswani et al. 2017), checked.
 
     .. math:: \mathrm{Attention}(Q, K, V) =
               \mathrm{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V
 
-    ``q (Tq, dk)``, ``k (Tk, dk)``, ``v (Tk, dv)``, optional boolean
-    ``mask (Tq, Tk)`` (True = may attend). ``scale`` defaults to
-    :math:`1/\sqrt{d_k}`. Returns the :class:`AttentionTrace` of
-    :func:`attention.scaled_dot_product_attention`.
+    ``q (Tq, dk)``, ``k (Tk, dk)``, ``v (Tk, dv)``; ``scale`` defaults to
+    :math:`1/\sqrt{d_k}`; optional boolean ``mask (Tq, Tk)`` (True = may attend);
+    ``normaliser`` names the row normaliser (``"softmax"`` or ``"hardmax"``). The same
+    arguments, in the same order, as :func:`attention.scaled_dot_product_attention`
+    (which takes the normaliser's function); returns its :class:`AttentionTrace`.
     """
     q, k, v = as_matrix(q, "q"), as_matrix(k, "k"), as_matrix(v, "v")
     if q.shape[1] != k.shape[1]:
@@ -138,7 +141,7 @@ def scaled_dot_product_attention(
         )
     if mask is not None:
         mask = check_mask_shape(mask, (q.shape[0], k.shape[0]))
-    normalise = normalisation(activation)
+    normalise = normaliser_function(normaliser)
     with np.errstate(over="ignore", invalid="ignore"):
         trace = attention.scaled_dot_product_attention(
             q, k, v, resolve_scale(scale, q.shape[1]), mask, normalise
@@ -169,7 +172,7 @@ def multi_head_attention(
     mask: np.ndarray | None = None,
     x_kv: np.ndarray | None = None,
     scale: float | None = None,
-    activation: str = "softmax",
+    normaliser: str = "softmax",
     rotary: bool = False,
     rotary_base: float = 10_000.0,
 ) -> MultiHeadTrace:
@@ -206,7 +209,7 @@ def multi_head_attention(
         mask = check_mask_shape(mask, (x.shape[0], x_kv.shape[0]))
     if w_o is not None:
         w_o = _check_projection(w_o, "w_o", w_v.shape[1])
-    normalise = normalisation(activation)
+    normalise = normaliser_function(normaliser)
     base = check_base(rotary_base) if rotary else None
     with np.errstate(over="ignore", invalid="ignore"):
         trace = attention.multi_head_attention(

@@ -22,14 +22,14 @@ from attention_core.boundary.limits import (
     MIN_TEMPERATURE,
 )
 from attention_core.boundary.options import (
-    ACTIVATIONS,
     COMBINATIONS,
     EMBEDDINGS,
     MASKS,
+    NORMALISERS,
     POSITIONAL_ENCODINGS,
     SCALINGS,
-    choose,
 )
+from attention_core.boundary.registry import choose
 from attention_core.boundary.validation import check_heads_divide, check_positive_int
 from attention_core.maths.projections import Projections
 
@@ -53,7 +53,7 @@ class AttentionConfig:
     window: int = 3
     scaling: str = "sqrt_dk"
     temperature: float = 1.0
-    activation: str = "softmax"
+    normaliser: str = "softmax"
     combine: str = "concat"
     seed: int = 0
 
@@ -83,7 +83,7 @@ class AttentionConfig:
                 f"The temperature must be between {MIN_TEMPERATURE} and {MAX_TEMPERATURE}, "
                 f"got {self.temperature!r}."
             )
-        choose(ACTIVATIONS, self.activation, "activation")
+        choose(NORMALISERS, self.normaliser, "normaliser")
         choose(COMBINATIONS, self.combine, "head combination")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise InputError(f"The seed must be a whole number, got {self.seed!r}.")
@@ -102,7 +102,7 @@ class AttentionConfig:
     @property
     def normalise(self) -> Callable[[np.ndarray], np.ndarray]:
         """The function that turns masked scores into weights (softmax or hardmax)."""
-        return ACTIVATIONS[self.activation].build
+        return NORMALISERS[self.normaliser].build
 
     @property
     def combine_heads(self) -> Callable[[np.ndarray, Projections], np.ndarray]:

@@ -1,53 +1,21 @@
-r"""Every choice a user makes about a run, defined once: its label, help and function.
+r"""Every choice a user makes about a run, registered once in a :class:`Registry` per kind.
 
-Each table maps the name stored in a config (and in a link) to an
-:class:`Option`. Widgets offer the table's names with its labels and help;
-the core dispatches through ``table[name].build``. Adding a choice means adding
-one row here (and its formula in ``ui.shared.stages``; a test checks both agree).
+Each entry (an :class:`Option`: label, help, builder, formula, plain words, the
+inputs it needs) is read by the widgets, the stage texts and the core alike.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from attention_core.boundary.errors import InputError
 from attention_core.boundary.limits import MAX_D_MODEL, MAX_POSITIONS
+from attention_core.boundary.registry import GRID, PADDING, TEMPERATURE, WINDOW, Option, Registry
 from attention_core.boundary.text import one_hot_embeddings, random_embeddings
 from attention_core.boundary.validation import check_positive_int
 from attention_core.maths import attention, head_combinations, masks
 from attention_core.maths.positional import learned_encoding, sinusoidal_encoding
-
-
-@dataclass(frozen=True)
-class Option:
-    """One choice: what a widget shows (``label``, ``help``) and what it runs (``build``).
-
-    ``code`` names the functions whose source the app shows for this choice
-    when ``build`` only adapts their signature to the table's.
-    """
-
-    label: str
-    help: str
-    build: Callable[..., Any]
-    code: tuple[Callable[..., Any], ...] = ()
-
-    @property
-    def shown(self) -> tuple[Callable[..., Any], ...]:
-        """The functions that compute this choice, for "The code"."""
-        return self.code or (self.build,)
-
-
-def choose(table: dict[str, Option], name: object, what: str) -> Option:
-    """The option called ``name``, or an InputError that lists the choices."""
-    if not isinstance(name, str) or name not in table:
-        raise InputError(f"Unknown {what} {name!r}; choose one of: {', '.join(table)}.")
-    return table[name]
-
 
 # --- Token vectors: build(tokens, d_model, seed) -> X (T, d_model) ----------------------
 
@@ -56,12 +24,16 @@ def _one_hot(tokens: tuple[str, ...], d_model: int, seed: int) -> np.ndarray:
     return one_hot_embeddings(tokens, d_model)
 
 
-EMBEDDINGS = {
-    "onehot": Option(
+EMBEDDINGS = Registry("embedding", "Embedding", "How each word becomes a vector.")
+EMBEDDINGS.register(
+    "onehot",
+    Option(
         "one-hot", "A 1 in the word's own column, 0 elsewhere.", _one_hot, (one_hot_embeddings,)
     ),
-    "random": Option("random", "A random vector, the same for the same word.", random_embeddings),
-}
+)
+EMBEDDINGS.register(
+    "random", Option("random", "A random vector, the same for the same word.", random_embeddings)
+)
 
 
 # --- Positions: build(length, d_model, seed) -> P (length, d_model) -----------------------
@@ -77,38 +49,126 @@ def _sinusoidal(length: int, d_model: int, seed: int) -> np.ndarray:
     return sinusoidal_encoding(length, d_model)
 
 
-POSITIONAL_ENCODINGS = {
-    "none": Option("none", "No position: word order is invisible.", _no_positions),
-    "sinusoidal": Option(
+POSITIONAL_ENCODINGS = Registry(
+    "positional encoding", "Positional encoding", "How each token's position is added."
+)
+POSITIONAL_ENCODINGS.register(
+    "none",
+    Option(
+        "none",
+        "No position: word order is invisible.",
+        _no_positions,
+        formula=r"P = 0",
+        words="No position is added, so the model cannot tell word order. Shuffle the words "
+        "and every weight below is shuffled the same way, nothing else changes.",
+    ),
+)
+POSITIONAL_ENCODINGS.register(
+    "sinusoidal",
+    Option(
         "sinusoidal",
         "Waves of many speeds (Vaswani et al. 2017).",
         _sinusoidal,
         (sinusoidal_encoding,),
+        formula=r"P_{p,2i} = \sin\!\big(p / 10000^{2i/d}\big),\quad "
+        r"P_{p,2i+1} = \cos\!\big(p / 10000^{2i/d}\big)",
+        words="Row p holds waves of many speeds read at position p, so every position gets its "
+        "own pattern. Nearby positions get similar patterns, which lets attention tell "
+        "close words from distant ones.",
     ),
-    "learned": Option("learned", "A table of vectors training would learn.", learned_encoding),
-    "rotary": Option(
-        "rotary", "Rotate queries and keys by position (RoPE); adds nothing.", _no_positions
+)
+POSITIONAL_ENCODINGS.register(
+    "learned",
+    Option(
+        "learned",
+        "A table of vectors training would learn.",
+        learned_encoding,
+        formula=r"P_{p,:} = E_{\text{pos}}[p] \sim \mathcal{N}(0, 1)",
+        words="Each position has its own row in a table that training would adjust; here it is "
+        "still random, as at the start of training. The model must learn what these rows mean.",
     ),
-}
+)
+POSITIONAL_ENCODINGS.register(
+    "rotary",
+    Option(
+        "rotary",
+        "Rotate queries and keys by position (RoPE); adds nothing.",
+        _no_positions,
+        formula=r"P = 0,\quad q_p, k_p \mapsto R_{\theta p}\, q_p,\; R_{\theta p}\, k_p",
+        words="Rotary encoding adds nothing here: it turns each query and key by an angle that "
+        "grows with its position. The score of two tokens then depends on how far apart they "
+        "are, not on where they sit.",
+    ),
+)
 
 # --- Masks: build(n_q, n_k, window, key_is_padding, custom) -> (n_q, n_k) bool or None ----
 
-MASKS = {
-    "none": Option("none", "Every query sees every key.", masks.no_mask),
-    "causal": Option(
-        "causal", "Only itself and earlier tokens.", masks.causal_choice, (masks.causal_mask,)
+MASKS = Registry("mask", "Mask", "Which keys each query may look at.")
+MASKS.register(
+    "none",
+    Option(
+        "none",
+        "Every query sees every key.",
+        masks.no_mask,
+        formula=r"\hat S_h = \tilde S_h \quad (\text{every } M_{ij} = 1)",
+        words="No mask: every query may look at every key. This is the encoder's view of a "
+        "sentence.",
     ),
-    "sliding": Option(
-        "sliding", "Only the last few tokens.", masks.sliding_choice, (masks.sliding_window_mask,)
+)
+MASKS.register(
+    "causal",
+    Option(
+        "causal",
+        "Only itself and earlier tokens.",
+        masks.causal_choice,
+        (masks.causal_mask,),
+        formula=r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & j \le i \\ -\infty & j > i "
+        r"\end{cases}",
+        words="A token may only look at itself and the tokens before it, as when text is "
+        "generated word by word. Grey cells are set to −∞ and get weight 0 in the next step.",
     ),
-    "padding": Option(
+)
+MASKS.register(
+    "sliding",
+    Option(
+        "sliding",
+        "Only the last few tokens.",
+        masks.sliding_choice,
+        (masks.sliding_window_mask,),
+        formula=r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & 0 \le i - j < w \\ -\infty & "
+        r"\text{otherwise} \end{cases}",
+        words="Each token sees only itself and the w − 1 tokens just before it. Long texts stay "
+        "cheap, and information still travels further through stacked layers.",
+        needs=frozenset({WINDOW}),
+    ),
+)
+MASKS.register(
+    "padding",
+    Option(
         "padding",
         "Every key except <pad> tokens.",
         masks.padding_choice,
         (masks.padding_choice, masks.padding_mask),
+        formula=r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & t_j \ne \texttt{<pad>} \\ -\infty "
+        r"& t_j = \texttt{<pad>} \end{cases}",
+        words="Padding tokens only fill short sentences up to the length of a batch; no query "
+        "may look at them. Their columns are grey and get weight 0.",
+        needs=frozenset({PADDING}),
     ),
-    "custom": Option("custom", "Your own grid of allowed pairs.", masks.custom_choice),
-}
+)
+MASKS.register(
+    "custom",
+    Option(
+        "custom",
+        "Your own grid of allowed pairs.",
+        masks.custom_choice,
+        formula=r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & M_{ij} = 1 \\ -\infty & M_{ij} = 0 "
+        r"\end{cases}",
+        words="You chose which pairs are allowed in the grid above. An unticked cell becomes −∞ "
+        "and gets weight 0; a row with no ticks gets no weights at all.",
+        needs=frozenset({GRID}),
+    ),
+)
 
 # --- Scaling: build(d_k, temperature) -> the factor s on Q K^T ----------------------------
 
@@ -128,28 +188,113 @@ def with_temperature_scaling(d_k: int, temperature: float) -> float:
     return 1.0 / (temperature * math.sqrt(d_k))
 
 
-SCALINGS = {
-    "sqrt_dk": Option("÷ √dₖ", "Divide the scores by √dₖ (standard).", inverse_sqrt_dk),
-    "none": Option("none", "Leave the scores raw.", no_scaling),
-    "temperature": Option("÷ τ√dₖ", "Divide further by a temperature τ.", with_temperature_scaling),
-}
+SCALINGS = Registry("scaling", "Scaling", "What the scores are divided by.")
+SCALINGS.register(
+    "sqrt_dk",
+    Option(
+        "÷ √dₖ",
+        "Divide the scores by √dₖ (standard).",
+        inverse_sqrt_dk,
+        formula=r"\tilde S_h = \frac{S_h}{\sqrt{d_k}}",
+        words="Dot products of long vectors grow with their length d_k; dividing by its square "
+        "root keeps them around the same size for any width. Without it softmax would put "
+        "almost all weight on one key.",
+    ),
+)
+SCALINGS.register(
+    "none",
+    Option(
+        "none",
+        "Leave the scores raw.",
+        no_scaling,
+        formula=r"\tilde S_h = S_h",
+        words="The scores are left as they are. With wide heads they get large and softmax turns "
+        "almost one-hot; compare with sqrt_dk scaling.",
+    ),
+)
+SCALINGS.register(
+    "temperature",
+    Option(
+        "÷ τ√dₖ",
+        "Divide further by a temperature τ.",
+        with_temperature_scaling,
+        formula=r"\tilde S_h = \frac{S_h}{\tau \sqrt{d_k}}",
+        words="Besides the usual √d_k, the scores are divided by a temperature τ. A small τ makes "
+        "the weights sharper, a large τ makes them more even.",
+        needs=frozenset({TEMPERATURE}),
+    ),
+)
 
 # --- Scores to weights: build(masked) -> weights --------------------------------------------
 
-ACTIVATIONS = {
-    "softmax": Option("softmax", "Soft weights that sum to 1.", attention.softmax),
-    "hardmax": Option("hardmax", "All weight on the best key.", attention.hardmax),
-}
+NORMALISERS = Registry("normaliser", "Normaliser", "How each row of scores becomes weights.")
+NORMALISERS.register(
+    "softmax",
+    Option(
+        "softmax",
+        "Soft weights that sum to 1.",
+        attention.softmax,
+        formula=r"A_{ij} = \frac{e^{\hat S_{ij}}}{\sum_{k} e^{\hat S_{ik}}}",
+        words="Softmax turns each row of scores into positive weights that add up to 1: how much "
+        "each key counts for this query. A masked cell (−∞) becomes exactly 0.",
+    ),
+)
+NORMALISERS.register(
+    "hardmax",
+    Option(
+        "hardmax",
+        "All weight on the best key.",
+        attention.hardmax,
+        formula=r"A_{ij} = [\, j = \arg\max_k \hat S_{ik} \,]",
+        words="Hard attention gives all the weight to the single best key of each row. The "
+        "result is easy to read, but a tiny change of scores can jump to another key.",
+    ),
+)
 
 # --- Heads to one output: build(context, projections) -> output ----------------------------
 
-COMBINATIONS = {
-    "concat": Option(
-        "concat + W_O", "Side by side, then mixed by W_O.", attention.output_projection
+COMBINATIONS = Registry("head combination", "Combine heads", "How the heads become one output.")
+COMBINATIONS.register(
+    "concat",
+    Option(
+        "concat + W_O",
+        "Side by side, then mixed by W_O.",
+        attention.output_projection,
+        formula=r"O = [\,C_1 \;\cdots\; C_H\,]\, W^O",
+        words="The concatenated heads are mixed by one more learned matrix, W_O, back to width "
+        "d_model. Every output column can now combine what all heads found.",
     ),
-    "mean": Option("mean", "The heads' average.", head_combinations.mean_of_heads),
-    "max": Option("max", "The largest value of any head.", head_combinations.max_of_heads),
-    "learned": Option(
-        "learned weights", "One weight per head.", head_combinations.weighted_sum_of_heads
+)
+COMBINATIONS.register(
+    "mean",
+    Option(
+        "mean",
+        "The heads' average.",
+        head_combinations.mean_of_heads,
+        formula=r"O = \frac{1}{H} \sum_{h=1}^{H} C_h",
+        words="The heads' context vectors are averaged entry by entry. Simple, but a head that "
+        "found something rare gets diluted by the others.",
     ),
-}
+)
+COMBINATIONS.register(
+    "max",
+    Option(
+        "max",
+        "The largest value of any head.",
+        head_combinations.max_of_heads,
+        formula=r"O_{tc} = \max_{h} \, (C_h)_{tc}",
+        words="Each entry keeps the largest value any head produced there. Strong signals "
+        "survive, but which head they came from is lost.",
+    ),
+)
+COMBINATIONS.register(
+    "learned",
+    Option(
+        "learned weights",
+        "One weight per head.",
+        head_combinations.weighted_sum_of_heads,
+        formula=r"O = \sum_{h=1}^{H} w_h\, C_h",
+        words="Each head gets one weight w_h (here near 1/H, before any training) and the heads "
+        "are added with those weights. Training would learn which heads matter more.",
+    ),
+)

@@ -17,7 +17,8 @@ import numpy as np
 from attention_core.boundary.api import check_scores_finite
 from attention_core.boundary.config import AttentionConfig
 from attention_core.boundary.errors import InputError
-from attention_core.boundary.options import EMBEDDINGS, MASKS, POSITIONAL_ENCODINGS, choose
+from attention_core.boundary.options import EMBEDDINGS, MASKS, POSITIONAL_ENCODINGS
+from attention_core.boundary.registry import choose
 from attention_core.boundary.validation import as_matrix, check_mask_shape
 from attention_core.maths import attention
 from attention_core.maths.projections import Projections, init_projections

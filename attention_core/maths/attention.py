@@ -128,13 +128,18 @@ def scaled_dot_product_attention(
     v: np.ndarray,
     scale: float,
     mask: np.ndarray | None = None,
-    normalise: Callable[[np.ndarray], np.ndarray] = softmax,
+    normaliser: Callable[[np.ndarray], np.ndarray] = softmax,
 ) -> AttentionTrace:
-    r""":math:`\mathrm{softmax}(\mathrm{mask}(s\, Q K^\top))\, V`, every step kept."""
+    r""":math:`\mathrm{softmax}(\mathrm{mask}(s\, Q K^\top))\, V`, every step kept.
+
+    ``q (..., T, dk)``, ``k (..., S, dk)``, ``v (..., S, dv)``, ``scale`` the factor
+    :math:`s`, ``mask (T, S)`` bool or None, ``normaliser`` softmax or hardmax: the
+    order and names of :func:`attention_core.boundary.api.scaled_dot_product_attention`.
+    """
     scores = attention_scores(q, k)  # (..., T, S)
     scaled = scale_scores(scores, scale)
     masked = mask_scores(scaled, mask)
-    weights = normalise(masked)  # (..., T, S)
+    weights = normaliser(masked)  # (..., T, S)
     context = attention_context(weights, v)  # (..., T, dv)
     return AttentionTrace(scores, scaled, masked, weights, context, mask, scale)
 

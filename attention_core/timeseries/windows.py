@@ -20,8 +20,8 @@ import pandas as pd
 from attention_core.boundary.config import AttentionConfig
 from attention_core.boundary.errors import InputError
 from attention_core.boundary.limits import MAX_TRAIN_WINDOWS, MAX_WINDOW
-from attention_core.boundary.options import Option, choose
 from attention_core.boundary.pipeline import AttentionRun, build_mask, run_attention
+from attention_core.boundary.registry import Option, choose
 from attention_core.boundary.validation import check_positive_int
 from attention_core.maths.layers import gelu_tanh, relu
 from attention_core.maths.projections import glorot_uniform

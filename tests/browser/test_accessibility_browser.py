@@ -53,7 +53,7 @@ def navigation_pages() -> list[str]:
 
 def text_tabs() -> list[str]:
     """The labels of the text page's table of tabs: ``Tab("1 Tokens", tokens_tab), ...``."""
-    table = _assigned(ROOT / "views" / "text.py", "TABS")
+    table = _assigned(ROOT / "ui" / "text" / "sections.py", "TABS")
     assert isinstance(table, ast.Tuple)
     return [ast.literal_eval(call.args[0]) for call in table.elts if isinstance(call, ast.Call)]
 

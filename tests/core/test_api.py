@@ -8,6 +8,7 @@ embeddings, masks and ``run_text_attention`` shapes.
 
 from __future__ import annotations
 
+import inspect
 import re
 import unicodedata
 
@@ -15,6 +16,8 @@ import numpy as np
 import pytest
 
 import attention_core as ac
+from attention_core.boundary.registry import GRID, PADDING, WINDOW
+from attention_core.maths import attention
 
 ONES_3x2 = np.ones((3, 2))
 ONES_3x12 = np.ones((3, 12))
@@ -134,8 +137,8 @@ BAD_ATTENTION_CALLS = [
         "finite",
     ),
     (
-        "activation",
-        lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, ONES_3x2, activation="relu"),
+        "normaliser",
+        lambda: ac.scaled_dot_product_attention(ONES_3x2, ONES_3x2, ONES_3x2, normaliser="relu"),
         "'softmax' or 'hardmax'",
     ),
     # multi-head attention
@@ -454,7 +457,7 @@ def test_config_with_explicit_head_widths_needs_no_division():
         ("mask", "diagonal", "none, causal, sliding, padding, custom"),
         ("positional", "absolute", "none, sinusoidal, learned, rotary"),
         ("scaling", "log", "sqrt_dk, none, temperature"),
-        ("activation", "relu", "softmax, hardmax"),
+        ("normaliser", "relu", "softmax, hardmax"),
         ("combine", "sum", "concat, mean, max, learned"),
         ("embedding", "glove", "onehot, random"),
         ("mask", "Causal", "none, causal, sliding, padding, custom"),
@@ -923,3 +926,26 @@ def test_run_text_attention_needs_at_least_one_token():
         ac.run_text_attention((), ac.AttentionConfig())
     with pytest.raises(ac.InputError):
         ac.run_text_attention(("a",), ac.AttentionConfig(), kv_tokens=())
+
+
+def test_both_scaled_dot_product_attentions_take_the_same_arguments_in_the_same_order():
+    checked = list(inspect.signature(ac.scaled_dot_product_attention).parameters)
+    pure = list(inspect.signature(attention.scaled_dot_product_attention).parameters)
+    assert checked == pure == ["q", "k", "v", "scale", "mask", "normaliser"]
+
+
+def test_the_checked_attention_takes_the_normaliser_by_name():
+    q = np.array([[1.0, 0.0], [0.0, 1.0]])
+    trace = ac.scaled_dot_product_attention(q, q, q, 1.0, None, "hardmax")
+    np.testing.assert_array_equal(trace.weights, np.eye(2))
+
+
+def test_a_page_is_offered_the_masks_whose_inputs_it_can_give():
+    assert ac.MASKS.taking(frozenset({WINDOW})) == ("none", "causal", "sliding")
+    assert ac.MASKS.taking(frozenset({WINDOW, PADDING, GRID})) == tuple(ac.MASKS)
+
+
+def test_a_name_is_registered_once():
+    with pytest.raises(ValueError, match="already registered"):
+        ac.MASKS.register("causal", ac.MASKS["none"])
+    assert ac.MASKS["causal"].label == "causal"

@@ -142,7 +142,7 @@ def test_hardmax_ties_go_to_the_first_maximum_and_masked_rows_stay_zero():
 def test_hardmax_attention_copies_the_value_of_the_best_allowed_key(problem):
     q, k, v, mask = problem
 
-    trace = ac.scaled_dot_product_attention(q, k, v, mask=mask, activation="hardmax")
+    trace = ac.scaled_dot_product_attention(q, k, v, mask=mask, normaliser="hardmax")
 
     for i in range(q.shape[0]):
         if mask[i].any():

@@ -1,4 +1,4 @@
-"""ui.shared.stages explains every choice the core's option tables offer."""
+"""ui.shared.stages explains every choice with the formula and words of its registry entry."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ FIELDS = {
     "positional": (ac.POSITIONAL_ENCODINGS, "p"),
     "scaling": (ac.SCALINGS, "scaled"),
     "mask": (ac.MASKS, "masked"),
-    "activation": (ac.ACTIVATIONS, "weights"),
+    "normaliser": (ac.NORMALISERS, "weights"),
     "combine": (ac.COMBINATIONS, "output"),
 }
 
@@ -30,3 +30,10 @@ def test_option_tables_give_every_choice_a_label_help_and_function() -> None:
         for option in table.values():
             assert option.label and option.help and callable(option.build)
             assert all(callable(function) for function in option.shown)
+
+
+@pytest.mark.parametrize(("field", "name"), [("mask", "sliding"), ("combine", "mean")])
+def test_a_stage_shows_the_formula_and_words_of_the_chosen_entry(field: str, name: str) -> None:
+    table, key = FIELDS[field]
+    stage = stages_for(ac.AttentionConfig(**{field: name}))[key]
+    assert (stage.formula, stage.explanation) == (table[name].formula, table[name].words)

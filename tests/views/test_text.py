@@ -80,7 +80,7 @@ OPTION_CASES = [
     *({"pe": pe, "view": "2 Positions"} for pe in ac.POSITIONAL_ENCODINGS),
     *({"heads": str(h), "head": str(h), "view": "3 Q K V"} for h in (1, 2, 4, 8, 16)),
     *({"combine": combine, "view": "6 Output"} for combine in ac.COMBINATIONS),
-    {"activation": "hardmax", "view": "4 Weights"},
+    {"normaliser": "hardmax", "view": "4 Weights"},
     {"scale": "none", "view": "4 Weights"},
     {"scale": "temperature", "temperature": "0.3", "view": "4 Weights"},
     {"embedding": "onehot", "view": "1 Tokens"},
@@ -144,8 +144,8 @@ def test_presentation_mode_draws_larger_text_with_fewer_decimals() -> None:
             ac.AttentionConfig(mask="sliding", window=2, seed=7),
         ),
         (
-            {"activation": "hardmax", "pe": "rotary", "d_model": "12", "heads": "3"},
-            ac.AttentionConfig(d_model=12, n_heads=3, activation="hardmax", positional="rotary"),
+            {"normaliser": "hardmax", "pe": "rotary", "d_model": "12", "heads": "3"},
+            ac.AttentionConfig(d_model=12, n_heads=3, normaliser="hardmax", positional="rotary"),
         ),
         (
             {"scale": "temperature", "temperature": "0.5", "embedding": "onehot"},
@@ -166,6 +166,29 @@ def test_plotted_weights_equal_the_core_weights(params: dict, config: ac.Attenti
     labels = list(ac.tokenize(SENTENCE).labels)
     assert spec["data"][0]["x"] == labels
     assert spec["data"][0]["y"] == labels
+
+
+def test_a_link_with_the_old_activation_key_still_sets_the_normaliser() -> None:
+    at = run_page(text=SENTENCE, view="4 Weights", activation="hardmax")
+    assert_no_exception(at)
+    assert not at.warning
+    assert at.selectbox(key="normaliser").value == "hardmax"
+    assert at.query_params["normaliser"] == "hardmax"
+    assert "activation" not in at.query_params
+    expected, _ = expected_weights(ac.AttentionConfig(normaliser="hardmax"))
+    plotted = decode_array(charts(at)["Attention weights · head 1"]["data"][0]["z"])
+    np.testing.assert_array_equal(plotted, expected[0])
+
+
+def test_a_link_with_both_normaliser_keys_keeps_the_new_one() -> None:
+    at = run_page(text=SENTENCE, activation="hardmax", normaliser="softmax")
+    assert at.selectbox(key="normaliser").value == "softmax"
+
+
+def test_an_old_activation_key_with_a_bad_value_is_named_and_ignored() -> None:
+    at = run_page(text=SENTENCE, activation="relu")
+    assert at.selectbox(key="normaliser").value == "softmax"
+    assert "activation=relu" in shown(at.warning[0])
 
 
 def test_masked_cells_are_nan_in_the_plot_and_weights_grid_shows_every_head() -> None:
@@ -443,3 +466,21 @@ def test_a_bad_view_setting_in_the_link_is_named_in_a_warning(
     assert_no_exception(at)
     assert any(named in shown(warning) for warning in at.warning)
     assert at.get("plotly_chart")
+
+
+def bound_widget_keys(at: AppTest) -> set[str]:
+    """The keys of the page's input widgets in this run (every one is bound to the URL)."""
+    kinds = ("selectbox", "multiselect", "toggle", "number_input", "slider", "text_area")
+    return {widget.key for kind in kinds for widget in at.get(kind) if widget.key}
+
+
+def test_url_keys_name_every_widget_the_page_binds() -> None:
+    from ui.text.state import URL_KEYS
+
+    at = run_page(
+        text=SENTENCE, cross="true", text2="le chat", mask="sliding", scale="temperature",
+        custom_widths="true", view="5 Head view",
+    )  # fmt: skip
+    assert_no_exception(at)
+    assert bound_widget_keys(at) <= set(URL_KEYS)
+    assert {"cmask", "view"} <= set(URL_KEYS)  # the custom grid and the open tab

@@ -112,6 +112,20 @@ def test_link_values_select_the_view_and_refused_ones_are_named() -> None:
     assert "ts\\_length=999" in at.warning[0].value
 
 
+def test_a_link_with_the_old_normaliser_key_still_sets_the_normaliser() -> None:
+    """``ts_activation`` was renamed ``ts_normaliser``; ``ts_act`` stays the feature activation."""
+    at = open_page(ts_activation="hardmax", ts_act="gelu")
+    assert_clean(at)
+    assert at.selectbox(key="ts_normaliser").value == "hardmax"
+    assert at.selectbox(key="ts_act").value == "gelu"
+    assert at.query_params["ts_normaliser"] == "hardmax"
+    assert "ts_activation" not in at.query_params
+    shown = plotted_weights(at)
+    allowed = ac.causal_mask(28)
+    assert set(np.unique(shown[allowed])) == {0.0, 1.0}  # hardmax: one key per row
+    assert not at.warning
+
+
 # --- Uploads -----------------------------------------------------------------------
 
 
@@ -257,3 +271,16 @@ def test_the_view_before_training_scales_like_training_on_training_rows_only() -
     np.testing.assert_allclose(shown, expected.run.trace.weights[0][allowed], rtol=0, atol=1e-5)
     whole_series = ac.fit_scaler(series[["sales"]].to_numpy(), "zscore")
     assert not np.allclose(whole_series.offset, dataset.feature_scaler.offset)
+
+
+def test_url_keys_name_every_widget_the_page_binds() -> None:
+    from ui.time_series import training
+    from ui.time_series.state import URL_KEYS
+
+    at = open_page(ts_mask="sliding", ts_scale="temperature", ts_five_day="true")
+    assert_clean(at)
+    kinds = ("selectbox", "multiselect", "toggle", "number_input", "slider", "radio")
+    drawn = {widget.key for kind in kinds for widget in at.get(kind) if widget.key}
+    assert {"ts_window", "ts_temperature", "ts_features", "ts_act", "ts_end"} <= drawn
+    assert drawn <= set(URL_KEYS)
+    assert set(training.KEYS) <= set(URL_KEYS)  # drawn once training is on

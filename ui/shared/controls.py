@@ -7,7 +7,7 @@ also its URL parameter (with a page prefix where pages must not share state).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,18 +16,23 @@ from streamlit.delta_generator import DeltaGenerator
 
 import attention_core as ac
 from attention_core.boundary import limits
-from ui.shared.url import BIND
+from attention_core.boundary.registry import GRID, PADDING, TEMPERATURE, WINDOW, Registry
+from ui.shared.url import BIND, warn_refused
 
 D_MODEL_DEFAULT = 16
 
 
 @dataclass(frozen=True)
 class ControlOptions:
-    """Which choices a page offers (the time-series page offers fewer)."""
+    """Which choices a page offers (the time-series page offers fewer).
 
-    embeddings: Sequence[str] = tuple(ac.EMBEDDINGS)
-    positional: Sequence[str] = tuple(ac.POSITIONAL_ENCODINGS)
-    masks: Sequence[str] = tuple(ac.MASKS)
+    ``None`` offers every registered choice. ``mask_inputs`` are the inputs the
+    page can give a mask: it offers every mask that needs nothing else.
+    """
+
+    embeddings: Sequence[str] | None = None
+    positional: Sequence[str] | None = None
+    mask_inputs: frozenset[str] = frozenset({WINDOW, PADDING, GRID})
     default_positional: str = "sinusoidal"
     default_mask: str = "none"
     d_model_default: int = D_MODEL_DEFAULT
@@ -35,30 +40,49 @@ class ControlOptions:
     show_combine: bool = True
 
 
-# Plain-words help for each choice, shown as widget help.
+# Help for the widgets that are not a choice of an option table (those read the table).
 HELP = {
-    "embedding": "How each word becomes a vector: one-hot (a 1 in the word's own column) or "
-    "a random vector that is the same for the same word every time.",
     "d_model": "Width of every token vector (columns of X).",
     "heads": "How many attention heads run side by side; only counts that divide d_model "
     "are offered, so each head gets d_model / heads columns.",
-    "pe": "How position is added: none, sinusoidal waves, a learned table, or rotary "
-    "(rotates queries and keys by position).",
-    "mask": "Which keys each query may look at: all, only earlier ones (causal), a window of "
-    "recent ones, all but <pad> tokens, or your own grid.",
     "window": "Sliding window: each token sees itself and this many minus one before it.",
-    "scale": "sqrt_dk divides scores by √dₖ (standard); none leaves them raw; temperature "
-    "divides further by τ.",
     "temperature": "τ < 1 sharpens the weights, τ > 1 flattens them.",
-    "activation": "softmax gives soft weights; hardmax puts all weight on the best key.",
-    "combine": "How heads are combined: concatenate then W_O (standard), mean, max, or one "
-    "learned weight per head.",
     "seed": "Seed of the random weights: the same seed gives the same numbers for everyone.",
+}
+
+
+# URL keys that were renamed: a link with the old key still sets the value.
+# old name -> (new name, the table its values come from)
+RENAMED_KEYS: dict[str, tuple[str, Mapping[str, ac.Option]]] = {
+    "activation": ("normaliser", ac.NORMALISERS),
 }
 
 
 def _key(prefix: str, name: str) -> str:
     return f"{prefix}{name}"
+
+
+def adopt_renamed_keys(prefix: str = "") -> None:
+    """Give a link's value under a renamed key to the widget of the new name, before it is drawn.
+
+    ``?activation=hardmax`` (the old name) sets the normaliser to hardmax and the
+    link then reads ``?normaliser=hardmax``; a link that carries both keeps the
+    new one. A bound widget takes a link's value only at its first run, so the
+    value goes through session state (as any value set in code), checked first.
+    """
+    for old, (new, table) in RENAMED_KEYS.items():
+        old_key, new_key = _key(prefix, old), _key(prefix, new)
+        if old_key not in st.query_params:
+            continue
+        value = st.query_params[old_key]
+        del st.query_params[old_key]
+        if new_key in st.query_params:
+            continue
+        if value in table:
+            st.session_state[new_key] = value
+            st.query_params[new_key] = value
+        else:
+            warn_refused({old_key: value})
 
 
 def control_keys(prefix: str = "") -> list[str]:
@@ -75,7 +99,7 @@ def control_keys(prefix: str = "") -> list[str]:
         "window",
         "scale",
         "temperature",
-        "activation",
+        "normaliser",
         "combine",
         "seed",
     ]
@@ -87,32 +111,38 @@ def _label(option: ac.Option, name: str) -> str:
     return "" if option.label == name else f" ({option.label})"
 
 
-def _select(
-    label: str,
-    table: dict[str, ac.Option],
-    offered: Sequence[str],
-    default: str,
-    key: str,
-    help_key: str,
-) -> str:
-    """A selectbox over the ``offered`` names of an option table; its help lists each one's help.
-
-    The names themselves are shown (not the table's labels): a bound widget
-    writes what it shows into the link, and links keep the names.
-    """
-    names = [name for name in table if name in offered]
-    index = names.index(default) if default in names else 0
-    choices = "\n".join(
+def choices_help(intro: str, table: Mapping[str, ac.Option], names: Sequence[str]) -> str:
+    """``intro``, then one line per offered choice: its name, label and help."""
+    lines = "\n".join(
         f"- **{name}**{_label(table[name], name)}: {table[name].help}" for name in names
     )
-    return st.selectbox(
-        label,
-        names,
-        index=index,
-        key=key,
-        bind=BIND,
-        help=f"{HELP[help_key]}\n\n{choices}",
-    )
+    return f"{intro}\n\n{lines}"
+
+
+def select_option(
+    label: str,
+    intro: str,
+    table: Mapping[str, ac.Option],
+    offered: Sequence[str] | None,
+    default: str,
+    key: str,
+    place: Any = st,
+) -> str:
+    """A selectbox over the ``offered`` names of an option table (all when None).
+
+    Its help is ``intro`` and each choice's own help. The names themselves are
+    shown (not the table's labels): a bound widget writes what it shows into the
+    link, and links keep the names.
+    """
+    names = [name for name in table if offered is None or name in offered]
+    index = names.index(default) if default in names else 0
+    help_text = choices_help(intro, table, names)
+    return place.selectbox(label, names, index=index, key=key, bind=BIND, help=help_text)
+
+
+def _select(table: Registry, offered: Sequence[str] | None, default: str, key: str) -> str:
+    """:func:`select_option` labelled and introduced by the registry itself."""
+    return select_option(table.label, table.help, table, offered, default, key)
 
 
 def _head_widths(prefix: str, d_model: int, n_heads: int) -> tuple[int | None, int | None]:
@@ -151,18 +181,14 @@ def attention_controls(
     later, by the core, with the tokens).
     """
     options = options or ControlOptions()
+    adopt_renamed_keys(prefix)
     sidebar = st.sidebar
     with sidebar:
         st.header("Model")
         embedding = "random"
         if options.show_embedding:
             embedding = _select(
-                "Embedding",
-                ac.EMBEDDINGS,
-                options.embeddings,
-                "random",
-                _key(prefix, "embedding"),
-                "embedding",
+                ac.EMBEDDINGS, options.embeddings, "random", _key(prefix, "embedding")
             )
         d_model = int(
             st.number_input(
@@ -187,19 +213,16 @@ def attention_controls(
         )
         d_k, d_v = _head_widths(prefix, d_model, n_heads)
         positional = _select(
-            "Positional encoding",
             ac.POSITIONAL_ENCODINGS,
             options.positional,
             options.default_positional,
             _key(prefix, "pe"),
-            "pe",
         )
         st.header("Attention")
-        mask = _select(
-            "Mask", ac.MASKS, options.masks, options.default_mask, _key(prefix, "mask"), "mask"
-        )
+        offered_masks = ac.MASKS.taking(options.mask_inputs)
+        mask = _select(ac.MASKS, offered_masks, options.default_mask, _key(prefix, "mask"))
         window = 3
-        if mask == "sliding":
+        if WINDOW in ac.MASKS[mask].needs:
             window = st.slider(
                 "Window",
                 1,
@@ -209,11 +232,9 @@ def attention_controls(
                 bind=BIND,
                 help=HELP["window"],
             )
-        scaling = _select(
-            "Scaling", ac.SCALINGS, tuple(ac.SCALINGS), "sqrt_dk", _key(prefix, "scale"), "scale"
-        )
+        scaling = _select(ac.SCALINGS, None, "sqrt_dk", _key(prefix, "scale"))
         temperature = 1.0
-        if scaling == "temperature":
+        if TEMPERATURE in ac.SCALINGS[scaling].needs:
             temperature = st.slider(
                 "Temperature τ",
                 limits.MIN_TEMPERATURE,
@@ -224,24 +245,10 @@ def attention_controls(
                 bind=BIND,
                 help=HELP["temperature"],
             )
-        activation = _select(
-            "Activation",
-            ac.ACTIVATIONS,
-            tuple(ac.ACTIVATIONS),
-            "softmax",
-            _key(prefix, "activation"),
-            "activation",
-        )
+        normaliser = _select(ac.NORMALISERS, None, "softmax", _key(prefix, "normaliser"))
         combine = "concat"
         if options.show_combine:
-            combine = _select(
-                "Combine heads",
-                ac.COMBINATIONS,
-                tuple(ac.COMBINATIONS),
-                "concat",
-                _key(prefix, "combine"),
-                "combine",
-            )
+            combine = _select(ac.COMBINATIONS, None, "concat", _key(prefix, "combine"))
         seed = int(
             st.number_input(
                 "Seed",
@@ -264,7 +271,7 @@ def attention_controls(
         window=int(window),
         scaling=scaling,
         temperature=float(temperature),
-        activation=activation,
+        normaliser=normaliser,
         combine=combine,
         seed=seed,
     )

@@ -2,21 +2,17 @@ r"""The stages of attention a page draws: formula, plain words and shape of each
 
 Every page that shows the path from tokens to context vectors can reuse these
 texts, so the same step is explained the same way everywhere. :func:`stages_for`
-adapts the formulas to a configuration (scaling, mask, activation, combination,
-positional encoding); :func:`stage_matrix` picks the matching array out of an
-:class:`attention_core.AttentionRun`.
+takes the formula and words of each chosen option (scaling, mask, normaliser,
+combination, positional encoding) from its entry in the core's tables;
+:mod:`ui.shared.stage_arrays` picks each step's array (and its code) out of a run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-import numpy as np
-
 import attention_core as ac
-from attention_core.boundary import pipeline
-from attention_core.maths import attention, positional
 
 # Which token list labels the rows/columns of a step's matrix.
 QUERY_SIDE = "query"  # tokens of the (first) sentence
@@ -44,118 +40,6 @@ class Stage:
     cols: str = WIDTH
     per_head: bool = False
     masked: bool = False  #: grey out cells the mask forbids
-
-
-_POSITIONS = {
-    "sinusoidal": (
-        r"P_{p,2i} = \sin\!\big(p / 10000^{2i/d}\big),\quad "
-        r"P_{p,2i+1} = \cos\!\big(p / 10000^{2i/d}\big)",
-        "Row p holds waves of many speeds read at position p, so every position gets its "
-        "own pattern. Nearby positions get similar patterns, which lets attention tell "
-        "close words from distant ones.",
-    ),
-    "learned": (
-        r"P_{p,:} = E_{\text{pos}}[p] \sim \mathcal{N}(0, 1)",
-        "Each position has its own row in a table that training would adjust; here it is "
-        "still random, as at the start of training. The model must learn what these rows mean.",
-    ),
-    "none": (
-        r"P = 0",
-        "No position is added, so the model cannot tell word order. Shuffle the words and "
-        "every weight below is shuffled the same way, nothing else changes.",
-    ),
-    "rotary": (
-        r"P = 0,\quad q_p, k_p \mapsto R_{\theta p}\, q_p,\; R_{\theta p}\, k_p",
-        "Rotary encoding adds nothing here: it turns each query and key by an angle that "
-        "grows with its position. The score of two tokens then depends on how far apart they "
-        "are, not on where they sit.",
-    ),
-}
-
-_SCALINGS = {
-    "sqrt_dk": (
-        r"\tilde S_h = \frac{S_h}{\sqrt{d_k}}",
-        "Dot products of long vectors grow with their length d_k; dividing by its square root "
-        "keeps them around the same size for any width. Without it softmax would put almost "
-        "all weight on one key.",
-    ),
-    "none": (
-        r"\tilde S_h = S_h",
-        "The scores are left as they are. With wide heads they get large and softmax turns "
-        "almost one-hot; compare with sqrt_dk scaling.",
-    ),
-    "temperature": (
-        r"\tilde S_h = \frac{S_h}{\tau \sqrt{d_k}}",
-        "Besides the usual √d_k, the scores are divided by a temperature τ. A small τ makes "
-        "the weights sharper, a large τ makes them more even.",
-    ),
-}
-
-_MASKS = {
-    "none": (
-        r"\hat S_h = \tilde S_h \quad (\text{every } M_{ij} = 1)",
-        "No mask: every query may look at every key. This is the encoder's view of a sentence.",
-    ),
-    "causal": (
-        r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & j \le i \\ -\infty & j > i \end{cases}",
-        "A token may only look at itself and the tokens before it, as when text is generated "
-        "word by word. Grey cells are set to −∞ and get weight 0 in the next step.",
-    ),
-    "sliding": (
-        r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & 0 \le i - j < w \\ -\infty & "
-        r"\text{otherwise} \end{cases}",
-        "Each token sees only itself and the w − 1 tokens just before it. Long texts stay "
-        "cheap, and information still travels further through stacked layers.",
-    ),
-    "padding": (
-        r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & t_j \ne \texttt{<pad>} \\ -\infty & "
-        r"t_j = \texttt{<pad>} \end{cases}",
-        "Padding tokens only fill short sentences up to the length of a batch; no query may "
-        "look at them. Their columns are grey and get weight 0.",
-    ),
-    "custom": (
-        r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & M_{ij} = 1 \\ -\infty & M_{ij} = 0 "
-        r"\end{cases}",
-        "You chose which pairs are allowed in the grid above. An unticked cell becomes −∞ "
-        "and gets weight 0; a row with no ticks gets no weights at all.",
-    ),
-}
-
-_ACTIVATIONS = {
-    "softmax": (
-        r"A_{ij} = \frac{e^{\hat S_{ij}}}{\sum_{k} e^{\hat S_{ik}}}",
-        "Softmax turns each row of scores into positive weights that add up to 1: how much "
-        "each key counts for this query. A masked cell (−∞) becomes exactly 0.",
-    ),
-    "hardmax": (
-        r"A_{ij} = [\, j = \arg\max_k \hat S_{ik} \,]",
-        "Hard attention gives all the weight to the single best key of each row. The result "
-        "is easy to read, but a tiny change of scores can jump to another key.",
-    ),
-}
-
-_COMBINATIONS = {
-    "concat": (
-        r"O = [\,C_1 \;\cdots\; C_H\,]\, W^O",
-        "The concatenated heads are mixed by one more learned matrix, W_O, back to width "
-        "d_model. Every output column can now combine what all heads found.",
-    ),
-    "mean": (
-        r"O = \frac{1}{H} \sum_{h=1}^{H} C_h",
-        "The heads' context vectors are averaged entry by entry. Simple, but a head that "
-        "found something rare gets diluted by the others.",
-    ),
-    "max": (
-        r"O_{tc} = \max_{h} \, (C_h)_{tc}",
-        "Each entry keeps the largest value any head produced there. Strong signals survive, "
-        "but which head they came from is lost.",
-    ),
-    "learned": (
-        r"O = \sum_{h=1}^{H} w_h\, C_h",
-        "Each head gets one weight w_h (here near 1/H, before any training) and the heads "
-        "are added with those weights. Training would learn which heads matter more.",
-    ),
-}
 
 
 _ROTARY_Q = r"Q_h = \mathrm{RoPE}\big(\tilde X\, W^Q_h\big) \in \mathbb{R}^{T \times d_k}"
@@ -295,16 +179,15 @@ def stages_for(config: ac.AttentionConfig, cross: bool = False) -> dict[str, Sta
     ``cross``: keys and values come from a second sentence (cross-attention).
     """
     steps = _base_stages()
-    formula, words = _POSITIONS[config.positional]
-    steps["p"] = replace(steps["p"], formula=formula, explanation=words)
-    formula, words = _SCALINGS[config.scaling]
-    steps["scaled"] = replace(steps["scaled"], formula=formula, explanation=words)
-    formula, words = _MASKS[config.mask]
-    steps["masked"] = replace(steps["masked"], formula=formula, explanation=words)
-    formula, words = _ACTIVATIONS[config.activation]
-    steps["weights"] = replace(steps["weights"], formula=formula, explanation=words)
-    formula, words = _COMBINATIONS[config.combine]
-    steps["output"] = replace(steps["output"], formula=formula, explanation=words)
+    chosen = {
+        "p": ac.POSITIONAL_ENCODINGS[config.positional],
+        "scaled": ac.SCALINGS[config.scaling],
+        "masked": ac.MASKS[config.mask],
+        "weights": ac.NORMALISERS[config.normaliser],
+        "output": ac.COMBINATIONS[config.combine],
+    }
+    for key, option in chosen.items():
+        steps[key] = replace(steps[key], formula=option.formula, explanation=option.words)
     if config.positional == "rotary":
         steps["q"] = replace(steps["q"], formula=_ROTARY_Q)
         steps["k"] = replace(steps["k"], formula=_ROTARY_K)
@@ -323,41 +206,6 @@ def shape_caption(symbol: str, shape: tuple[int, ...], head: int | None = None) 
 
 def _subscript(number: int) -> str:
     return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
-
-
-def stage_matrix(run: ac.AttentionRun, key: str, head: int | None = None) -> np.ndarray:
-    """The array a step shows: ``(H, R, C)`` for per-head steps when ``head`` is None,
-    else ``(R, C)``.
-
-    ``x``/``p``/``x_plus_p`` are the query side; :func:`key_side_matrix` gives
-    the key side of a cross-attention run.
-    """
-    trace = run.trace
-    arrays = {
-        "x": run.x,
-        "p": run.p,
-        "x_plus_p": run.x + run.p,
-        "q": trace.q,
-        "k": trace.k,
-        "v": trace.v,
-        "scores": trace.scores,
-        "scaled": trace.scaled,
-        "masked": trace.masked,
-        "weights": trace.weights,
-        "context": trace.context,
-        "concat": trace.concat,
-        "output": run.trace.output,
-    }
-    matrix = arrays[key]
-    if head is not None and matrix.ndim == 3:
-        return matrix[head]
-    return matrix
-
-
-def key_side_matrix(run: ac.AttentionRun, key: str) -> np.ndarray:
-    """``x``, ``p`` or ``x_plus_p`` of the key/value sentence ``(S, d_model)``."""
-    arrays = {"x": run.x_kv, "p": run.p_kv, "x_plus_p": run.x_kv + run.p_kv}
-    return arrays[key]
 
 
 def axis_labels(
@@ -379,57 +227,3 @@ def stage_title(step: Stage, head: int | None = None, second_sentence: bool = Fa
     if head is not None:
         title += f" · head {head + 1}"
     return title
-
-
-def all_matrices(run: ac.AttentionRun) -> dict[str, np.ndarray]:
-    """Every matrix of a run by name, for one ``.npz`` download (per-head arrays ``(H, ·, ·)``)."""
-    trace = run.trace
-    matrices = {
-        "X": run.x,
-        "P": run.p,
-        "X_plus_P": run.x + run.p,
-        "W_Q": run.projections.w_q,
-        "W_K": run.projections.w_k,
-        "W_V": run.projections.w_v,
-        "W_O": run.projections.w_o,
-        "head_weights": run.projections.head_weights,
-        "Q": trace.q,
-        "K": trace.k,
-        "V": trace.v,
-        "scores": trace.scores,
-        "scaled": trace.scaled,
-        "masked": trace.masked,
-        "weights": trace.weights,
-        "context": trace.context,
-        "concat": trace.concat,
-        "output": run.trace.output,
-    }
-    if run.is_cross:
-        matrices |= {"X_kv": run.x_kv, "P_kv": run.p_kv, "X_kv_plus_P_kv": run.x_kv + run.p_kv}
-    if run.mask is not None:
-        matrices["mask"] = run.mask
-    return matrices
-
-
-def stage_code(key: str, config: ac.AttentionConfig) -> tuple[Callable, ...]:
-    """The core functions that compute stage ``key`` under ``config``, for "The code"."""
-    rotary = (positional.rotate,) if config.positional == "rotary" else ()
-    projection = (attention.project, attention.split_heads)
-    code = {
-        "tokens": (ac.tokenize,),
-        "x": ac.EMBEDDINGS[config.embedding].shown,
-        "p": ac.POSITIONAL_ENCODINGS[config.positional].shown,
-        "x_plus_p": (pipeline.run_attention,),
-        "q": (*projection, *rotary),
-        "k": (*projection, *rotary),
-        "v": projection,
-        "scores": (attention.attention_scores,),
-        "scaled": (attention.scale_scores, *ac.SCALINGS[config.scaling].shown),
-        "masked": (attention.mask_scores, *ac.MASKS[config.mask].shown),
-        "weights": ac.ACTIVATIONS[config.activation].shown,
-        "head_view": ac.ACTIVATIONS[config.activation].shown,
-        "context": (attention.attention_context,),
-        "concat": (attention.merge_heads,),
-        "output": ac.COMBINATIONS[config.combine].shown,
-    }
-    return code[key]

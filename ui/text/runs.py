@@ -9,7 +9,7 @@ builders also take the run itself as ``_run``, which Streamlit leaves out of the
 (it follows from the RunKey), instead of asking the run cache again for every figure.
 
 This module is imported once per process; a page script runs again on every rerun,
-so the cached functions and :class:`View` live here rather than in ``views/text.py``
+so the cached functions live here rather than in ``views/text.py``
 (defining them again on each rerun cost another ~9 %).
 """
 
@@ -26,17 +26,9 @@ import attention_core as ac
 from attention_core.boundary.arrays import read_only_fields
 from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
-from ui.shared.matrix_view import chart, matrix_stage, stage_heatmap
-from ui.shared.stages import (
-    Stage,
-    axis_labels,
-    key_side_matrix,
-    shape_caption,
-    stage_code,
-    stage_matrix,
-    stage_title,
-    stages_for,
-)
+from ui.shared.matrix_view import stage_heatmap
+from ui.shared.stage_arrays import key_side_matrix, stage_matrix
+from ui.shared.stages import Stage, axis_labels, stage_title, stages_for
 from ui.text.mask_inputs import decode
 
 # Reruns of one session hit these caches; a classroom of different sentences
@@ -160,45 +152,3 @@ def head_view_figure(
     query_labels, key_labels = run_key.labels
     weights = _run.trace.weights
     return head_view(weights, query_labels, key_labels, heads=heads, query=query, style=style)
-
-
-@dataclass(frozen=True)
-class View:
-    """What every tab needs: the run, its key, the chosen head and display options."""
-
-    run_key: RunKey
-    run: ac.AttentionRun
-    steps: dict[str, Stage]
-    head: int  #: 0-based
-    numbers: bool
-    style: FigureStyle
-
-    def step(self, key: str, head: int | None = None, second: bool = False) -> None:
-        """One matrix beside its formula, shape and words (and numbers, if asked)."""
-        step = self.steps[key]
-        matrix = matrix_of(self.run, key, head, second)
-        rows, cols = axes(self.run_key, step, matrix.shape, second)
-        symbol = step.symbol + ("_kv" if second else "")
-        name = key + ("_second_sentence" if second else "")
-        name += "" if head is None else f"_head{head + 1}"  # also the CSV file's name
-        matrix_stage(
-            step,
-            matrix,
-            rows,
-            cols,
-            key=name,
-            shapes=[shape_caption(symbol, matrix.shape, head)],
-            title=stage_title(step, head, second),
-            mask=self.run.mask,
-            show_numbers=self.numbers,
-            style=self.style,
-            figure=heatmap_figure(self.run_key, key, head, second, self.style, self.run),
-            code=stage_code(key, self.run.config),
-        )
-
-    def grid(self, key: str) -> None:
-        """Every head's matrix of a per-head step, side by side on one colour scale."""
-        stack = stage_matrix(self.run, key)
-        each = shape_caption(self.steps[key].symbol, stack.shape[1:])
-        st.caption(f"All {stack.shape[0]} heads ({each} each) on one colour scale.")
-        chart(grid_figure(self.run_key, key, self.style, self.run), key=f"grid_{key}")

@@ -28,13 +28,13 @@ from ui.shared.safe import show_error, show_info
 from ui.shared.training_cache import TrainingCache
 from ui.shared.url import BIND
 from ui.time_series import figures
+from ui.time_series.state import PREFIX
 from ui.time_series.training_figures import forecast_figure, loss_figure
 
 if TYPE_CHECKING:  # both import torch; at run time they are imported only once training is on
     from attention_core.timeseries.model import ForecasterConfig, ForecasterTrainingConfig
     from attention_core.timeseries.training import TrainingResult
 
-PREFIX = "ts_"
 LEARNING_RATES = (0.001, 0.003, 0.01)
 BATCH_SIZE = 64
 KEYS = [f"{PREFIX}{name}" for name in ("steps", "layers", "hidden", "lr", "layer")]
