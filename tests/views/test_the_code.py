@@ -2,7 +2,7 @@
 
 For each stage of the text page and each walkthrough step, the page shows the
 source of some core functions. These tests check (1) that the code blocks on the
-page are exactly ``inspect.getsource`` of the functions ``ui.shared.stage_arrays.stage_code``
+page are exactly ``inspect.getsource`` of the functions ``ui.text.stage_arrays.stage_code``
 names, and (2) that calling the first of those functions on the run's inputs
 gives the very numbers the page drew — so the code shown is the code that ran.
 """
@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 import attention_core as ac
 from attention_core.maths import attention, positional
 from tests.plotly_specs import decode, figure_titled
-from ui.shared.stage_arrays import stage_code
+from ui.text.stage_arrays import stage_code
 from ui.walkthrough.lecture import LECTURE_CODE
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,7 @@ Every page that shows the path from tokens to context vectors can reuse these
 texts, so the same step is explained the same way everywhere. :func:`stages_for`
 takes the formula and words of each chosen option (scaling, mask, normaliser,
 combination, positional encoding) from its entry in the core's tables;
-:mod:`ui.shared.stage_arrays` picks each step's array (and its code) out of a run.
+:mod:`ui.text.stage_arrays` picks each step's array (and its code) out of a run.
 """
 
 from __future__ import annotations

@@ -27,9 +27,9 @@ from attention_core.boundary.arrays import read_only_fields
 from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
 from ui.shared.matrix_view import stage_heatmap
-from ui.shared.stage_arrays import key_side_matrix, stage_matrix
 from ui.shared.stages import Stage, axis_labels, stage_title, stages_for
 from ui.text.mask_inputs import decode
+from ui.text.stage_arrays import key_side_matrix, stage_matrix
 
 # Reruns of one session hit these caches; a classroom of different sentences
 # evicts. The biggest run (128 tokens, d_model 512, 16 heads) is ~20 MB.

@@ -20,12 +20,12 @@ from ui.shared.controls import attention_controls, control_keys
 from ui.shared.matrix_view import npz_download
 from ui.shared.presentation import current_style
 from ui.shared.safe import show_error, show_warning
-from ui.shared.stage_arrays import all_matrices
 from ui.shared.stages import Stage, stages_for
 from ui.shared.url import BIND
 from ui.text import mask_inputs
 from ui.text.mask_inputs import encode, mask_editor, padding_hint
 from ui.text.runs import RunKey, compute
+from ui.text.stage_arrays import all_matrices
 
 PREFIX = ""  #: the text page's widget and URL keys have no prefix (its links came first)
 DEFAULT_TEXT = "The animal didn't cross the street because it was too tired."
