@@ -10,6 +10,7 @@ so ``import attention_core`` stays fast.
 
 from attention_core.boundary import limits
 from attention_core.boundary.api import (
+    attention_backward,
     combine_heads,
     hardmax,
     masked_fill,
@@ -17,6 +18,7 @@ from attention_core.boundary.api import (
     multi_head_attention,
     scaled_dot_product_attention,
     softmax,
+    softmax_backward,
     split_heads,
     with_temperature,
 )
@@ -43,7 +45,7 @@ from attention_core.boundary.registry import Option
 from attention_core.boundary.text import Tokens, one_hot_embeddings, random_embeddings, tokenize
 from attention_core.boundary.validation import valid_head_counts
 from attention_core.maths.attention import AttentionTrace, MultiHeadTrace
-from attention_core.maths.backward import AttentionGradients, attention_backward, softmax_backward
+from attention_core.maths.backward import AttentionGradients
 from attention_core.maths.masks import causal_mask, padding_mask, sliding_window_mask
 from attention_core.maths.positional import learned_encoding, rotary_embedding, sinusoidal_encoding
 from attention_core.maths.projections import Projections, glorot_uniform, init_projections

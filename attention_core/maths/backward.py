@@ -17,7 +17,9 @@ Backward, given :math:`G = \partial L / \partial O` of shape ``(T, d_v)``:
     \partial X_q = \partial Q\, (W^Q)^\top \quad\text{(likewise for K and V)}
 
 The softmax step uses the Jacobian :math:`\mathrm{diag}(a) - a a^\top` of each row
-without building it. Masked entries have :math:`A = 0`, so they get no gradient:
+without building it. Like :mod:`attention_core.maths.attention`, these functions
+check nothing: :func:`attention_core.boundary.api.attention_backward` checks a
+caller's arrays once and calls them. Masked entries have :math:`A = 0`, so they get no gradient:
 the mask needs no backward rule of its own. This fixes three bugs of the source
 notebook: it multiplied the scores by a 0/1 mask (which does not mask), it
 ``squeeze``-d away the query axis when there was one query, and it initialised
@@ -30,10 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core.boundary.api import scaled_dot_product_attention
-from attention_core.boundary.errors import InputError
-from attention_core.boundary.validation import as_matrix
-from attention_core.maths.attention import AttentionTrace
+from attention_core.maths.attention import AttentionTrace, scaled_dot_product_attention
 
 
 @dataclass(frozen=True)
@@ -59,11 +58,6 @@ def softmax_backward(weights: np.ndarray, d_weights: np.ndarray) -> np.ndarray:
     ``weights, d_weights (..., T, S)``. Equal to multiplying each row's gradient
     by the Jacobian :math:`\mathrm{diag}(a) - a a^\top`.
     """
-    weights, d_weights = np.asarray(weights), np.asarray(d_weights)
-    if weights.shape != d_weights.shape:
-        raise InputError(
-            f"weights {weights.shape} and their gradient {d_weights.shape} need the same shape."
-        )
     return weights * (d_weights - np.sum(d_weights * weights, axis=-1, keepdims=True))
 
 
@@ -75,28 +69,18 @@ def attention_backward(
     w_k: np.ndarray,
     w_v: np.ndarray,
     d_output: np.ndarray,
+    scale: float,
     mask: np.ndarray | None = None,
-    scale: float | None = None,
 ) -> AttentionGradients:
     r"""Forward and hand-written backward pass of single-head attention.
 
     Shapes: ``x_q (T, d_q)``, ``x_k (S, d_q)``, ``x_v (S, d_in_v)``,
     ``w_q, w_k (d_q, dk)``, ``w_v (d_in_v, dv)``, ``d_output (T, dv)`` =
-    :math:`\partial L/\partial O`. ``scale`` defaults to :math:`1/\sqrt{d_k}`.
+    :math:`\partial L/\partial O`; ``scale`` the factor :math:`s`; ``mask (T, S)``
+    bool or None.
     """
-    x_q, x_k, x_v = as_matrix(x_q, "x_q"), as_matrix(x_k, "x_k"), as_matrix(x_v, "x_v")
-    w_q, w_k, w_v = as_matrix(w_q, "w_q"), as_matrix(w_k, "w_k"), as_matrix(w_v, "w_v")
-    for x, w, name in ((x_q, w_q, "w_q"), (x_k, w_k, "w_k"), (x_v, w_v, "w_v")):
-        if x.shape[1] != w.shape[0]:
-            raise InputError(f"{name} needs {x.shape[1]} rows to match its input, got {w.shape}.")
     q, k, v = x_q @ w_q, x_k @ w_k, x_v @ w_v
-    forward = scaled_dot_product_attention(q, k, v, mask=mask, scale=scale)
-    d_output = as_matrix(d_output, "d_output")
-    if d_output.shape != forward.context.shape:
-        raise InputError(
-            f"The output gradient must have the output's shape {forward.context.shape}, "
-            f"got {d_output.shape}."
-        )
+    forward = scaled_dot_product_attention(q, k, v, scale, mask)
     d_v = forward.weights.T @ d_output  # (S, dv)
     d_weights = d_output @ v.T  # (T, S)
     d_scores = forward.scale * softmax_backward(forward.weights, d_weights)  # (T, S)
