@@ -10,22 +10,22 @@ same links.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 import attention_core as ac
 from attention_core.boundary import limits
-from hosting.turns import TRAININGS
 from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import FigureStyle
 from ui.shared.matrix_view import chart
 from ui.shared.safe import show_error, show_info
 from ui.shared.training_cache import TrainingCache
+from ui.shared.training_progress import LiveProgress
 from ui.shared.url import BIND
 from ui.time_series import figures
 from ui.time_series.state import PREFIX
@@ -40,6 +40,7 @@ BATCH_SIZE = 64
 KEYS = [f"{PREFIX}{name}" for name in ("steps", "layers", "hidden", "lr", "layer")]
 MAX_CACHED_TRAININGS = 32
 CACHE_TTL_SECONDS = 3600
+REDRAW_SECONDS = 0.3
 
 
 #: Every trained forecaster of this server process, shared by all sessions.
@@ -116,30 +117,16 @@ def train_with_progress(
     """Train once, drawing a progress bar and the live loss curves."""
     from attention_core.timeseries import training as trainer  # imports torch: only here
 
-    bar = st.progress(0.0, text="Training…")
-    live_chart = st.empty()
-    history: list[tuple[int, float, float]] = []
-    drawn = [0.0]
+    def curves(steps: np.ndarray, train_loss: np.ndarray, val_loss: np.ndarray) -> go.Figure:
+        return loss_figure(steps, train_loss, val_loss, style=style)
 
-    def on_progress(update) -> None:
-        history.append((update.step, update.train_loss, update.val_loss))
-        bar.progress(
-            min(update.step / update.steps, 1.0),
-            text=f"Step {update.step} of {update.steps}: validation loss {update.val_loss:.4f}",
-        )
-        if time.monotonic() - drawn[0] > 0.3:
-            steps, train_loss, val_loss = (np.array(c) for c in zip(*history, strict=True))
-            chart(loss_figure(steps, train_loss, val_loss, style=style), place=live_chart)
-            drawn[0] = time.monotonic()
+    with LiveProgress("Training…", curves, REDRAW_SECONDS) as live:
 
-    def in_queue(ahead: int) -> None:
-        bar.progress(0.0, text=TRAININGS.waiting_words(ahead))
+        def on_progress(update) -> None:
+            text = f"Step {update.step} of {update.steps}: validation loss {update.val_loss:.4f}"
+            live.step(update.step, update.steps, text, update.train_loss, update.val_loss)
 
-    try:
-        return trainer.train_model(dataset, model_config, train_config, on_progress, in_queue)
-    finally:
-        bar.empty()
-        live_chart.empty()
+        return trainer.train_model(dataset, model_config, train_config, on_progress, live.in_queue)
 
 
 TRAINING_INTRO = (
