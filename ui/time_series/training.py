@@ -10,6 +10,7 @@ same links.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 import attention_core as ac
 from attention_core.boundary import limits
@@ -180,26 +182,29 @@ def training_section(
     show_training(result, model_config, style, period)
 
 
+def _error_beside_naive(
+    columns: Sequence[DeltaGenerator], name: str, model: float, naive: float, naive_note: str = ""
+) -> None:
+    """The model's error, with its difference from the naive one, beside the naive error."""
+    columns[0].metric(
+        f"Model {name}",
+        f"{model:.4g}",
+        delta=f"{model - naive:+.3g} vs naive",
+        delta_color="inverse",
+    )
+    columns[1].metric(f"Naive {name}{naive_note}", f"{naive:.4g}")
+
+
 def show_training(
     result: TrainingResult, model_config: ForecasterConfig, style: FigureStyle, period: int | None
 ) -> None:
     """Errors beside the naive forecast, forecasts, losses, attention before and after."""
     model_errors, naive_errors = result.model_errors, result.naive_errors
     columns = st.columns(4)
-    columns[0].metric(
-        "Model MAE",
-        f"{model_errors.mae:.4g}",
-        delta=f"{model_errors.mae - naive_errors.mae:+.3g} vs naive",
-        delta_color="inverse",
+    _error_beside_naive(
+        columns[:2], "MAE", model_errors.mae, naive_errors.mae, " (tomorrow = today)"
     )
-    columns[1].metric("Naive MAE (tomorrow = today)", f"{naive_errors.mae:.4g}")
-    columns[2].metric(
-        "Model RMSE",
-        f"{model_errors.rmse:.4g}",
-        delta=f"{model_errors.rmse - naive_errors.rmse:+.3g} vs naive",
-        delta_color="inverse",
-    )
-    columns[3].metric("Naive RMSE", f"{naive_errors.rmse:.4g}")
+    _error_beside_naive(columns[2:], "RMSE", model_errors.rmse, naive_errors.rmse)
     if model_errors.mae < naive_errors.mae:
         st.success(
             f"The model's forecasts are off by {model_errors.mae:.3g} on average, "
