@@ -1,6 +1,6 @@
 """The pages share one pattern: controls read into one frozen state, sections drawn from it.
 
-Each converted page keeps, in ``ui/<page>/state.py``, its ``URL_KEYS``, one frozen
+Each page keeps, in ``ui/<page>/state.py``, its ``URL_KEYS``, one frozen
 ``<Page>State`` and ``read_state()``; its script in ``views/`` only reads top to
 bottom; and every widget binds to the link through ``ui.shared.url.BIND``.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ("walkthrough", "positional_encoding", "pretrained", "learning")
+PAGES = ("text", "time_series", "walkthrough", "positional_encoding", "pretrained", "learning")
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -54,6 +54,7 @@ def test_a_page_prefix_is_defined_only_in_its_state_module(page: str) -> None:
 
 
 def test_every_widget_binds_through_the_one_bind_constant() -> None:
+    # every page script and every ui/ module, the shared controls included
     sources = [*(ROOT / "views").glob("*.py"), *(ROOT / "ui").rglob("*.py")]
     literal = [
         str(path.relative_to(ROOT))
@@ -62,3 +63,8 @@ def test_every_widget_binds_through_the_one_bind_constant() -> None:
         and re.search(r"bind\s*=\s*[\"']query-params", path.read_text(encoding="utf-8"))
     ]
     assert literal == []
+
+
+def test_the_pattern_is_checked_for_every_page_script() -> None:
+    scripts = {path.stem for path in (ROOT / "views").glob("*.py")} - {"__init__"}
+    assert scripts == set(PAGES)

@@ -13,27 +13,29 @@ settings come from :mod:`ui.learning.state`.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core.boundary import limits
 from attention_core.learning.config import TaskTrainingConfig, TinyTransformerConfig
 from attention_core.learning.shipped import ShippedRunError, shipped_run
-from hosting.turns import TRAININGS
 from ui.figures.style import FigureStyle
 from ui.learning.figures import training_curves
 from ui.learning.state import PREFIX, LearningState, task_key
-from ui.shared.matrix_view import chart
 from ui.shared.safe import show_warning
 from ui.shared.training_cache import TrainingCache
+from ui.shared.training_progress import LiveProgress
 
 if TYPE_CHECKING:
     from attention_core.learning.result import LearningProgress, LearningResult
 
 REDRAW_SECONDS = 0.25
+# Until the first update: PyTorch loads (once per server), or another training on
+# this server finishes (one at a time, each on one thread).
+STARTING = "Starting: loading PyTorch, or waiting for another training…"
 #: Every trained model of this server process, shared by all sessions.
 RUNS: TrainingCache[LearningResult, LearningProgress] = TrainingCache(
     limits.MAX_CACHED_LEARNING_RUNS, ttl_seconds=6 * 3600
@@ -74,50 +76,32 @@ def train_shared(
     model: TinyTransformerConfig, train: TaskTrainingConfig, style: FigureStyle
 ) -> LearningResult:
     """Train once per server for these settings, drawing progress; or wait for whoever is."""
-    # Until the first update: PyTorch loads (once per server), or another training on
-    # this server finishes (one at a time, each on one thread).
-    bar = st.progress(0.0, text="Starting: loading PyTorch, or waiting for another training…")
-    live_chart = st.empty()
-    history: list[tuple[int, float, float]] = []
-    drawn = [0.0]
 
-    def draw(update: LearningProgress, who: str) -> None:
-        bar.progress(
-            min(update.step / update.steps, 1.0),
-            text=f"{who} step {update.step} of at most {update.steps}: "
-            f"held-out accuracy {update.accuracy:.1%}, {update.seconds:.1f} s",
-        )
-        if not history or history[-1][0] != update.step:
-            history.append((update.step, update.loss, update.accuracy))
-        if time.monotonic() - drawn[0] > REDRAW_SECONDS:
-            steps, loss, accuracy = (np.array(column) for column in zip(*history, strict=True))
-            chart(
-                training_curves(steps, loss, accuracy, style=style, title="Training…"),
-                key=f"{PREFIX}live_{len(history)}",
-                place=live_chart,
+    def curves(steps: np.ndarray, loss: np.ndarray, accuracy: np.ndarray) -> go.Figure:
+        return training_curves(steps, loss, accuracy, style=style, title="Training…")
+
+    with LiveProgress(STARTING, curves, REDRAW_SECONDS, chart_key=f"{PREFIX}live_") as live:
+
+        def draw(update: LearningProgress, who: str) -> None:
+            text = (
+                f"{who} step {update.step} of at most {update.steps}: "
+                f"held-out accuracy {update.accuracy:.1%}, {update.seconds:.1f} s"
             )
-            drawn[0] = time.monotonic()
+            live.step(update.step, update.steps, text, update.loss, update.accuracy)
 
-    def run(report) -> LearningResult:
-        from attention_core.learning import training  # imports torch: only here
+        def run(report) -> LearningResult:
+            from attention_core.learning import training  # imports torch: only here
 
-        def on_progress(update: LearningProgress) -> None:
-            report(update)
-            draw(update, "Training:")
+            def on_progress(update: LearningProgress) -> None:
+                report(update)
+                draw(update, "Training:")
 
-        def in_queue(ahead: int) -> None:
-            bar.progress(0.0, text=TRAININGS.waiting_words(ahead))
+            return training.train_model(model, train, on_progress, live.in_queue)
 
-        return training.train_model(model, train, on_progress, in_queue)
+        def waiting(update: LearningProgress | None) -> None:
+            if update is None:
+                live.say("Another session is training this same model; waiting for it…")
+            else:
+                draw(update, "Another session is training this model:")
 
-    def waiting(update: LearningProgress | None) -> None:
-        if update is None:
-            bar.progress(0.0, text="Another session is training this same model; waiting for it…")
-        else:
-            draw(update, "Another session is training this model:")
-
-    try:
         return RUNS.get_or_train(_run_key(model, train), run, waiting)
-    finally:
-        bar.empty()
-        live_chart.empty()

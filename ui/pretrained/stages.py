@@ -1,7 +1,7 @@
 r"""The stages of one head of the pretrained model: what each matrix is, and the code behind it.
 
-The same :class:`ui.shared.stages.Stage` records as the text page, with BERT's biases in
-the formulas. :data:`STAGE_CODE` names, per stage, the function that computed the
+The text page's steps (:func:`ui.shared.stages.base_stage`) with BERT's formulas (biases
+included) and words. :data:`STAGE_CODE` names, per stage, the function that computed the
 matrix (first) and the core functions it calls, so "The code" shows what ran.
 """
 
@@ -9,93 +9,70 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
 from attention_core.maths import attention, layers
 from attention_core.pretrained import bert
-from ui.shared.stages import KEY_SIDE, QUERY_SIDE, WIDTH, Stage
+from ui.shared.stages import Stage, base_stage
+
+
+def _bert_stage(key: str, formula: str, explanation: str, **changes: Any) -> Stage:
+    """The text page's step ``key`` (symbol, colour scale, axes) with BERT's formula and words."""
+    return replace(base_stage(key), formula=formula, explanation=explanation, **changes)
+
 
 STAGES = {
-    "x": Stage(
+    "x": _bert_stage(
         "x",
-        "Layer input X",
-        "X",
         r"X_{l+1} = \mathrm{LN}(Y + \mathrm{FFN}(Y))",
         "Each row is one token as this layer receives it: 384 learned numbers. Layer 1 gets "
         "the word, position and sentence embeddings; later layers get the previous output.",
-        rows=QUERY_SIDE,
-        cols=WIDTH,
+        title="Layer input X",
     ),
-    "q": Stage(
+    "q": _bert_stage(
         "q",
-        "Queries Q",
-        "Q",
         r"Q_h = X W^Q_h + b^Q_h",
         "What each token is looking for, in this head's 32 dimensions. Unlike the text page, the "
         "projections were learned from data and have a bias b.",
-        rows=QUERY_SIDE,
-        per_head=True,
     ),
-    "k": Stage(
+    "k": _bert_stage(
         "k",
-        "Keys K",
-        "K",
         r"K_h = X W^K_h + b^K_h",
         "What each token offers to be found by. A query and a key that point the same way give a "
         "high score.",
-        rows=KEY_SIDE,
-        per_head=True,
     ),
-    "v": Stage(
+    "v": _bert_stage(
         "v",
-        "Values V",
-        "V",
         r"V_h = X W^V_h + b^V_h",
         "What each token passes on when it is attended to. The weights below mix these rows.",
-        rows=KEY_SIDE,
-        per_head=True,
     ),
-    "scores": Stage(
+    "scores": _bert_stage(
         "scores",
-        "Scores QKᵀ",
-        "S",
         r"S_h = Q_h K_h^\top",
         "How well each query matches each key: one dot product per pair of tokens.",
-        kind="scores",
-        cols=KEY_SIDE,
-        per_head=True,
+        title="Scores QKᵀ",
     ),
-    "scaled": Stage(
+    "scaled": _bert_stage(
         "scaled",
-        "Scaled scores",
-        "S̃",
         r"\tilde S_h = S_h / \sqrt{d_k},\quad d_k = 32",
         "Divided by √32 so the scores stay in a range where softmax does not put all the weight "
         "on one key. BERT uses no mask here: every token may attend to every other.",
-        kind="scores",
-        cols=KEY_SIDE,
-        per_head=True,
     ),
-    "weights": Stage(
+    "weights": _bert_stage(
         "weights",
-        "Attention weights",
-        "A",
         r"A_h = \mathrm{softmax}(\tilde S_h)",
         "Each row is how one token spreads its attention over all tokens; it sums to 1. These are "
         "the patterns the trained model really uses.",
-        kind="weights",
-        cols=KEY_SIDE,
-        per_head=True,
+        masked=False,  # BERT masks nothing
     ),
-    "context": Stage(
+    "context": _bert_stage(
         "context",
-        "Context vectors",
-        "C",
         r"C_h = A_h V_h",
         "Each token's weighted average of the value rows: what this head hands on. The 12 heads' "
         "contexts are joined and mixed by W^O, then added to X.",
-        per_head=True,
+        title="Context vectors",
     ),
 }
 

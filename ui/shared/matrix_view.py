@@ -22,7 +22,7 @@ from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import NORMAL, FigureStyle
 from ui.figures.tables import figure_tables, matrix_traces
 from ui.shared.code_view import show_code
-from ui.shared.export import csv_bytes, matrix_frame, npz_bytes
+from ui.shared.export import csv_bytes, download_button, matrix_frame, npz_bytes
 from ui.shared.stages import KEY_SIDE, QUERY_SIDE, Stage
 
 PLOTLY_CONFIG = {
@@ -137,14 +137,8 @@ def numbers_table(
     """The matrix as a rounded table (labels as text) and a full-precision CSV download."""
     frame = matrix_frame(matrix, row_labels, col_labels)
     st.dataframe(frame.round(decimals), width="stretch")
-    st.download_button(
-        "Download this matrix (CSV)",
-        data=lambda: csv_bytes(frame),
-        file_name=f"{key}.csv",
-        mime="text/csv",
-        on_click="ignore",
-        key=f"csv_{key}",
-        icon=":material/download:",
+    download_button(
+        "Download this matrix (CSV)", lambda: csv_bytes(frame), f"{key}.csv", key=f"csv_{key}"
     )
 
 
@@ -194,12 +188,6 @@ def npz_download(
     label: str = "Download every matrix (.npz)",
 ) -> None:
     """One button for all ``matrices`` as a compressed ``.npz``, built only when clicked."""
-    st.download_button(
-        label,
-        data=lambda: npz_bytes(matrices),
-        file_name=file_name,
-        mime="application/octet-stream",
-        on_click="ignore",
-        key=key,
-        icon=":material/download:",
+    download_button(
+        label, lambda: npz_bytes(matrices), file_name, key=key, mime="application/octet-stream"
     )

@@ -227,3 +227,12 @@ def stage_title(step: Stage, head: int | None = None, second_sentence: bool = Fa
     if head is not None:
         title += f" · head {head + 1}"
     return title
+
+
+def base_stage(key: str) -> Stage:
+    """Step ``key`` as every page starts from it, before :func:`stages_for` fills in options.
+
+    A page with its own model (the pretrained page) keeps the step's title, symbol,
+    colour scale and axes and replaces only the formula and words.
+    """
+    return _base_stages()[key]

@@ -10,22 +10,24 @@ same links.
 
 from __future__ import annotations
 
-import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 import attention_core as ac
 from attention_core.boundary import limits
-from hosting.turns import TRAININGS
 from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import FigureStyle
 from ui.shared.matrix_view import chart
 from ui.shared.safe import show_error, show_info
 from ui.shared.training_cache import TrainingCache
+from ui.shared.training_progress import LiveProgress
 from ui.shared.url import BIND
 from ui.time_series import figures
 from ui.time_series.state import PREFIX
@@ -40,6 +42,7 @@ BATCH_SIZE = 64
 KEYS = [f"{PREFIX}{name}" for name in ("steps", "layers", "hidden", "lr", "layer")]
 MAX_CACHED_TRAININGS = 32
 CACHE_TTL_SECONDS = 3600
+REDRAW_SECONDS = 0.3
 
 
 #: Every trained forecaster of this server process, shared by all sessions.
@@ -116,30 +119,16 @@ def train_with_progress(
     """Train once, drawing a progress bar and the live loss curves."""
     from attention_core.timeseries import training as trainer  # imports torch: only here
 
-    bar = st.progress(0.0, text="Training…")
-    live_chart = st.empty()
-    history: list[tuple[int, float, float]] = []
-    drawn = [0.0]
+    def curves(steps: np.ndarray, train_loss: np.ndarray, val_loss: np.ndarray) -> go.Figure:
+        return loss_figure(steps, train_loss, val_loss, style=style)
 
-    def on_progress(update) -> None:
-        history.append((update.step, update.train_loss, update.val_loss))
-        bar.progress(
-            min(update.step / update.steps, 1.0),
-            text=f"Step {update.step} of {update.steps}: validation loss {update.val_loss:.4f}",
-        )
-        if time.monotonic() - drawn[0] > 0.3:
-            steps, train_loss, val_loss = (np.array(c) for c in zip(*history, strict=True))
-            chart(loss_figure(steps, train_loss, val_loss, style=style), place=live_chart)
-            drawn[0] = time.monotonic()
+    with LiveProgress("Training…", curves, REDRAW_SECONDS) as live:
 
-    def in_queue(ahead: int) -> None:
-        bar.progress(0.0, text=TRAININGS.waiting_words(ahead))
+        def on_progress(update) -> None:
+            text = f"Step {update.step} of {update.steps}: validation loss {update.val_loss:.4f}"
+            live.step(update.step, update.steps, text, update.train_loss, update.val_loss)
 
-    try:
-        return trainer.train_model(dataset, model_config, train_config, on_progress, in_queue)
-    finally:
-        bar.empty()
-        live_chart.empty()
+        return trainer.train_model(dataset, model_config, train_config, on_progress, live.in_queue)
 
 
 TRAINING_INTRO = (
@@ -193,26 +182,29 @@ def training_section(
     show_training(result, model_config, style, period)
 
 
+def _error_beside_naive(
+    columns: Sequence[DeltaGenerator], name: str, model: float, naive: float, naive_note: str = ""
+) -> None:
+    """The model's error, with its difference from the naive one, beside the naive error."""
+    columns[0].metric(
+        f"Model {name}",
+        f"{model:.4g}",
+        delta=f"{model - naive:+.3g} vs naive",
+        delta_color="inverse",
+    )
+    columns[1].metric(f"Naive {name}{naive_note}", f"{naive:.4g}")
+
+
 def show_training(
     result: TrainingResult, model_config: ForecasterConfig, style: FigureStyle, period: int | None
 ) -> None:
     """Errors beside the naive forecast, forecasts, losses, attention before and after."""
     model_errors, naive_errors = result.model_errors, result.naive_errors
     columns = st.columns(4)
-    columns[0].metric(
-        "Model MAE",
-        f"{model_errors.mae:.4g}",
-        delta=f"{model_errors.mae - naive_errors.mae:+.3g} vs naive",
-        delta_color="inverse",
+    _error_beside_naive(
+        columns[:2], "MAE", model_errors.mae, naive_errors.mae, " (tomorrow = today)"
     )
-    columns[1].metric("Naive MAE (tomorrow = today)", f"{naive_errors.mae:.4g}")
-    columns[2].metric(
-        "Model RMSE",
-        f"{model_errors.rmse:.4g}",
-        delta=f"{model_errors.rmse - naive_errors.rmse:+.3g} vs naive",
-        delta_color="inverse",
-    )
-    columns[3].metric("Naive RMSE", f"{naive_errors.rmse:.4g}")
+    _error_beside_naive(columns[2:], "RMSE", model_errors.rmse, naive_errors.rmse)
     if model_errors.mae < naive_errors.mae:
         st.success(
             f"The model's forecasts are off by {model_errors.mae:.3g} on average, "
