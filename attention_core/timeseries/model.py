@@ -39,7 +39,7 @@ from attention_core.boundary.limits import (
 from attention_core.boundary.options import MASKS
 from attention_core.boundary.validation import check_heads_divide, check_positive_int
 from attention_core.maths.positional import sinusoidal_encoding
-from attention_core.timeseries.windows import FEATURE_ACTIVATIONS
+from attention_core.timeseries.options import FEATURE_ACTIVATIONS
 from attention_core.training.attention import MultiHeadAttention
 from attention_core.training.budget import check_training_budget
 
@@ -49,7 +49,7 @@ _ACTIVATIONS: dict[str, Callable[[], nn.Module]] = {
     "relu": nn.ReLU,
     "tanh": nn.Tanh,
     "identity": nn.Identity,
-    "gelu": lambda: nn.GELU(approximate="tanh"),  # = attention_core.timeseries.windows.activate
+    "gelu": lambda: nn.GELU(approximate="tanh"),  # = FEATURE_ACTIVATIONS["gelu"] (gelu_tanh)
 }
 
 
