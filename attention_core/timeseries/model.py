@@ -37,13 +37,16 @@ from attention_core.boundary.limits import (
     MAX_WINDOW,
 )
 from attention_core.boundary.options import MASKS
+from attention_core.boundary.registry import WINDOW
 from attention_core.boundary.validation import check_heads_divide, check_positive_int
 from attention_core.maths.positional import sinusoidal_encoding
 from attention_core.timeseries.options import FEATURE_ACTIVATIONS
 from attention_core.training.attention import MultiHeadAttention
 from attention_core.training.budget import check_training_budget
 
-MODEL_MASKS = ("causal", "none", "sliding")
+#: The inputs the forecaster can give a mask besides its name: a sliding window's width
+#: (a series has no padding tokens and no hand-drawn grid).
+MODEL_MASK_INPUTS = frozenset({WINDOW})
 MODEL_POSITIONAL = ("learned", "sinusoidal")
 _ACTIVATIONS: dict[str, Callable[[], nn.Module]] = {
     "relu": nn.ReLU,
@@ -51,6 +54,11 @@ _ACTIVATIONS: dict[str, Callable[[], nn.Module]] = {
     "identity": nn.Identity,
     "gelu": lambda: nn.GELU(approximate="tanh"),  # = FEATURE_ACTIVATIONS["gelu"] (gelu_tanh)
 }
+
+
+def model_masks() -> tuple[str, ...]:
+    """The registered masks the forecaster can build: those needing no input but a window."""
+    return MASKS.taking(MODEL_MASK_INPUTS)
 
 
 def _choice(value: str, choices: tuple[str, ...], what: str) -> None:
@@ -84,7 +92,7 @@ class ForecasterConfig:
         check_positive_int(self.sliding_window, "The sliding window", MAX_WINDOW)
         _choice(self.activation, tuple(FEATURE_ACTIVATIONS), "activation")
         _choice(self.positional, MODEL_POSITIONAL, "positional encoding")
-        _choice(self.mask, MODEL_MASKS, "mask")
+        _choice(self.mask, model_masks(), "mask")
 
 
 @dataclass(frozen=True)
