@@ -116,7 +116,7 @@ def run_attention(
             config.n_heads,
             config.scale,
             mask,
-            normalise=config.normalise,
+            normaliser=config.normaliser_function,
             combine=config.combine_heads,
             rotary_base=ROTARY_BASE if config.positional == "rotary" else None,
         )
