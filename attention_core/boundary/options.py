@@ -1,7 +1,10 @@
 r"""Every choice a user makes about a run, registered once in a :class:`Registry` per kind.
 
 Each entry (an :class:`Option`: label, help, builder, formula, plain words, the
-inputs it needs) is read by the widgets, the stage texts and the core alike.
+inputs it needs, what it changes beyond its own stage) is read by the widgets,
+the stage texts and the core alike. The file is longer than 300 lines because it
+is one table of every choice, an entry each; split by kind, a reader would look
+for them in six places.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from attention_core.boundary.registry import GRID, PADDING, TEMPERATURE, WINDOW,
 from attention_core.boundary.text import one_hot_embeddings, random_embeddings
 from attention_core.boundary.validation import check_positive_int
 from attention_core.maths import attention, head_combinations, masks
-from attention_core.maths.positional import learned_encoding, sinusoidal_encoding
+from attention_core.maths.positional import learned_encoding, rotate, sinusoidal_encoding
+from attention_core.maths.projections import Projections
 
 # --- Token vectors: build(tokens, d_model, seed) -> X (T, d_model) ----------------------
 
@@ -98,6 +102,13 @@ POSITIONAL_ENCODINGS.register(
         words="Rotary encoding adds nothing here: it turns each query and key by an angle that "
         "grows with its position. The score of two tokens then depends on how far apart they "
         "are, not on where they sit.",
+        rotary_base=10_000.0,  # θ of Su et al. (2021), as in the maths' rotate()
+        formulas={
+            "q": r"Q_h = \mathrm{RoPE}\big(\tilde X\, W^Q_h\big) \in \mathbb{R}^{T \times d_k}",
+            "k": r"K_h = \mathrm{RoPE}\big(\tilde X_{kv}\, W^K_h\big) "
+            r"\in \mathbb{R}^{S \times d_k}",
+        },
+        more_code={"q": (rotate,), "k": (rotate,)},
     ),
 )
 
@@ -253,6 +264,13 @@ NORMALISERS.register(
 
 # --- Heads to one output: build(context, projections) -> output ----------------------------
 
+
+def head_weights_caption(projections: Projections) -> str:
+    """``"Head weights: w1 = 0.345, w2 = 0.655"``: the weights ``w_h (H,)`` of the learned sum."""
+    weights = projections.head_weights
+    return "Head weights: " + ", ".join(f"w{h + 1} = {w:.3f}" for h, w in enumerate(weights))
+
+
 COMBINATIONS = Registry("head combination", "Combine heads", "How the heads become one output.")
 COMBINATIONS.register(
     "concat",
@@ -263,6 +281,7 @@ COMBINATIONS.register(
         formula=r"O = [\,C_1 \;\cdots\; C_H\,]\, W^O",
         words="The concatenated heads are mixed by one more learned matrix, W_O, back to width "
         "d_model. Every output column can now combine what all heads found.",
+        shows=("concat",),
     ),
 )
 COMBINATIONS.register(
@@ -296,5 +315,6 @@ COMBINATIONS.register(
         formula=r"O = \sum_{h=1}^{H} w_h\, C_h",
         words="Each head gets one weight w_h (here near 1/H, before any training) and the heads "
         "are added with those weights. Training would learn which heads matter more.",
+        caption=head_weights_caption,
     ),
 )
