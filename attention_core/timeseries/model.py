@@ -148,12 +148,16 @@ class PositionalEncoding(nn.Module):
 
 
 class FeedForward(nn.Module):
-    r"""The feed-forward block after attention: :math:`g(Z W_1 + b_1) W_2 + b_2`, ``(B, T, d)``."""
+    r"""The feed-forward block after attention: :math:`g(Z W_1 + b_1) W_2 + b_2`, ``(B, T, d)``.
 
-    def __init__(self, d_model: int, d_hidden: int, activation: str) -> None:
+    ``activation``: the module :math:`g` (e.g. ``nn.ReLU()``); ``d_hidden``: the width of
+    :math:`Z W_1`.
+    """
+
+    def __init__(self, d_model: int, d_hidden: int, activation: nn.Module) -> None:
         super().__init__()
         self.hidden = nn.Linear(d_model, d_hidden)
-        self.activation = _ACTIVATIONS[activation]()
+        self.activation = activation
         self.output = nn.Linear(d_hidden, d_model)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -166,7 +170,8 @@ class AttentionLayer(nn.Module):
     def __init__(self, config: ForecasterConfig) -> None:
         super().__init__()
         self.attention = MultiHeadAttention(config.d_model, config.n_heads)
-        self.engineering = FeedForward(config.d_model, config.d_hidden, config.activation)
+        activation = _ACTIVATIONS[config.activation]()
+        self.engineering = FeedForward(config.d_model, config.d_hidden, activation)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         attended, weights = self.attention(x, mask)
