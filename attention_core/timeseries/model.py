@@ -43,6 +43,7 @@ from attention_core.maths.positional import sinusoidal_encoding
 from attention_core.timeseries.options import FEATURE_ACTIVATIONS
 from attention_core.training.attention import MultiHeadAttention
 from attention_core.training.budget import check_training_budget
+from attention_core.training.feed_forward import FeedForward
 
 #: The inputs the forecaster can give a mask besides its name: a sliding window's width
 #: (a series has no padding tokens and no hand-drawn grid).
@@ -145,23 +146,6 @@ class PositionalEncoding(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x + self.table  # (B, T, d) + (T, d)
-
-
-class FeedForward(nn.Module):
-    r"""The feed-forward block after attention: :math:`g(Z W_1 + b_1) W_2 + b_2`, ``(B, T, d)``.
-
-    ``activation``: the module :math:`g` (e.g. ``nn.ReLU()``); ``d_hidden``: the width of
-    :math:`Z W_1`.
-    """
-
-    def __init__(self, d_model: int, d_hidden: int, activation: nn.Module) -> None:
-        super().__init__()
-        self.hidden = nn.Linear(d_model, d_hidden)
-        self.activation = activation
-        self.output = nn.Linear(d_hidden, d_model)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.output(self.activation(self.hidden(x)))
 
 
 class AttentionLayer(nn.Module):
