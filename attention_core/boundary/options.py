@@ -114,6 +114,15 @@ POSITIONAL_ENCODINGS.register(
 
 # --- Masks: build(n_q, n_k, window, key_is_padding, custom) -> (n_q, n_k) bool or None ----
 
+
+def masked_where(allowed: str, forbidden: str) -> str:
+    r"""The masked-score formula of a mask: :math:`\tilde S_{ij}` where ``allowed``, else −∞."""
+    return (
+        rf"\hat S_{{ij}} = \begin{{cases}} \tilde S_{{ij}} & {allowed} \\ -\infty & {forbidden} "
+        r"\end{cases}"
+    )
+
+
 MASKS = Registry("mask", "Mask", "Which keys each query may look at.")
 MASKS.register(
     "none",
@@ -133,8 +142,7 @@ MASKS.register(
         "Only itself and earlier tokens.",
         masks.causal_choice,
         (masks.causal_mask,),
-        formula=r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & j \le i \\ -\infty & j > i "
-        r"\end{cases}",
+        formula=masked_where(r"j \le i", r"j > i"),
         words="A token may only look at itself and the tokens before it, as when text is "
         "generated word by word. Grey cells are set to −∞ and get weight 0 in the next step.",
     ),
@@ -146,8 +154,7 @@ MASKS.register(
         "Only the last few tokens.",
         masks.sliding_choice,
         (masks.sliding_window_mask,),
-        formula=r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & 0 \le i - j < w \\ -\infty & "
-        r"\text{otherwise} \end{cases}",
+        formula=masked_where(r"0 \le i - j < w", r"\text{otherwise}"),
         words="Each token sees only itself and the w − 1 tokens just before it. Long texts stay "
         "cheap, and information still travels further through stacked layers.",
         needs=frozenset({WINDOW}),
@@ -160,8 +167,7 @@ MASKS.register(
         "Every key except <pad> tokens.",
         masks.padding_choice,
         (masks.padding_choice, masks.padding_mask),
-        formula=r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & t_j \ne \texttt{<pad>} \\ -\infty "
-        r"& t_j = \texttt{<pad>} \end{cases}",
+        formula=masked_where(r"t_j \ne \texttt{<pad>}", r"t_j = \texttt{<pad>}"),
         words="Padding tokens only fill short sentences up to the length of a batch; no query "
         "may look at them. Their columns are grey and get weight 0.",
         needs=frozenset({PADDING}),
@@ -173,8 +179,7 @@ MASKS.register(
         "custom",
         "Your own grid of allowed pairs.",
         masks.custom_choice,
-        formula=r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & M_{ij} = 1 \\ -\infty & M_{ij} = 0 "
-        r"\end{cases}",
+        formula=masked_where(r"M_{ij} = 1", r"M_{ij} = 0"),
         words="You chose which pairs are allowed in the grid above. An unticked cell becomes −∞ "
         "and gets weight 0; a row with no ticks gets no weights at all.",
         needs=frozenset({GRID}),
