@@ -10,6 +10,7 @@ for them in six places.
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -272,7 +273,7 @@ NORMALISERS.register(
 
 def head_weights_caption(projections: Projections) -> str:
     """``"Head weights: w1 = 0.345, w2 = 0.655"``: the weights ``w_h (H,)`` of the learned sum."""
-    weights = projections.head_weights
+    weights = cast(np.ndarray, projections.head_weights)  # (H,), as for the learned sum
     return "Head weights: " + ", ".join(f"w{h + 1} = {w:.3f}" for h, w in enumerate(weights))
 
 
