@@ -56,10 +56,9 @@ from attention_core.teaching.pitfalls import (
     wrong_axis_softmax_pitfall,
 )
 from attention_core.timeseries.csv_reader import SeriesReport, read_series, series_report
+from attention_core.timeseries.options import FEATURE_ACTIVATIONS, SERIES_SCALINGS
 from attention_core.timeseries.samples import SEASONAL_PERIOD, seasonal_series, synthetic_ohlcv
 from attention_core.timeseries.windows import (
-    FEATURE_ACTIVATIONS,
-    SERIES_SCALINGS,
     FeatureEmbedding,
     ForecastErrors,
     Scaler,

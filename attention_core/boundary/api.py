@@ -141,10 +141,9 @@ def scaled_dot_product_attention(
         )
     if mask is not None:
         mask = check_mask_shape(mask, (q.shape[0], k.shape[0]))
-    normalise = normaliser_function(normaliser)
     with np.errstate(over="ignore", invalid="ignore"):
         trace = attention.scaled_dot_product_attention(
-            q, k, v, resolve_scale(scale, q.shape[1]), mask, normalise
+            q, k, v, resolve_scale(scale, q.shape[1]), mask, normaliser_function(normaliser)
         )
     check_scores_finite(trace)
     return trace
@@ -209,13 +208,13 @@ def multi_head_attention(
         mask = check_mask_shape(mask, (x.shape[0], x_kv.shape[0]))
     if w_o is not None:
         w_o = _check_projection(w_o, "w_o", w_v.shape[1])
-    normalise = normaliser_function(normaliser)
+    chosen_normaliser = normaliser_function(normaliser)
     base = check_base(rotary_base) if rotary else None
+    combine = _concatenate_only if w_o is None else attention.output_projection
     with np.errstate(over="ignore", invalid="ignore"):
         trace = attention.multi_head_attention(
             x, x_kv, Projections(w_q, w_k, w_v, w_o), int(n_heads), resolve_scale(scale, d_k),
-            mask, normalise, _concatenate_only if w_o is None else attention.output_projection,
-            base,
+            mask, chosen_normaliser, combine, base,
         )  # fmt: skip
     check_scores_finite(trace)
     return trace

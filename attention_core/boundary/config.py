@@ -100,8 +100,12 @@ class AttentionConfig:
         return SCALINGS[self.scaling].build(self.d_k, self.temperature)
 
     @property
-    def normalise(self) -> Callable[[np.ndarray], np.ndarray]:
-        """The function that turns masked scores into weights (softmax or hardmax)."""
+    def normaliser_function(self) -> Callable[[np.ndarray], np.ndarray]:
+        """The function ``normaliser`` names: masked scores to weights (softmax or hardmax).
+
+        ``normaliser`` is the registry key (what a link holds), this its function
+        (what :func:`attention_core.maths.attention.multi_head_attention` takes as ``normaliser``).
+        """
         return NORMALISERS[self.normaliser].build
 
     @property

@@ -1,12 +1,16 @@
 r"""Every choice a user makes about a run, registered once in a :class:`Registry` per kind.
 
 Each entry (an :class:`Option`: label, help, builder, formula, plain words, the
-inputs it needs) is read by the widgets, the stage texts and the core alike.
+inputs it needs, what it changes beyond its own stage) is read by the widgets,
+the stage texts and the core alike. The file is longer than 300 lines because it
+is one table of every choice, an entry each; split by kind, a reader would look
+for them in six places.
 """
 
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -15,7 +19,8 @@ from attention_core.boundary.registry import GRID, PADDING, TEMPERATURE, WINDOW,
 from attention_core.boundary.text import one_hot_embeddings, random_embeddings
 from attention_core.boundary.validation import check_positive_int
 from attention_core.maths import attention, head_combinations, masks
-from attention_core.maths.positional import learned_encoding, sinusoidal_encoding
+from attention_core.maths.positional import learned_encoding, rotate, sinusoidal_encoding
+from attention_core.maths.projections import Projections
 
 # --- Token vectors: build(tokens, d_model, seed) -> X (T, d_model) ----------------------
 
@@ -98,10 +103,26 @@ POSITIONAL_ENCODINGS.register(
         words="Rotary encoding adds nothing here: it turns each query and key by an angle that "
         "grows with its position. The score of two tokens then depends on how far apart they "
         "are, not on where they sit.",
+        rotary_base=10_000.0,  # θ of Su et al. (2021), as in the maths' rotate()
+        formulas={
+            "q": r"Q_h = \mathrm{RoPE}\big(\tilde X\, W^Q_h\big) \in \mathbb{R}^{T \times d_k}",
+            "k": r"K_h = \mathrm{RoPE}\big(\tilde X_{kv}\, W^K_h\big) "
+            r"\in \mathbb{R}^{S \times d_k}",
+        },
+        more_code={"q": (rotate,), "k": (rotate,)},
     ),
 )
 
 # --- Masks: build(n_q, n_k, window, key_is_padding, custom) -> (n_q, n_k) bool or None ----
+
+
+def masked_where(allowed: str, forbidden: str) -> str:
+    r"""The masked-score formula of a mask: :math:`\tilde S_{ij}` where ``allowed``, else −∞."""
+    return (
+        rf"\hat S_{{ij}} = \begin{{cases}} \tilde S_{{ij}} & {allowed} \\ -\infty & {forbidden} "
+        r"\end{cases}"
+    )
+
 
 MASKS = Registry("mask", "Mask", "Which keys each query may look at.")
 MASKS.register(
@@ -122,8 +143,7 @@ MASKS.register(
         "Only itself and earlier tokens.",
         masks.causal_choice,
         (masks.causal_mask,),
-        formula=r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & j \le i \\ -\infty & j > i "
-        r"\end{cases}",
+        formula=masked_where(r"j \le i", r"j > i"),
         words="A token may only look at itself and the tokens before it, as when text is "
         "generated word by word. Grey cells are set to −∞ and get weight 0 in the next step.",
     ),
@@ -135,8 +155,7 @@ MASKS.register(
         "Only the last few tokens.",
         masks.sliding_choice,
         (masks.sliding_window_mask,),
-        formula=r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & 0 \le i - j < w \\ -\infty & "
-        r"\text{otherwise} \end{cases}",
+        formula=masked_where(r"0 \le i - j < w", r"\text{otherwise}"),
         words="Each token sees only itself and the w − 1 tokens just before it. Long texts stay "
         "cheap, and information still travels further through stacked layers.",
         needs=frozenset({WINDOW}),
@@ -149,8 +168,7 @@ MASKS.register(
         "Every key except <pad> tokens.",
         masks.padding_choice,
         (masks.padding_choice, masks.padding_mask),
-        formula=r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & t_j \ne \texttt{<pad>} \\ -\infty "
-        r"& t_j = \texttt{<pad>} \end{cases}",
+        formula=masked_where(r"t_j \ne \texttt{<pad>}", r"t_j = \texttt{<pad>}"),
         words="Padding tokens only fill short sentences up to the length of a batch; no query "
         "may look at them. Their columns are grey and get weight 0.",
         needs=frozenset({PADDING}),
@@ -162,8 +180,7 @@ MASKS.register(
         "custom",
         "Your own grid of allowed pairs.",
         masks.custom_choice,
-        formula=r"\hat S_{ij} = \begin{cases} \tilde S_{ij} & M_{ij} = 1 \\ -\infty & M_{ij} = 0 "
-        r"\end{cases}",
+        formula=masked_where(r"M_{ij} = 1", r"M_{ij} = 0"),
         words="You chose which pairs are allowed in the grid above. An unticked cell becomes −∞ "
         "and gets weight 0; a row with no ticks gets no weights at all.",
         needs=frozenset({GRID}),
@@ -253,6 +270,13 @@ NORMALISERS.register(
 
 # --- Heads to one output: build(context, projections) -> output ----------------------------
 
+
+def head_weights_caption(projections: Projections) -> str:
+    """``"Head weights: w1 = 0.345, w2 = 0.655"``: the weights ``w_h (H,)`` of the learned sum."""
+    weights = cast(np.ndarray, projections.head_weights)  # (H,), as for the learned sum
+    return "Head weights: " + ", ".join(f"w{h + 1} = {w:.3f}" for h, w in enumerate(weights))
+
+
 COMBINATIONS = Registry("head combination", "Combine heads", "How the heads become one output.")
 COMBINATIONS.register(
     "concat",
@@ -263,6 +287,7 @@ COMBINATIONS.register(
         formula=r"O = [\,C_1 \;\cdots\; C_H\,]\, W^O",
         words="The concatenated heads are mixed by one more learned matrix, W_O, back to width "
         "d_model. Every output column can now combine what all heads found.",
+        shows=("concat",),
     ),
 )
 COMBINATIONS.register(
@@ -296,5 +321,6 @@ COMBINATIONS.register(
         formula=r"O = \sum_{h=1}^{H} w_h\, C_h",
         words="Each head gets one weight w_h (here near 1/H, before any training) and the heads "
         "are added with those weights. Training would learn which heads matter more.",
+        caption=head_weights_caption,
     ),
 )

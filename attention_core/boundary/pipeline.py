@@ -24,7 +24,6 @@ from attention_core.maths import attention
 from attention_core.maths.projections import Projections, init_projections
 
 PAD_TOKENS = frozenset({"<pad>", "[PAD]"})
-ROTARY_BASE = 10_000.0
 
 
 @dataclass(frozen=True)
@@ -116,9 +115,9 @@ def run_attention(
             config.n_heads,
             config.scale,
             mask,
-            normalise=config.normalise,
+            normaliser=config.normaliser_function,
             combine=config.combine_heads,
-            rotary_base=ROTARY_BASE if config.positional == "rotary" else None,
+            rotary_base=POSITIONAL_ENCODINGS[config.positional].rotary_base,
         )
     check_scores_finite(trace)
     return AttentionRun(config, x, p, x_kv, p_kv, projections, trace, mask)

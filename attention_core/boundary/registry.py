@@ -11,10 +11,13 @@ and every widget, stage text and page reads it from there.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from attention_core.boundary.errors import InputError
+
+if TYPE_CHECKING:
+    from attention_core.maths.projections import Projections
 
 # The inputs a choice may need besides its name (see Option.needs).
 WINDOW = "window"  #: a sliding window's width w
@@ -32,6 +35,15 @@ class Option:
     only adapts their signature; ``formula`` (LaTeX) and ``words`` (two plain
     sentences): the stage text for this choice; ``needs``: the inputs it takes
     besides its name (:data:`WINDOW`, :data:`PADDING`, :data:`GRID`, :data:`TEMPERATURE`).
+
+    What a choice changes beyond its own stage, so that pages ask the entry
+    instead of testing its name: ``rotary_base``: the base θ with which attention
+    rotates each head's queries and keys by position (RoPE), None to leave them as
+    projected; ``formulas``: the formulas of other stages it rewrites (stage key ->
+    LaTeX); ``more_code``: the functions it adds to other stages' code (stage key ->
+    functions); ``shows``: the extra stages a page draws before this one (the heads
+    side by side before :math:`W^O`); ``caption``: the learned numbers it uses, in
+    words (the heads' weights), made from the run's projections.
     """
 
     label: str
@@ -41,6 +53,13 @@ class Option:
     formula: str = ""
     words: str = ""
     needs: frozenset[str] = frozenset()
+    rotary_base: float | None = None
+    formulas: Mapping[str, str] = field(default_factory=dict, compare=False)
+    more_code: Mapping[str, tuple[Callable[..., Any], ...]] = field(
+        default_factory=dict, compare=False
+    )
+    shows: tuple[str, ...] = ()
+    caption: Callable[[Projections], str] | None = None
 
     @property
     def shown(self) -> tuple[Callable[..., Any], ...]:

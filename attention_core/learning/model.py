@@ -10,7 +10,8 @@ Shapes: tokens ``(B, T)``, the residual stream ``(B, T, d_model)``, logits
 ``(B, T, V)``. The attention is :class:`attention_core.training.attention.MultiHeadAttention`
 (``Linear(bias=False)`` projections, the core's head split), so ``x @ query.weight.T``
 is the core's ``x @ w_q`` and
-:func:`weights_as_arrays` hands the core exactly the matrices it multiplies.
+:func:`weights_as_arrays` hands the core exactly the matrices it multiplies. The MLP is
+:class:`attention_core.training.feed_forward.FeedForward` (ReLU, width ``4 d_model``).
 
 Needs PyTorch; imported only on demand (``from attention_core.learning import model``).
 """
@@ -31,21 +32,7 @@ from attention_core.training.export import (
     load_array,
     load_matrix,
 )
-
-
-class MLP(nn.Module):
-    r""":math:`\mathrm{ReLU}(x W_1 + b_1) W_2 + b_2`, width ``4 d_model``."""
-
-    hidden: nn.Linear
-    output: nn.Linear
-
-    def __init__(self, d_model: int) -> None:
-        super().__init__()
-        self.hidden = nn.Linear(d_model, 4 * d_model)
-        self.output = nn.Linear(4 * d_model, d_model)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.output(torch.relu(self.hidden(x)))
+from attention_core.training.feed_forward import FeedForward
 
 
 class Block(nn.Module):
@@ -54,14 +41,16 @@ class Block(nn.Module):
     attention_norm: nn.LayerNorm
     attention: MultiHeadAttention
     mlp_norm: nn.LayerNorm | None
-    mlp: MLP | None
+    mlp: FeedForward | None  #: ReLU, width 4 d_model
 
     def __init__(self, config: TinyTransformerConfig) -> None:
         super().__init__()
         self.attention_norm = nn.LayerNorm(config.d_model)
         self.attention = MultiHeadAttention(config.d_model, config.n_heads)
         self.mlp_norm = nn.LayerNorm(config.d_model) if config.mlp else None
-        self.mlp = MLP(config.d_model) if config.mlp else None
+        self.mlp = (
+            FeedForward(config.d_model, 4 * config.d_model, nn.ReLU()) if config.mlp else None
+        )
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         attended, weights = self.attention(self.attention_norm(x), mask)

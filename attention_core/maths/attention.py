@@ -162,13 +162,13 @@ def multi_head_attention(
     n_heads: int,
     scale: float,
     mask: np.ndarray | None = None,
-    normalise: Callable[[np.ndarray], np.ndarray] = softmax,
+    normaliser: Callable[[np.ndarray], np.ndarray] = softmax,
     combine: Callable[[np.ndarray, Projections], np.ndarray] = output_projection,
     rotary_base: float | None = None,
 ) -> MultiHeadTrace:
     r"""Project, attend in every head, combine; ``x_kv`` is ``x`` in self-attention.
 
-    ``normalise``: softmax or hardmax; ``combine``: :math:`W^O` or another way to
+    ``normaliser``: softmax or hardmax (the function); ``combine``: :math:`W^O` or another way to
     merge heads; ``rotary_base``: rotate queries and keys by position first (RoPE).
     """
     q = project(x, projections.w_q, n_heads, projections.b_q)  # (H, T, dk)
@@ -176,7 +176,7 @@ def multi_head_attention(
     v = project(x_kv, projections.w_v, n_heads, projections.b_v)  # (H, S, dv)
     if rotary_base is not None:
         q, k = rotate(q, rotary_base), rotate(k, rotary_base)
-    heads = scaled_dot_product_attention(q, k, v, scale, mask, normalise)  # (H, T, ·)
+    heads = scaled_dot_product_attention(q, k, v, scale, mask, normaliser)  # (H, T, ·)
     output = combine(heads.context, projections)  # (T, d_out)
     concat = merge_heads(heads.context)  # (T, H*dv)
     return MultiHeadTrace(**vars(heads), q=q, k=k, v=v, concat=concat, output=output)

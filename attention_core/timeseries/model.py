@@ -37,20 +37,29 @@ from attention_core.boundary.limits import (
     MAX_WINDOW,
 )
 from attention_core.boundary.options import MASKS
+from attention_core.boundary.registry import WINDOW
 from attention_core.boundary.validation import check_heads_divide, check_positive_int
 from attention_core.maths.positional import sinusoidal_encoding
-from attention_core.timeseries.windows import FEATURE_ACTIVATIONS
+from attention_core.timeseries.options import FEATURE_ACTIVATIONS
 from attention_core.training.attention import MultiHeadAttention
 from attention_core.training.budget import check_training_budget
+from attention_core.training.feed_forward import FeedForward
 
-MODEL_MASKS = ("causal", "none", "sliding")
+#: The inputs the forecaster can give a mask besides its name: a sliding window's width
+#: (a series has no padding tokens and no hand-drawn grid).
+MODEL_MASK_INPUTS = frozenset({WINDOW})
 MODEL_POSITIONAL = ("learned", "sinusoidal")
 _ACTIVATIONS: dict[str, Callable[[], nn.Module]] = {
     "relu": nn.ReLU,
     "tanh": nn.Tanh,
     "identity": nn.Identity,
-    "gelu": lambda: nn.GELU(approximate="tanh"),  # = attention_core.timeseries.windows.activate
+    "gelu": lambda: nn.GELU(approximate="tanh"),  # = FEATURE_ACTIVATIONS["gelu"] (gelu_tanh)
 }
+
+
+def model_masks() -> tuple[str, ...]:
+    """The registered masks the forecaster can build: those needing no input but a window."""
+    return MASKS.taking(MODEL_MASK_INPUTS)
 
 
 def _choice(value: str, choices: tuple[str, ...], what: str) -> None:
@@ -84,7 +93,7 @@ class ForecasterConfig:
         check_positive_int(self.sliding_window, "The sliding window", MAX_WINDOW)
         _choice(self.activation, tuple(FEATURE_ACTIVATIONS), "activation")
         _choice(self.positional, MODEL_POSITIONAL, "positional encoding")
-        _choice(self.mask, MODEL_MASKS, "mask")
+        _choice(self.mask, model_masks(), "mask")
 
 
 @dataclass(frozen=True)
@@ -139,26 +148,14 @@ class PositionalEncoding(nn.Module):
         return x + self.table  # (B, T, d) + (T, d)
 
 
-class FeedForward(nn.Module):
-    r"""The feed-forward block after attention: :math:`g(Z W_1 + b_1) W_2 + b_2`, ``(B, T, d)``."""
-
-    def __init__(self, d_model: int, d_hidden: int, activation: str) -> None:
-        super().__init__()
-        self.hidden = nn.Linear(d_model, d_hidden)
-        self.activation = _ACTIVATIONS[activation]()
-        self.output = nn.Linear(d_hidden, d_model)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.output(self.activation(self.hidden(x)))
-
-
 class AttentionLayer(nn.Module):
     """One of the N repeated layers: attention (heads, then W_O) -> feature engineering."""
 
     def __init__(self, config: ForecasterConfig) -> None:
         super().__init__()
         self.attention = MultiHeadAttention(config.d_model, config.n_heads)
-        self.engineering = FeedForward(config.d_model, config.d_hidden, config.activation)
+        activation = _ACTIVATIONS[config.activation]()
+        self.engineering = FeedForward(config.d_model, config.d_hidden, activation)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         attended, weights = self.attention(x, mask)

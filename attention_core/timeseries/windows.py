@@ -21,34 +21,11 @@ from attention_core.boundary.config import AttentionConfig
 from attention_core.boundary.errors import InputError
 from attention_core.boundary.limits import MAX_TRAIN_WINDOWS, MAX_WINDOW
 from attention_core.boundary.pipeline import AttentionRun, build_mask, run_attention
-from attention_core.boundary.registry import Option, choose
+from attention_core.boundary.registry import choose
 from attention_core.boundary.validation import check_positive_int
-from attention_core.maths.layers import gelu_tanh, relu
 from attention_core.maths.projections import glorot_uniform
+from attention_core.timeseries.options import FEATURE_ACTIVATIONS, SERIES_SCALINGS
 
-
-def zscore_scaling(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    r"""Offset and scale of ``values (N, p)``: :math:`o = \bar x`, :math:`s = \mathrm{std}(x)`."""
-    return values.mean(axis=0), values.std(axis=0)
-
-
-def minmax_scaling(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    r""":math:`o = \min x`, :math:`s = \max x - \min x`: values in [0, 1]."""
-    return values.min(axis=0), values.max(axis=0) - values.min(axis=0)
-
-
-def no_scaling(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    r""":math:`o = 0`, :math:`s = 1`: the numbers as they are."""
-    return np.zeros(values.shape[1]), np.ones(values.shape[1])
-
-
-#: How each column is scaled before windows are cut: build(values (N, p)) -> offset, scale.
-#: The labels are what the page shows and writes into its links.
-SERIES_SCALINGS = {
-    "zscore": Option("z-score", "Mean 0 and standard deviation 1 per column.", zscore_scaling),
-    "minmax": Option("min-max", "Values between 0 and 1 per column.", minmax_scaling),
-    "none": Option("none", "The numbers as they are in the file.", no_scaling),
-}
 #: The most recent share of windows kept aside to validate a trained model.
 VALIDATION_SHARE = 0.2
 #: Fewest windows worth training on (a handful of them are validation).
@@ -227,20 +204,6 @@ def forecast_errors(actual: np.ndarray, predicted: np.ndarray) -> ForecastErrors
     """MAE and RMSE of ``predicted (n,)`` against ``actual (n,)``."""
     error = np.asarray(predicted, dtype=float) - np.asarray(actual, dtype=float)
     return ForecastErrors(float(np.mean(np.abs(error))), float(np.sqrt(np.mean(error**2))))
-
-
-def identity(z: np.ndarray) -> np.ndarray:
-    """:math:`z`, unchanged."""
-    return z
-
-
-#: The embedding's activation g in g(XW + b): each choice once, with its function.
-FEATURE_ACTIVATIONS = {
-    "relu": Option("ReLU", "Negative values become 0.", relu),
-    "tanh": Option("tanh", "Squashed into (-1, 1).", np.tanh),
-    "identity": Option("identity", "No activation: a plain linear map.", identity),
-    "gelu": Option("GELU", "A smooth ReLU (tanh form, as in GPT-2).", gelu_tanh),
-}
 
 
 def activate(z: np.ndarray, name: str) -> np.ndarray:

@@ -42,10 +42,6 @@ class Stage:
     masked: bool = False  #: grey out cells the mask forbids
 
 
-_ROTARY_Q = r"Q_h = \mathrm{RoPE}\big(\tilde X\, W^Q_h\big) \in \mathbb{R}^{T \times d_k}"
-_ROTARY_K = r"K_h = \mathrm{RoPE}\big(\tilde X_{kv}\, W^K_h\big) \in \mathbb{R}^{S \times d_k}"
-
-
 def _base_stages() -> dict[str, Stage]:
     return {
         "tokens": Stage(
@@ -173,24 +169,29 @@ def _base_stages() -> dict[str, Stage]:
     }
 
 
-def stages_for(config: ac.AttentionConfig, cross: bool = False) -> dict[str, Stage]:
-    """Every step, with the formulas and words that match ``config``.
-
-    ``cross``: keys and values come from a second sentence (cross-attention).
-    """
-    steps = _base_stages()
-    chosen = {
+def chosen_options(config: ac.AttentionConfig) -> dict[str, ac.Option]:
+    """The registry entry of each choice in ``config``, by the stage it explains."""
+    return {
         "p": ac.POSITIONAL_ENCODINGS[config.positional],
         "scaled": ac.SCALINGS[config.scaling],
         "masked": ac.MASKS[config.mask],
         "weights": ac.NORMALISERS[config.normaliser],
         "output": ac.COMBINATIONS[config.combine],
     }
+
+
+def stages_for(config: ac.AttentionConfig, cross: bool = False) -> dict[str, Stage]:
+    """Every step, with the formulas and words that match ``config``.
+
+    ``cross``: keys and values come from a second sentence (cross-attention).
+    """
+    steps = _base_stages()
+    chosen = chosen_options(config)
     for key, option in chosen.items():
         steps[key] = replace(steps[key], formula=option.formula, explanation=option.words)
-    if config.positional == "rotary":
-        steps["q"] = replace(steps["q"], formula=_ROTARY_Q)
-        steps["k"] = replace(steps["k"], formula=_ROTARY_K)
+    for option in chosen.values():
+        for key, formula in option.formulas.items():
+            steps[key] = replace(steps[key], formula=formula)
     if cross:
         note = " In cross-attention these rows come from the second sentence."
         for key in ("k", "v"):

@@ -134,18 +134,13 @@ def head_view_tab(state: TextState) -> None:
 
 
 def output_tab(state: TextState) -> None:
-    config = state.run.config
+    combination = ac.COMBINATIONS[state.run.config.combine]
     show_step(state, "context", state.head)
     show_grid(state, "context")
-    if config.combine == "concat":
-        show_step(state, "concat")
-    if config.combine == "learned":
-        st.caption(
-            "Head weights: "
-            + ", ".join(
-                f"w{h + 1} = {w:.3f}" for h, w in enumerate(state.run.projections.head_weights)
-            )
-        )
+    for key in combination.shows:
+        show_step(state, key)
+    if combination.caption is not None:
+        st.caption(combination.caption(state.run.projections))
     show_step(state, "output")
 
 

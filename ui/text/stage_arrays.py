@@ -13,7 +13,8 @@ import numpy as np
 
 import attention_core as ac
 from attention_core.boundary import pipeline
-from attention_core.maths import attention, positional
+from attention_core.maths import attention
+from ui.shared.stages import chosen_options
 
 # Each stage's array in a run, once: stage key -> (its name in the download, the array).
 # Per-head arrays are (H, R, C); x, p and x_plus_p are the query side.
@@ -80,15 +81,14 @@ def all_matrices(run: ac.AttentionRun) -> dict[str, np.ndarray]:
 
 def stage_code(key: str, config: ac.AttentionConfig) -> tuple[Callable, ...]:
     """The core functions that compute stage ``key`` under ``config``, for "The code"."""
-    rotary = (positional.rotate,) if config.positional == "rotary" else ()
     projection = (attention.project, attention.split_heads)
     code = {
         "tokens": (ac.tokenize,),
         "x": ac.EMBEDDINGS[config.embedding].shown,
         "p": ac.POSITIONAL_ENCODINGS[config.positional].shown,
         "x_plus_p": (pipeline.run_attention,),
-        "q": (*projection, *rotary),
-        "k": (*projection, *rotary),
+        "q": projection,
+        "k": projection,
         "v": projection,
         "scores": (attention.attention_scores,),
         "scaled": (attention.scale_scores, *ac.SCALINGS[config.scaling].shown),
@@ -99,4 +99,5 @@ def stage_code(key: str, config: ac.AttentionConfig) -> tuple[Callable, ...]:
         "concat": (attention.merge_heads,),
         "output": ac.COMBINATIONS[config.combine].shown,
     }
-    return code[key]
+    more = (f for option in chosen_options(config).values() for f in option.more_code.get(key, ()))
+    return (*code[key], *more)

@@ -202,11 +202,15 @@ def window_controls() -> tuple[int, str, str]:
         bind=BIND,
     )
     scaling_label = second.radio(
-        "Scaling of each column", list(SCALINGS), horizontal=True, key=f"{PREFIX}scaling", bind=BIND
+        ac.SERIES_SCALINGS.label,
+        list(SCALINGS),
+        horizontal=True,
+        key=f"{PREFIX}scaling",
+        bind=BIND,
     )
     feature_activation = select_option(
-        "Embedding activation g in g(XW)",
-        "The function applied to each day's embedding.",
+        ac.FEATURE_ACTIVATIONS.label,
+        ac.FEATURE_ACTIVATIONS.help,
         ac.FEATURE_ACTIVATIONS,
         None,
         "relu",

@@ -35,7 +35,7 @@ def small_model(mask: str = "causal", activation: str = "relu") -> forecaster.Se
 # --- The model's attention is the core's attention ----------------------------
 
 
-@pytest.mark.parametrize("mask", forecaster.MODEL_MASKS)
+@pytest.mark.parametrize("mask", forecaster.model_masks())
 def test_model_attention_equals_core_attention_on_copied_weights(mask: str) -> None:
     model = small_model(mask).double()
     x = torch.randn(1, 6, 3, dtype=torch.float64)
@@ -218,3 +218,27 @@ def test_importing_attention_core_does_not_import_torch() -> None:
 
 def test_the_torch_model_offers_exactly_the_cores_feature_activations() -> None:
     assert set(forecaster._ACTIVATIONS) == set(ac.FEATURE_ACTIVATIONS)
+
+
+def test_the_forecaster_offers_the_registered_masks_that_need_no_more_than_a_window() -> None:
+    assert forecaster.model_masks() == ("none", "causal", "sliding")
+
+
+def test_a_mask_registered_in_one_place_is_accepted_and_built_by_the_forecaster() -> None:
+    def even_keys(n_q: int, n_k: int, window: int, padding: object, grid: object) -> np.ndarray:
+        return np.broadcast_to(np.arange(n_k) % 2 == 0, (n_q, n_k)).copy()
+
+    ac.MASKS.register("even", ac.Option("even keys", "Keys at even positions.", even_keys))
+    try:
+        config = forecaster.ForecasterConfig(n_features=2, window=4, mask="even")
+        assert "even" in forecaster.model_masks()
+        np.testing.assert_array_equal(
+            forecaster.attention_mask(config), [[True, False, True, False]] * 4
+        )
+    finally:
+        ac.MASKS.unregister("even")
+
+
+def test_the_forecaster_refuses_a_mask_that_needs_padding_tokens() -> None:
+    with pytest.raises(ac.InputError, match="choose one of: none, causal, sliding"):
+        forecaster.ForecasterConfig(n_features=2, window=4, mask="padding")
