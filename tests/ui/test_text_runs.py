@@ -7,7 +7,7 @@ import pytest
 
 import attention_core as ac
 from attention_core.boundary.arrays import read_only_fields
-from ui.text.runs import RunKey
+from ui.text.runs import RunInputs
 
 SENTENCE = ac.tokenize("The cat sat on the mat.")
 OTHER = ac.tokenize("The cat sat on the rug.")
@@ -26,14 +26,16 @@ def test_every_array_of_a_shared_run_refuses_a_write() -> None:
 
 def test_a_run_key_digest_changes_with_every_input_and_only_with_them() -> None:
     config = ac.AttentionConfig()
-    base = RunKey(SENTENCE, None, config, None)
-    assert base.digest == RunKey(ac.tokenize("The cat sat on the mat."), None, config, None).digest
+    base = RunInputs(SENTENCE, None, config, None)
+    assert (
+        base.digest == RunInputs(ac.tokenize("The cat sat on the mat."), None, config, None).digest
+    )
     others = [
-        RunKey(OTHER, None, config, None),
-        RunKey(SENTENCE, OTHER, config, None),
-        RunKey(SENTENCE, None, ac.AttentionConfig(seed=1), None),
-        RunKey(SENTENCE, None, ac.AttentionConfig(mask="causal"), None),
-        RunKey(SENTENCE, None, config, "1-0"),
+        RunInputs(OTHER, None, config, None),
+        RunInputs(SENTENCE, OTHER, config, None),
+        RunInputs(SENTENCE, None, ac.AttentionConfig(seed=1), None),
+        RunInputs(SENTENCE, None, ac.AttentionConfig(mask="causal"), None),
+        RunInputs(SENTENCE, None, config, "1-0"),
     ]
     digests = {key.digest for key in others} | {base.digest}
     assert len(digests) == len(others) + 1

@@ -18,9 +18,9 @@ from attention_core.pretrained import bert
 from ui.shared.stages import Stage, base_stage
 
 
-def _bert_stage(key: str, formula: str, explanation: str, **changes: Any) -> Stage:
-    """The text page's step ``key`` (symbol, colour scale, axes) with BERT's formula and words."""
-    return replace(base_stage(key), formula=formula, explanation=explanation, **changes)
+def _bert_stage(name: str, formula: str, explanation: str, **changes: Any) -> Stage:
+    """The text page's stage ``name`` (symbol, colour scale, axes) with BERT's formula and words."""
+    return replace(base_stage(name), formula=formula, explanation=explanation, **changes)
 
 
 STAGES = {
@@ -91,25 +91,25 @@ STAGE_CODE: dict[str, tuple[Callable, ...]] = {
 EMBEDDING_FORMULA = r"X_0 = \mathrm{LN}(E_{\text{word}} + E_{\text{pos}} + E_{\text{type}})"
 
 
-def layer_stage(key: str, layer: int) -> Stage:
-    """The stage of ``key``; layer 1's input X is the embeddings, with their own formula."""
-    if key == "x" and layer == 0:
+def layer_stage(name: str, layer: int) -> Stage:
+    """The stage of ``name``; layer 1's input X is the embeddings, with their own formula."""
+    if name == "x" and layer == 0:
         return replace(STAGES["x"], formula=EMBEDDING_FORMULA)
-    return STAGES[key]
+    return STAGES[name]
 
 
-def layer_stage_code(key: str, layer: int) -> tuple[Callable, ...]:
+def layer_stage_code(name: str, layer: int) -> tuple[Callable, ...]:
     """The code of a stage; X comes from the embeddings (layer 0) or the previous layer."""
-    if key == "x":
+    if name == "x":
         return (bert.embed, layers.layer_norm) if layer == 0 else (bert.encoder_layer, layers.gelu)
-    return STAGE_CODE[key]
+    return STAGE_CODE[name]
 
 
-def stage_matrix(trace: bert.BertTrace, key: str, layer: int, head: int) -> np.ndarray:
+def stage_matrix(trace: bert.BertTrace, name: str, layer: int, head: int) -> np.ndarray:
     """The matrix a stage draws: ``(T, d)`` for X, else head ``head`` of layer ``layer``."""
     layer_trace = trace.layers[layer]
-    if key == "x":
+    if name == "x":
         return layer_trace.x
-    if key in ("q", "k", "v"):
-        return getattr(layer_trace, key)[head]
-    return getattr(layer_trace.heads, key)[head]
+    if name in ("q", "k", "v"):
+        return getattr(layer_trace, name)[head]
+    return getattr(layer_trace.heads, name)[head]

@@ -230,10 +230,10 @@ def stage_title(step: Stage, head: int | None = None, second_sentence: bool = Fa
     return title
 
 
-def base_stage(key: str) -> Stage:
-    """Step ``key`` as every page starts from it, before :func:`stages_for` fills in options.
+def base_stage(name: str) -> Stage:
+    """Stage ``name`` as every page starts from it, before :func:`stages_for` fills in options.
 
     A page with its own model (the pretrained page) keeps the step's title, symbol,
     colour scale and axes and replaces only the formula and words.
     """
-    return _base_stages()[key]
+    return _base_stages()[name]

@@ -1,12 +1,12 @@
 """The text page's runs and figures, computed once per server and shared by every session.
 
-A run is named by a :class:`RunKey`: the query tokens, the key tokens (``None`` in
+A run is named by a :class:`RunInputs`: the query tokens, the key tokens (``None`` in
 self-attention), the config and the custom-mask code (or ``None``). Every cached
-function takes the RunKey and is keyed by its digest, a short string computed once per
+function takes the RunInputs and is keyed by its digest, a short string computed once per
 rerun; Streamlit's hashing of the full tokens and config for each of a view's ~11
 cached calls was ~7 % of a weights-view rerun (BENCHMARKS.md, capacity). The figure
 builders also take the run itself as ``_run``, which Streamlit leaves out of the key
-(it follows from the RunKey), instead of asking the run cache again for every figure.
+(it follows from the RunInputs), instead of asking the run cache again for every figure.
 
 This module is imported once per process; a page script runs again on every rerun,
 so the cached functions live here rather than in ``views/text.py``
@@ -39,7 +39,7 @@ CACHE_TTL_SECONDS = 30 * 60
 
 
 @dataclass(frozen=True)
-class RunKey:
+class RunInputs:
     """What a run is computed from; ``digest`` names it in every cache."""
 
     queries: ac.Tokens
@@ -63,7 +63,7 @@ class RunKey:
 # same key, never changed once made (a run's arrays are read-only; drawing a figure only
 # reads it). st.cache_data would pickle each on the way in and out; a figure comes back
 # out rebuilt with all of plotly's checks, ~1.1 ms per 13 × 13 heatmap (BENCHMARKS.md).
-KEY_HASHES = {RunKey: lambda run_key: run_key.digest, FigureStyle: repr}
+KEY_HASHES = {RunInputs: lambda inputs: inputs.digest, FigureStyle: repr}
 
 
 @st.cache_resource(
@@ -72,20 +72,20 @@ KEY_HASHES = {RunKey: lambda run_key: run_key.digest, FigureStyle: repr}
     show_spinner=False,
     hash_funcs=KEY_HASHES,
 )
-def compute(run_key: RunKey) -> ac.AttentionRun:
+def compute(inputs: RunInputs) -> ac.AttentionRun:
     """The attention run for a sentence (pair), a config and an optional custom mask.
 
     Read by each figure of a view, so kept as one read-only object (20 MB at the largest).
     """
-    custom = None if run_key.mask_code is None else decode(run_key.mask_code)
-    keys = None if run_key.keys is None else run_key.keys.tokens
-    run = ac.run_text_attention(run_key.queries.tokens, run_key.config, keys, custom)
+    custom = None if inputs.mask_code is None else decode(inputs.mask_code)
+    keys = None if inputs.keys is None else inputs.keys.tokens
+    run = ac.run_text_attention(inputs.queries.tokens, inputs.config, keys, custom)
     return read_only_fields(run)
 
 
-def axes(run_key: RunKey, step: Stage, shape: tuple[int, ...], second: bool) -> tuple[list, list]:
+def axes(inputs: RunInputs, step: Stage, shape: tuple[int, ...], second: bool) -> tuple[list, list]:
     """Row and column labels of a step's matrix; ``second``: the key sentence's own X, P."""
-    query_labels, key_labels = run_key.labels
+    query_labels, key_labels = inputs.labels
     if second:
         query_labels = key_labels
     return (
@@ -94,8 +94,8 @@ def axes(run_key: RunKey, step: Stage, shape: tuple[int, ...], second: bool) -> 
     )
 
 
-def matrix_of(run: ac.AttentionRun, key: str, head: int | None, second: bool) -> np.ndarray:
-    return key_side_matrix(run, key) if second else stage_matrix(run, key, head)
+def matrix_of(run: ac.AttentionRun, name: str, head: int | None, second: bool) -> np.ndarray:
+    return key_side_matrix(run, name) if second else stage_matrix(run, name, head)
 
 
 cache_figure = st.cache_resource(
@@ -108,7 +108,7 @@ cache_figure = st.cache_resource(
 
 @cache_figure
 def heatmap_figure(
-    run_key: RunKey,
+    inputs: RunInputs,
     key: str,
     head: int | None,
     second: bool,
@@ -117,38 +117,40 @@ def heatmap_figure(
 ) -> go.Figure:
     """One step's heatmap: one head, or the key sentence's side when ``second``.
 
-    ``_run`` is ``compute(run_key)``, passed in (a leading underscore: not hashed).
+    ``_run`` is ``compute(inputs)``, passed in (a leading underscore: not hashed).
     """
     run = _run
     step = stages_for(run.config, run.is_cross)[key]
     matrix = matrix_of(run, key, head, second)
-    rows, cols = axes(run_key, step, matrix.shape, second)
+    rows, cols = axes(inputs, step, matrix.shape, second)
     return stage_heatmap(
         step, matrix, rows, cols, title=stage_title(step, head, second), mask=run.mask, style=style
     )
 
 
 @cache_figure
-def grid_figure(run_key: RunKey, key: str, style: FigureStyle, _run: ac.AttentionRun) -> go.Figure:
-    """Every head's matrix of a per-head step, side by side (``_run`` = ``compute(run_key)``)."""
+def grid_figure(
+    inputs: RunInputs, name: str, style: FigureStyle, _run: ac.AttentionRun
+) -> go.Figure:
+    """Every head's matrix of a per-head stage, side by side (``_run`` = ``compute(inputs)``)."""
     run = _run
-    step = stages_for(run.config, run.is_cross)[key]
-    stack = stage_matrix(run, key)
-    rows, cols = axes(run_key, step, stack.shape, False)
+    stage = stages_for(run.config, run.is_cross)[name]
+    stack = stage_matrix(run, name)
+    rows, cols = axes(inputs, stage, stack.shape, False)
     return stage_heatmap(
-        step, stack, rows, cols, title=f"{step.title} · all heads", mask=run.mask, style=style
+        stage, stack, rows, cols, title=f"{stage.title} · all heads", mask=run.mask, style=style
     )
 
 
 @cache_figure
 def head_view_figure(
-    run_key: RunKey,
+    inputs: RunInputs,
     query: int | None,
     heads: tuple[int, ...],
     style: FigureStyle,
     _run: ac.AttentionRun,
 ) -> go.Figure:
     """Lines from the query token(s) to every key, one colour per head (``_run`` as above)."""
-    query_labels, key_labels = run_key.labels
+    query_labels, key_labels = inputs.labels
     weights = _run.trace.weights
     return head_view(weights, query_labels, key_labels, heads=heads, query=query, style=style)

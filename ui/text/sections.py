@@ -19,64 +19,64 @@ from ui.text.stage_arrays import stage_code, stage_matrix
 from ui.text.state import PREFIX, TextState
 
 
-def show_step(state: TextState, key: str, head: int | None = None, second: bool = False) -> None:
+def show_stage(state: TextState, name: str, head: int | None = None, second: bool = False) -> None:
     """One matrix beside its formula, shape and words (and numbers, if asked)."""
-    step = state.steps[key]
-    matrix = matrix_of(state.run, key, head, second)
-    rows, cols = axes(state.run_key, step, matrix.shape, second)
-    symbol = step.symbol + ("_kv" if second else "")
-    name = key + ("_second_sentence" if second else "")
-    name += "" if head is None else f"_head{head + 1}"  # also the CSV file's name
+    stage = state.stages[name]
+    matrix = matrix_of(state.run, name, head, second)
+    rows, cols = axes(state.inputs, stage, matrix.shape, second)
+    symbol = stage.symbol + ("_kv" if second else "")
+    widget_key = name + ("_second_sentence" if second else "")
+    widget_key += "" if head is None else f"_head{head + 1}"  # also the CSV file's name
     matrix_stage(
-        step,
+        stage,
         matrix,
         rows,
         cols,
-        key=name,
+        key=widget_key,
         shapes=[shape_caption(symbol, matrix.shape, head)],
-        title=stage_title(step, head, second),
+        title=stage_title(stage, head, second),
         mask=state.run.mask,
         show_numbers=state.numbers,
         style=state.style,
-        figure=heatmap_figure(state.run_key, key, head, second, state.style, state.run),
-        code=stage_code(key, state.run.config),
+        figure=heatmap_figure(state.inputs, name, head, second, state.style, state.run),
+        code=stage_code(name, state.run.config),
     )
 
 
-def show_grid(state: TextState, key: str) -> None:
+def show_grid(state: TextState, name: str) -> None:
     """Every head's matrix of a per-head step, side by side on one colour scale."""
-    stack = stage_matrix(state.run, key)
-    each = shape_caption(state.steps[key].symbol, stack.shape[1:])
+    stack = stage_matrix(state.run, name)
+    each = shape_caption(state.stages[name].symbol, stack.shape[1:])
     st.caption(f"All {stack.shape[0]} heads ({each} each) on one colour scale.")
-    chart(grid_figure(state.run_key, key, state.style, state.run), key=f"grid_{key}")
+    chart(grid_figure(state.inputs, name, state.style, state.run), key=f"grid_{name}")
 
 
 def tokens_tab(state: TextState) -> None:
-    queries, keys = state.run_key.queries, state.run_key.keys
+    queries, keys = state.inputs.queries, state.inputs.keys
     text_column, table_column = st.columns(2, gap="medium")
     with text_column:
-        st.subheader(state.steps["tokens"].title)
+        st.subheader(state.stages["tokens"].title)
         sizes = [f"T = {len(queries.tokens)} queries"]
-        explain(state.steps["tokens"], sizes + ([f"S = {len(keys.tokens)} keys"] if keys else []))
+        explain(state.stages["tokens"], sizes + ([f"S = {len(keys.tokens)} keys"] if keys else []))
         show_code(stage_code("tokens", state.run.config))
     with table_column:
         token_table(queries.tokens, queries.labels, "Sentence")
         if keys is not None:
             token_table(keys.tokens, keys.labels, "Second sentence")
-    show_step(state, "x")
+    show_stage(state, "x")
     if keys is not None:
-        show_step(state, "x", second=True)
+        show_stage(state, "x", second=True)
 
 
 def positions_tab(state: TextState) -> None:
     for second in (False, True) if state.run.is_cross else (False,):
-        show_step(state, "p", second=second)
-        show_step(state, "x_plus_p", second=second)
+        show_stage(state, "p", second=second)
+        show_stage(state, "x_plus_p", second=second)
 
 
 def qkv_tab(state: TextState) -> None:
     for key in ("q", "k", "v"):
-        show_step(state, key, state.head)
+        show_stage(state, key, state.head)
     st.subheader("Every head")
     for key in ("q", "k", "v"):
         show_grid(state, key)
@@ -84,7 +84,7 @@ def qkv_tab(state: TextState) -> None:
 
 def weights_tab(state: TextState) -> None:
     for key in ("scores", "scaled", "masked", "weights"):
-        show_step(state, key, state.head)
+        show_stage(state, key, state.head)
     st.subheader("Every head's weights")
     show_grid(state, "weights")
 
@@ -96,7 +96,7 @@ def default_query(tokens: ac.Tokens) -> int:
 
 
 def head_view_tab(state: TextState) -> None:
-    query_labels, key_labels = state.run_key.labels
+    query_labels, key_labels = state.inputs.labels
     n_heads = state.run.config.n_heads
     query_column, heads_column = st.columns(2)
     with query_column:
@@ -105,7 +105,7 @@ def head_view_tab(state: TextState) -> None:
             [None, *range(len(query_labels))],
             key=f"{PREFIX}query",
             bind=BIND,
-            index=1 + default_query(state.run_key.queries),
+            index=1 + default_query(state.inputs.queries),
             format_func=lambda i: "all tokens" if i is None else f"{i}: {query_labels[i]}",
         )
     with heads_column:
@@ -113,11 +113,11 @@ def head_view_tab(state: TextState) -> None:
         heads = st.multiselect(
             "Heads to draw", every_head, default=every_head, key=f"{PREFIX}show_heads", bind=BIND
         )
-    step = state.steps["head_view"]
+    stage = state.stages["head_view"]
     text_column, figure_column = st.columns((1, 2), gap="medium")
     with text_column:
-        st.subheader(step.title)
-        explain(step, [f"A: {n_heads} heads × {len(query_labels)} × {len(key_labels)}"])
+        st.subheader(stage.title)
+        explain(stage, [f"A: {n_heads} heads × {len(query_labels)} × {len(key_labels)}"])
         show_code(stage_code("head_view", state.run.config))
         st.caption(
             f"Lines with weight ≤ {MIN_WEIGHT} are not drawn. Click a head in the "
@@ -129,19 +129,19 @@ def head_view_tab(state: TextState) -> None:
             return
         shown = tuple(sorted(h - 1 for h in heads))
         alt = describe_head_view(state.run.trace.weights, shown, query, query_labels, key_labels)
-        figure = head_view_figure(state.run_key, query, shown, state.style, state.run)
+        figure = head_view_figure(state.inputs, query, shown, state.style, state.run)
         chart(figure, key="head_view", alt=alt)
 
 
 def output_tab(state: TextState) -> None:
     combination = ac.COMBINATIONS[state.run.config.combine]
-    show_step(state, "context", state.head)
+    show_stage(state, "context", state.head)
     show_grid(state, "context")
     for key in combination.shows:
-        show_step(state, key)
+        show_stage(state, key)
     if combination.caption is not None:
         st.caption(combination.caption(state.run.projections))
-    show_step(state, "output")
+    show_stage(state, "output")
 
 
 TABS: tuple[Tab[TextState], ...] = (

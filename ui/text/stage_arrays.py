@@ -36,23 +36,23 @@ STAGE_ARRAYS: dict[str, tuple[str, Callable[[ac.AttentionRun], np.ndarray]]] = {
 INPUT_STAGES = ("x", "p", "x_plus_p")  #: before the projections W (the download's order)
 
 
-def stage_matrix(run: ac.AttentionRun, key: str, head: int | None = None) -> np.ndarray:
+def stage_matrix(run: ac.AttentionRun, name: str, head: int | None = None) -> np.ndarray:
     """The array a step shows: ``(H, R, C)`` for per-head steps when ``head`` is None,
     else ``(R, C)``.
 
     ``x``/``p``/``x_plus_p`` are the query side; :func:`key_side_matrix` gives
     the key side of a cross-attention run.
     """
-    matrix = STAGE_ARRAYS[key][1](run)
+    matrix = STAGE_ARRAYS[name][1](run)
     if head is not None and matrix.ndim == 3:
         return matrix[head]
     return matrix
 
 
-def key_side_matrix(run: ac.AttentionRun, key: str) -> np.ndarray:
+def key_side_matrix(run: ac.AttentionRun, name: str) -> np.ndarray:
     """``x``, ``p`` or ``x_plus_p`` of the key/value sentence ``(S, d_model)``."""
     arrays = {"x": run.x_kv, "p": run.p_kv, "x_plus_p": run.x_kv + run.p_kv}
-    return arrays[key]
+    return arrays[name]
 
 
 def all_matrices(run: ac.AttentionRun) -> dict[str, np.ndarray]:
@@ -79,8 +79,8 @@ def all_matrices(run: ac.AttentionRun) -> dict[str, np.ndarray]:
     return matrices
 
 
-def stage_code(key: str, config: ac.AttentionConfig) -> tuple[Callable, ...]:
-    """The core functions that compute stage ``key`` under ``config``, for "The code"."""
+def stage_code(name: str, config: ac.AttentionConfig) -> tuple[Callable, ...]:
+    """The core functions that compute stage ``name`` under ``config``, for "The code"."""
     projection = (attention.project, attention.split_heads)
     code = {
         "tokens": (ac.tokenize,),
@@ -99,5 +99,5 @@ def stage_code(key: str, config: ac.AttentionConfig) -> tuple[Callable, ...]:
         "concat": (attention.merge_heads,),
         "output": ac.COMBINATIONS[config.combine].shown,
     }
-    more = (f for option in chosen_options(config).values() for f in option.more_code.get(key, ()))
-    return (*code[key], *more)
+    more = (f for option in chosen_options(config).values() for f in option.more_code.get(name, ()))
+    return (*code[name], *more)

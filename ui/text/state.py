@@ -24,7 +24,7 @@ from ui.shared.stages import Stage, stages_for
 from ui.shared.url import BIND
 from ui.text import mask_inputs
 from ui.text.mask_inputs import encode, mask_editor, padding_hint
-from ui.text.runs import RunKey, compute
+from ui.text.runs import RunInputs, compute
 from ui.text.stage_arrays import all_matrices
 
 PREFIX = ""  #: the text page's widget and URL keys have no prefix (its links came first)
@@ -50,9 +50,9 @@ URL_KEYS = (
 class TextState:
     """What every tab needs: the run, what it was computed from, the head and display options."""
 
-    run_key: RunKey
+    inputs: RunInputs
     run: ac.AttentionRun
-    steps: dict[str, Stage]  #: each step's formula and words for this config
+    stages: dict[str, Stage]  #: each stage's formula and words for this config
     head: int  #: 0-based, the head tabs 3, 4 and 6 show in detail
     numbers: bool  #: show each matrix as a table too
     style: FigureStyle
@@ -120,9 +120,9 @@ def tokenize_or_stop(text: str, what: str) -> ac.Tokens:
     return tokens
 
 
-def compute_or_stop(run_key: RunKey) -> ac.AttentionRun:
+def compute_or_stop(inputs: RunInputs) -> ac.AttentionRun:
     try:
-        return compute(run_key)
+        return compute(inputs)
     except ac.InputError as error:
         show_error(str(error))
         st.stop()
@@ -201,9 +201,9 @@ def read_state() -> TextState:
         st.stop()
     queries = tokenize_or_stop(text, "The sentence")
     keys = None if text2 is None else tokenize_or_stop(text2, "The second sentence")
-    run_key = RunKey(queries, keys, config, mask_code(config, queries, keys))
-    run = compute_or_stop(run_key)
+    inputs = RunInputs(queries, keys, config, mask_code(config, queries, keys))
+    run = compute_or_stop(inputs)
     st.caption(sizes_caption(config, queries, keys))
     head, numbers = view_settings(config, run)
-    steps = stages_for(config, keys is not None)
-    return TextState(run_key, run, steps, head - 1, numbers, current_style())
+    stages = stages_for(config, keys is not None)
+    return TextState(inputs, run, stages, head - 1, numbers, current_style())
