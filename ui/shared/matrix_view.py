@@ -1,4 +1,4 @@
-"""Draw one step of attention: formula and words beside its heatmap, numbers on demand.
+"""Draw one stage of attention: formula and words beside its heatmap, numbers on demand.
 
 Any page can call :func:`matrix_stage` with a :class:`ui.shared.stages.Stage` and the
 matrix; it builds the heatmap itself unless the page passes a (cached) figure.
@@ -33,7 +33,7 @@ TEXT_TO_FIGURE = (1, 2)  # column widths: explanation beside a wider figure
 
 
 def stage_heatmap(
-    step: Stage,
+    stage: Stage,
     matrix: np.ndarray,
     row_labels: Sequence[str],
     col_labels: Sequence[str],
@@ -42,16 +42,16 @@ def stage_heatmap(
     mask: np.ndarray | None = None,
     style: FigureStyle = NORMAL,
 ) -> go.Figure:
-    """The heatmap of one step's ``matrix (R, C)``; ``mask`` is used only if ``step.masked``.
+    """The heatmap of one stage's ``matrix (R, C)``; ``mask`` is used only if ``stage.masked``.
 
     A per-head stack ``(H, R, C)`` gives small multiples instead, one panel per head.
     """
     look: dict[str, Any] = {
         "title": title,
-        "kind": step.kind,
-        "mask": mask if step.masked else None,
-        "row_title": _axis_title(step.rows),
-        "col_title": _axis_title(step.cols),
+        "kind": stage.kind,
+        "mask": mask if stage.masked else None,
+        "row_title": _axis_title(stage.rows),
+        "col_title": _axis_title(stage.cols),
         "style": style,
     }
     if np.ndim(matrix) == 3:
@@ -109,13 +109,13 @@ def read_as_table(figure: go.Figure, key: str, place: DeltaGenerator | ModuleTyp
             st.table(table.frame)
 
 
-def explain(step: Stage, shapes: Sequence[str]) -> None:
-    """The step's formula, its matrix shapes and its two-sentence explanation."""
-    if step.formula:
-        st.latex(step.formula)
+def explain(stage: Stage, shapes: Sequence[str]) -> None:
+    """The stage's formula, its matrix shapes and its two-sentence explanation."""
+    if stage.formula:
+        st.latex(stage.formula)
     if shapes:
         st.caption("Shape — " + ";  ".join(shapes))
-    st.markdown(step.explanation)
+    st.markdown(stage.explanation)
 
 
 def token_table(tokens: Sequence[str], labels: Sequence[str], caption: str) -> None:
@@ -143,7 +143,7 @@ def numbers_table(
 
 
 def matrix_stage(
-    step: Stage,
+    stage: Stage,
     matrix: np.ndarray,
     row_labels: Sequence[str],
     col_labels: Sequence[str],
@@ -159,21 +159,21 @@ def matrix_stage(
 ) -> None:
     """Formula, shape, words and "The code" (left) beside the heatmap of ``matrix (R, C)``.
 
-    ``mask (R, C)`` greys out forbidden cells when ``step.masked``. With
+    ``mask (R, C)`` greys out forbidden cells when ``stage.masked``. With
     ``show_numbers`` the rounded numbers and a CSV button follow. ``key`` must
     be unique on the page; it also names the CSV file. ``code``: the core
     functions that computed ``matrix``, shown in an expander.
     """
-    title = title or step.title
+    title = title or stage.title
     text_column, figure_column = st.columns(TEXT_TO_FIGURE, gap="medium")
     with text_column:
         st.subheader(title)
-        explain(step, shapes)
+        explain(stage, shapes)
         show_code(code)
     with figure_column:
         if figure is None:
             figure = stage_heatmap(
-                step, matrix, row_labels, col_labels, title=title, mask=mask, style=style
+                stage, matrix, row_labels, col_labels, title=title, mask=mask, style=style
             )
         chart(figure, key=f"chart_{key}")
     if show_numbers:

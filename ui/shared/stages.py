@@ -1,10 +1,10 @@
 r"""The stages of attention a page draws: formula, plain words and shape of each matrix.
 
 Every page that shows the path from tokens to context vectors can reuse these
-texts, so the same step is explained the same way everywhere. :func:`stages_for`
+texts, so the same stage is explained the same way everywhere. :func:`stages_for`
 takes the formula and words of each chosen option (scaling, mask, normaliser,
 combination, positional encoding) from its entry in the core's tables;
-:mod:`ui.text.stage_arrays` picks each step's array (and its code) out of a run.
+:mod:`ui.text.stage_arrays` picks each stage's array (and its code) out of a run.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 import attention_core as ac
 
-# Which token list labels the rows/columns of a step's matrix.
+# Which token list labels the rows/columns of a stage's matrix.
 QUERY_SIDE = "query"  # tokens of the (first) sentence
 KEY_SIDE = "key"  # tokens of the key/value sentence (the same one in self-attention)
 WIDTH = "width"  # feature columns 0 .. d-1
@@ -26,7 +26,7 @@ class Stage:
 
     ``kind`` picks the heatmap colour scale ('values', 'scores' or 'weights');
     ``rows``/``cols`` say which labels go on the axes (:data:`QUERY_SIDE`,
-    :data:`KEY_SIDE` or :data:`WIDTH`); ``per_head`` steps have one matrix per
+    :data:`KEY_SIDE` or :data:`WIDTH`); ``per_head`` stages have one matrix per
     head, shape ``(H, rows, cols)`` in the run.
     """
 
@@ -181,22 +181,22 @@ def chosen_options(config: ac.AttentionConfig) -> dict[str, ac.Option]:
 
 
 def stages_for(config: ac.AttentionConfig, cross: bool = False) -> dict[str, Stage]:
-    """Every step, with the formulas and words that match ``config``.
+    """Every stage, with the formulas and words that match ``config``.
 
     ``cross``: keys and values come from a second sentence (cross-attention).
     """
-    steps = _base_stages()
+    stages = _base_stages()
     chosen = chosen_options(config)
     for key, option in chosen.items():
-        steps[key] = replace(steps[key], formula=option.formula, explanation=option.words)
+        stages[key] = replace(stages[key], formula=option.formula, explanation=option.words)
     for option in chosen.values():
         for key, formula in option.formulas.items():
-            steps[key] = replace(steps[key], formula=formula)
+            stages[key] = replace(stages[key], formula=formula)
     if cross:
         note = " In cross-attention these rows come from the second sentence."
         for key in ("k", "v"):
-            steps[key] = replace(steps[key], explanation=steps[key].explanation + note)
-    return steps
+            stages[key] = replace(stages[key], explanation=stages[key].explanation + note)
+    return stages
 
 
 def shape_caption(symbol: str, shape: tuple[int, ...], head: int | None = None) -> str:
@@ -220,9 +220,9 @@ def axis_labels(
     return [str(column) for column in range(width)]
 
 
-def stage_title(step: Stage, head: int | None = None, second_sentence: bool = False) -> str:
+def stage_title(stage: Stage, head: int | None = None, second_sentence: bool = False) -> str:
     """``"Queries Q · head 2"``; ``second_sentence`` marks the key/value side of cross-attention."""
-    title = step.title
+    title = stage.title
     if second_sentence:
         title += " · second sentence"
     if head is not None:
@@ -233,7 +233,7 @@ def stage_title(step: Stage, head: int | None = None, second_sentence: bool = Fa
 def base_stage(name: str) -> Stage:
     """Stage ``name`` as every page starts from it, before :func:`stages_for` fills in options.
 
-    A page with its own model (the pretrained page) keeps the step's title, symbol,
+    A page with its own model (the pretrained page) keeps the stage's title, symbol,
     colour scale and axes and replaces only the formula and words.
     """
     return _base_stages()[name]

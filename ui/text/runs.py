@@ -83,14 +83,16 @@ def compute(inputs: RunInputs) -> ac.AttentionRun:
     return read_only_fields(run)
 
 
-def axes(inputs: RunInputs, step: Stage, shape: tuple[int, ...], second: bool) -> tuple[list, list]:
-    """Row and column labels of a step's matrix; ``second``: the key sentence's own X, P."""
+def axes(
+    inputs: RunInputs, stage: Stage, shape: tuple[int, ...], second: bool
+) -> tuple[list, list]:
+    """Row and column labels of a stage's matrix; ``second``: the key sentence's own X, P."""
     query_labels, key_labels = inputs.labels
     if second:
         query_labels = key_labels
     return (
-        axis_labels(step.rows, query_labels, key_labels, shape[-2]),
-        axis_labels(step.cols, query_labels, key_labels, shape[-1]),
+        axis_labels(stage.rows, query_labels, key_labels, shape[-2]),
+        axis_labels(stage.cols, query_labels, key_labels, shape[-1]),
     )
 
 
@@ -115,16 +117,22 @@ def heatmap_figure(
     style: FigureStyle,
     _run: ac.AttentionRun,
 ) -> go.Figure:
-    """One step's heatmap: one head, or the key sentence's side when ``second``.
+    """One stage's heatmap: one head, or the key sentence's side when ``second``.
 
     ``_run`` is ``compute(inputs)``, passed in (a leading underscore: not hashed).
     """
     run = _run
-    step = stages_for(run.config, run.is_cross)[key]
+    stage = stages_for(run.config, run.is_cross)[key]
     matrix = matrix_of(run, key, head, second)
-    rows, cols = axes(inputs, step, matrix.shape, second)
+    rows, cols = axes(inputs, stage, matrix.shape, second)
     return stage_heatmap(
-        step, matrix, rows, cols, title=stage_title(step, head, second), mask=run.mask, style=style
+        stage,
+        matrix,
+        rows,
+        cols,
+        title=stage_title(stage, head, second),
+        mask=run.mask,
+        style=style,
     )
 
 

@@ -1,4 +1,4 @@
-"""The text page's tabs: one function per step of the data flow, each drawn from the
+"""The text page's tabs: one function per stage of the data flow, each drawn from the
 page's :class:`ui.text.state.TextState`, and the page's table of tabs :data:`TABS`."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def show_stage(state: TextState, name: str, head: int | None = None, second: boo
 
 
 def show_grid(state: TextState, name: str) -> None:
-    """Every head's matrix of a per-head step, side by side on one colour scale."""
+    """Every head's matrix of a per-head stage, side by side on one colour scale."""
     stack = stage_matrix(state.run, name)
     each = shape_caption(state.stages[name].symbol, stack.shape[1:])
     st.caption(f"All {stack.shape[0]} heads ({each} each) on one colour scale.")

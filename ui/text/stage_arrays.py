@@ -37,7 +37,7 @@ INPUT_STAGES = ("x", "p", "x_plus_p")  #: before the projections W (the download
 
 
 def stage_matrix(run: ac.AttentionRun, name: str, head: int | None = None) -> np.ndarray:
-    """The array a step shows: ``(H, R, C)`` for per-head steps when ``head`` is None,
+    """The array a stage shows: ``(H, R, C)`` for per-head stages when ``head`` is None,
     else ``(R, C)``.
 
     ``x``/``p``/``x_plus_p`` are the query side; :func:`key_side_matrix` gives
