@@ -110,6 +110,24 @@ def check_scores_finite(trace: AttentionTrace) -> None:
         )
 
 
+def _check_same_width(q: np.ndarray, q_name: str, k: np.ndarray, k_name: str) -> None:
+    """Queries and keys meet in a dot product: ``q (·, dk)`` and ``k (·, dk)``."""
+    if q.shape[1] != k.shape[1]:
+        raise InputError(
+            f"Queries and keys must have the same width: {q_name} has {q.shape[1]} columns, "
+            f"{k_name} has {k.shape[1]}."
+        )
+
+
+def _check_one_row_per_key(k: np.ndarray, k_name: str, v: np.ndarray, v_name: str) -> None:
+    """Each key has its value: ``k (S, ·)`` and ``v (S, ·)``."""
+    if k.shape[0] != v.shape[0]:
+        raise InputError(
+            f"Keys and values need one row per key: {k_name} has {k.shape[0]} rows, "
+            f"{v_name} has {v.shape[0]}."
+        )
+
+
 def scaled_dot_product_attention(
     q: np.ndarray,
     k: np.ndarray,
@@ -130,15 +148,8 @@ def scaled_dot_product_attention(
     (which takes the normaliser's function); returns its :class:`AttentionTrace`.
     """
     q, k, v = as_matrix(q, "q"), as_matrix(k, "k"), as_matrix(v, "v")
-    if q.shape[1] != k.shape[1]:
-        raise InputError(
-            f"Queries and keys must have the same width: q has {q.shape[1]} columns, "
-            f"k has {k.shape[1]}."
-        )
-    if k.shape[0] != v.shape[0]:
-        raise InputError(
-            f"Keys and values need one row per key: k has {k.shape[0]} rows, v has {v.shape[0]}."
-        )
+    _check_same_width(q, "q", k, "k")
+    _check_one_row_per_key(k, "k", v, "v")
     if mask is not None:
         mask = check_mask_shape(mask, (q.shape[0], k.shape[0]))
     with np.errstate(over="ignore", invalid="ignore"):
@@ -285,16 +296,8 @@ def attention_backward(
     for x, w, name in ((x_q, w_q, "w_q"), (x_k, w_k, "w_k"), (x_v, w_v, "w_v")):
         if x.shape[1] != w.shape[0]:
             raise InputError(f"{name} needs {x.shape[1]} rows to match its input, got {w.shape}.")
-    if w_q.shape[1] != w_k.shape[1]:
-        raise InputError(
-            f"Queries and keys must have the same width: w_q gives {w_q.shape[1]} columns, "
-            f"w_k gives {w_k.shape[1]}."
-        )
-    if x_k.shape[0] != x_v.shape[0]:
-        raise InputError(
-            f"Keys and values need one row per key: x_k has {x_k.shape[0]} rows, "
-            f"x_v has {x_v.shape[0]}."
-        )
+    _check_same_width(w_q, "w_q", w_k, "w_k")
+    _check_one_row_per_key(x_k, "x_k", x_v, "x_v")
     if mask is not None:
         mask = check_mask_shape(mask, (x_q.shape[0], x_k.shape[0]))
     d_output = as_matrix(d_output, "d_output")
