@@ -10,7 +10,6 @@ so ``import attention_core`` stays fast.
 
 from attention_core.boundary import limits
 from attention_core.boundary.api import (
-    attention_backward,
     combine_heads,
     hardmax,
     masked_fill,
@@ -18,12 +17,12 @@ from attention_core.boundary.api import (
     multi_head_attention,
     scaled_dot_product_attention,
     softmax,
-    softmax_backward,
     split_heads,
     with_temperature,
 )
 from attention_core.boundary.config import AttentionConfig
 from attention_core.boundary.errors import InputError
+from attention_core.boundary.gradients import attention_backward, softmax_backward
 from attention_core.boundary.options import (
     COMBINATIONS,
     EMBEDDINGS,

@@ -155,3 +155,21 @@ def check_heads_divide(width: int, n_heads: int, what: str) -> int:
             f"{n_heads} heads do not divide {what} = {width} evenly; choose one of: {choices}."
         )
     return width // n_heads
+
+
+def check_same_width(q: np.ndarray, q_name: str, k: np.ndarray, k_name: str) -> None:
+    """Queries and keys meet in a dot product: ``q (·, dk)`` and ``k (·, dk)``."""
+    if q.shape[1] != k.shape[1]:
+        raise InputError(
+            f"Queries and keys must have the same width: {q_name} has {q.shape[1]} columns, "
+            f"{k_name} has {k.shape[1]}."
+        )
+
+
+def check_one_row_per_key(k: np.ndarray, k_name: str, v: np.ndarray, v_name: str) -> None:
+    """Each key has its value: ``k (S, ·)`` and ``v (S, ·)``."""
+    if k.shape[0] != v.shape[0]:
+        raise InputError(
+            f"Keys and values need one row per key: {k_name} has {k.shape[0]} rows, "
+            f"{v_name} has {v.shape[0]}."
+        )

@@ -23,7 +23,8 @@ import numpy as np
 if TYPE_CHECKING:  # at run time torch is imported only inside autograd_gradients
     import torch
 
-from attention_core.boundary.api import attention_backward, scaled_dot_product_attention
+from attention_core.boundary.api import scaled_dot_product_attention
+from attention_core.boundary.gradients import attention_backward
 from attention_core.boundary.validation import check_positive_int
 from attention_core.maths.backward import AttentionGradients
 from attention_core.maths.projections import glorot_uniform
