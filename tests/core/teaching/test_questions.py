@@ -21,6 +21,7 @@ from attention_core.teaching.attention_questions import (
     text_questions,
     weight_question,
 )
+from attention_core.teaching.head_questions import previous_token_head_question
 from attention_core.teaching.questions import CHOICE, Question, check
 
 LABELS = ["the", "cat", "sat", "on"]
@@ -145,3 +146,17 @@ def test_the_right_answer_always_checks_and_a_wrong_choice_never(row, head, quer
         else:
             assert check(question, question.value).correct
             assert not check(question, question.value + 2 * question.tolerance + 0.001).correct
+
+
+def test_previous_token_head_is_the_head_with_most_weight_on_the_previous_token() -> None:
+    previous = np.array([[0.1, 0.2], [0.9, 0.3], [0.05, 0.4]])  # (L=3, H=2)
+    question = previous_token_head_question(previous, "the cat")
+    assert question is not None
+    assert question.correct == ("layer 2, head 1",)
+    assert len(question.choices) == 4 and "layer 2, head 1" in question.choices
+    assert "0.900" in question.explanation
+    assert question == previous_token_head_question(previous, "the cat")
+
+
+def test_one_token_text_asks_no_previous_token_question() -> None:
+    assert previous_token_head_question(np.full((2, 2), np.nan), "x") is None
