@@ -1,9 +1,10 @@
 r"""Questions computed from one attention run: a head's weights, scores and mask.
 
 Each generator is a pure function of the numbers of a view (a row of weights,
-scores, a mask) and returns a :class:`Question`, or None when the view cannot
-ask it (a fully masked row has no strongest key). :func:`text_questions` asks
-them all for one head and query of an :class:`ac.AttentionRun`.
+scores, a mask; ``head`` is the head's name as the page says it, "head 2") and
+returns a :class:`Question`, or None when the view cannot ask it (a fully masked
+row has no strongest key). :func:`text_questions` asks them all for one head and
+query of an :class:`AttentionRun`.
 
 Ties: every key whose weight is within :data:`TIE` of the largest counts as the
 strongest, since the page shows weights to two decimals.
@@ -16,7 +17,15 @@ import numpy as np
 from attention_core.boundary.options import GRID, MASKS
 from attention_core.boundary.pipeline import PAD_TOKENS, AttentionRun
 from attention_core.maths.attention import softmax
-from attention_core.teaching.questions import CHOICE, NUMBER, Question, number, quoted, view_rng
+from attention_core.teaching.questions import (
+    CHOICE,
+    NUMBER,
+    Question,
+    number,
+    quoted,
+    slug,
+    view_rng,
+)
 
 TIE = 0.005  #: weights closer than this to the largest are tied (they round alike to 0.01)
 WEIGHT_TOLERANCE = 0.01  #: "to ±0.01"
@@ -35,7 +44,7 @@ def _offered(row: np.ndarray, correct: list[int], rng: np.random.Generator) -> l
 
 
 def strongest_key_question(
-    weights_row: np.ndarray, query_label: str, key_labels: list[str], head: int, query: int
+    weights_row: np.ndarray, query_label: str, key_labels: list[str], head: str, query: int
 ) -> Question | None:
     r"""Which key gets the largest weight :math:`\arg\max_j A_{ij}` of row ``weights_row (S,)``?
 
@@ -50,8 +59,8 @@ def strongest_key_question(
     quotes = ", ".join(f"{quoted(key_labels[j])} {number(weights_row[j])}" for j in offered)
     tie_words = " They are tied: each counts." if len(tied) > 1 else ""
     return Question(
-        id=f"strongest-key/head{head + 1}/query{query}",
-        prompt=f"Which key does {quoted(query_label)} attend to most in head {head + 1}?",
+        id=f"strongest-key/{slug(head)}/query{query}",
+        prompt=f"Which key does {quoted(query_label)} attend to most in {head}?",
         kind=CHOICE,
         choices=choices,
         correct=tuple(key_labels[j] for j in tied),
@@ -60,7 +69,7 @@ def strongest_key_question(
 
 
 def weight_question(
-    weights_row: np.ndarray, query_label: str, key_labels: list[str], head: int, query: int
+    weights_row: np.ndarray, query_label: str, key_labels: list[str], head: str, query: int
 ) -> Question:
     r"""What is the weight :math:`A_{ij}` from the query to one key (drawn from the view), ±0.01?
 
@@ -71,9 +80,9 @@ def weight_question(
     value = float(weights_row[key])
     masked = " It is masked: its score is −∞ and its weight 0." if value == 0.0 else ""
     return Question(
-        id=f"weight/head{head + 1}/query{query}/key{key}",
+        id=f"weight/{slug(head)}/query{query}/key{key}",
         prompt=f"What is the weight from {quoted(query_label)} to {quoted(key_labels[key])} "
-        f"in head {head + 1} (to ±0.01)?",
+        f"in {head} (to ±0.01)?",
         kind=NUMBER,
         value=value,
         tolerance=WEIGHT_TOLERANCE,
@@ -98,7 +107,7 @@ def softmax_question(vector: np.ndarray, position: int, id: str) -> Question:
     )
 
 
-def doubling_question(masked_row: np.ndarray, query_label: str, head: int, query: int) -> Question:
+def doubling_question(masked_row: np.ndarray, query_label: str, head: str, query: int) -> Question:
     r"""How :math:`\mathrm{softmax}(2 \hat s)` compares with :math:`\mathrm{softmax}(\hat s)`.
 
     ``masked_row (S,)``: the row's masked scores (−∞ where masked). Computed, not
@@ -113,8 +122,8 @@ def doubling_question(masked_row: np.ndarray, query_label: str, head: int, query
     else:
         correct = SAME
     return Question(
-        id=f"doubling/head{head + 1}/query{query}",
-        prompt=f"If every score in {quoted(query_label)}'s row of head {head + 1} were doubled "
+        id=f"doubling/{slug(head)}/query{query}",
+        prompt=f"If every score in {quoted(query_label)}'s row of {head} were doubled "
         "before the softmax, what would its weights be?",
         kind=CHOICE,
         choices=(SHARPER, FLATTER, SAME),
@@ -171,15 +180,15 @@ def text_questions(
     """
     weights = run.trace.weights[head, query]  # (S,)
     masked = run.trace.masked[head, query]  # (S,)
-    label = query_labels[query]
+    label, name = query_labels[query], f"head {head + 1}"
     allowed = masked[np.isfinite(masked)][:3]  # (≤ 3,) the first allowed scores
     vector = np.round(allowed, 1) if allowed.size else np.array([1.0, 2.0, 3.0])
     is_padding = np.array([token in PAD_TOKENS for token in key_tokens], dtype=bool)  # (S,)
     questions = (
-        strongest_key_question(weights, label, key_labels, head, query),
-        weight_question(weights, label, key_labels, head, query),
-        softmax_question(vector, vector.size - 1, f"softmax/head{head + 1}/query{query}"),
-        doubling_question(masked, label, head, query),
+        strongest_key_question(weights, label, key_labels, name, query),
+        weight_question(weights, label, key_labels, name, query),
+        softmax_question(vector, vector.size - 1, f"softmax/{slug(name)}/query{query}"),
+        doubling_question(masked, label, name, query),
         mask_question(run.mask, len(query_labels), is_padding, run.config.window),
     )
     return tuple(question for question in questions if question is not None)

@@ -6,6 +6,8 @@ The measures themselves (Clark et al. 2019) are computed by the model's domain
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 
 from attention_core.teaching.attention_questions import TIE
@@ -15,16 +17,17 @@ N_HEADS_OFFERED = 4  #: the strongest previous-token head and three others
 
 
 def head_name(layer: int, head: int) -> str:
-    """Layer and head as the pretrained page names them: 1-based."""
-    return f"layer {layer + 1}, head {head + 1}"
+    """Layer and head as the pretrained page names them (``"layer 4 · head 2"``): 1-based."""
+    return f"layer {layer + 1} · head {head + 1}"
 
 
 def previous_token_head_question(previous: np.ndarray, view: str) -> Question | None:
     r"""Which offered head puts most weight on the previous token :math:`\mathrm{mean}_i A_{i,i-1}`?
 
-    ``previous (L, H)``: each head's mean weight on the previous token (NaN for a
-    one-token text: no question, None). Offered: the strongest head and three
-    others drawn from the view; every offered head within :data:`TIE` of the best counts.
+    ``view`` names the text (its tokens). ``previous (L, H)``: each head's mean
+    weight on the previous token (NaN for a one-token text: no question, None).
+    Offered: the strongest head and three others drawn from the view; every
+    offered head within :data:`TIE` of the best counts.
     """
     if previous.size == 0 or np.isnan(previous).any():
         return None
@@ -39,7 +42,7 @@ def previous_token_head_question(previous: np.ndarray, view: str) -> Question | 
     correct = tuple(names[i] for i in offered if flat[best] - flat[i] <= TIE)
     shares = "; ".join(f"{names[i]}: {number(flat[i])}" for i in offered)
     return Question(
-        id=f"previous-token-head/{view}",
+        id=f"previous-token-head/{zlib.crc32(view.encode()):08x}",  # the text, short
         prompt="Which of these heads is a previous-token head (each token looks mostly at the "
         "one just before it)?",
         kind=CHOICE,

@@ -12,6 +12,7 @@ the page must show them as text (never as Markdown or HTML).
 from __future__ import annotations
 
 import math
+import re
 import zlib
 from dataclasses import dataclass
 
@@ -97,3 +98,8 @@ def number(value: float) -> str:
 def quoted(label: str) -> str:
     """A token in a prompt: between quotation marks, as text."""
     return f"“{label}”"
+
+
+def slug(name: str) -> str:
+    """A name as part of a question's id: letters and digits only (``"head 2"`` -> ``head2``)."""
+    return re.sub(r"\W+", "", name)

@@ -29,7 +29,7 @@ LABELS = ["the", "cat", "sat", "on"]
 
 def test_strongest_key_is_the_largest_weight_and_explains_with_the_numbers() -> None:
     row = np.array([0.1, 0.6, 0.2, 0.1])
-    question = strongest_key_question(row, "it", LABELS, head=1, query=0)
+    question = strongest_key_question(row, "it", LABELS, "head 2", query=0)
     assert question is not None
     assert question.prompt == "Which key does “it” attend to most in head 2?"
     assert question.correct == ("cat",)
@@ -42,7 +42,7 @@ def test_strongest_key_is_the_largest_weight_and_explains_with_the_numbers() -> 
 
 def test_tied_keys_each_count_as_correct() -> None:
     row = np.array([0.4, 0.4, 0.2, 0.0])
-    question = strongest_key_question(row, "it", LABELS, head=0, query=0)
+    question = strongest_key_question(row, "it", LABELS, "head 1", query=0)
     assert question is not None
     assert question.correct == ("the", "cat")
     assert check(question, "the").correct and check(question, "cat").correct
@@ -52,8 +52,8 @@ def test_tied_keys_each_count_as_correct() -> None:
 
 def test_fully_masked_row_asks_no_strongest_key_and_its_weight_is_zero() -> None:
     row = np.zeros(4)
-    assert strongest_key_question(row, "it", LABELS, head=0, query=0) is None
-    question = weight_question(row, "it", LABELS, head=0, query=0)
+    assert strongest_key_question(row, "it", LABELS, "head 1", query=0) is None
+    question = weight_question(row, "it", LABELS, "head 1", query=0)
     assert question.value == 0.0
     assert "masked" in question.explanation
     assert check(question, 0.0).correct
@@ -61,7 +61,7 @@ def test_fully_masked_row_asks_no_strongest_key_and_its_weight_is_zero() -> None
 
 def test_weight_is_checked_to_within_a_hundredth() -> None:
     row = np.array([0.25, 0.25, 0.5, 0.0])
-    question = weight_question(row, "it", LABELS, head=0, query=0)
+    question = weight_question(row, "it", LABELS, "head 1", query=0)
     assert question.tolerance == 0.01
     assert check(question, question.value + 0.009).correct
     assert not check(question, question.value + 0.02).correct
@@ -96,11 +96,11 @@ def test_softmax_of_one_two_three() -> None:
 
 
 def test_doubling_is_computed_sharper_or_the_same() -> None:
-    assert doubling_question(np.array([1.0, 2.0, -np.inf]), "it", 0, 0).correct == (SHARPER,)
-    assert doubling_question(np.array([1.0, 1.0, 1.0]), "it", 0, 0).correct == (SAME,)
+    assert doubling_question(np.array([1.0, 2.0, -np.inf]), "it", "head 1", 0).correct == (SHARPER,)
+    assert doubling_question(np.array([1.0, 1.0, 1.0]), "it", "head 1", 0).correct == (SAME,)
     all_masked = np.full(3, -np.inf)
-    assert doubling_question(all_masked, "it", 0, 0).correct == (SAME,)
-    assert FLATTER not in doubling_question(np.array([0.0, 5.0]), "it", 0, 0).correct
+    assert doubling_question(all_masked, "it", "head 1", 0).correct == (SAME,)
+    assert FLATTER not in doubling_question(np.array([0.0, 5.0]), "it", "head 1", 0).correct
 
 
 def test_mask_question_finds_every_mask_with_this_pattern() -> None:
@@ -119,7 +119,7 @@ def test_mask_question_finds_every_mask_with_this_pattern() -> None:
 
 def test_tokens_stay_text_in_prompts() -> None:
     labels = ["**bold**", "<b>x</b>"]
-    question = strongest_key_question(np.array([0.7, 0.3]), "[link](x)", labels, 0, 0)
+    question = strongest_key_question(np.array([0.7, 0.3]), "[link](x)", labels, "head 1", 0)
     assert question is not None
     assert "“[link](x)”" in question.prompt
     assert question.correct == ("**bold**",)
@@ -128,8 +128,9 @@ def test_tokens_stay_text_in_prompts() -> None:
 weight_rows = arrays(np.float64, st.integers(1, 8), elements=st.floats(0.0, 1.0))
 
 
-@given(weight_rows, st.integers(0, 3), st.integers(0, 7))
-def test_the_right_answer_always_checks_and_a_wrong_choice_never(row, head, query) -> None:
+@given(weight_rows, st.integers(0, 7))
+def test_the_right_answer_always_checks_and_a_wrong_choice_never(row, query) -> None:
+    head = "head 1"
     labels = [f"k{j}" for j in range(row.size)]
     with np.errstate(divide="ignore"):
         scores = np.log(row)  # a zero weight is a masked score, −∞
@@ -152,8 +153,8 @@ def test_previous_token_head_is_the_head_with_most_weight_on_the_previous_token(
     previous = np.array([[0.1, 0.2], [0.9, 0.3], [0.05, 0.4]])  # (L=3, H=2)
     question = previous_token_head_question(previous, "the cat")
     assert question is not None
-    assert question.correct == ("layer 2, head 1",)
-    assert len(question.choices) == 4 and "layer 2, head 1" in question.choices
+    assert question.correct == ("layer 2 · head 1",)
+    assert len(question.choices) == 4 and "layer 2 · head 1" in question.choices
     assert "0.900" in question.explanation
     assert question == previous_token_head_question(previous, "the cat")
 

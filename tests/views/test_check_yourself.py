@@ -1,0 +1,116 @@
+""" "Check yourself" on the pages that ask it (AppTest): right, wrong, and tokens shown as text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from ui.shared.safe import escape_markdown
+
+VIEWS = Path(__file__).resolve().parents[2] / "views"
+
+
+def run_page(page: str, **params: str) -> AppTest:
+    at = AppTest.from_file(str(VIEWS / f"{page}.py"), default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def shown(text: str) -> str:
+    """Text as the reader sees it: the backslash escapes removed."""
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def question_widget(at: AppTest, kind: str, starts: str):
+    """The radio or number input whose (escaped) label starts with ``starts``."""
+    widgets = at.radio if kind == "radio" else at.number_input
+    return next(w for w in widgets if shown(w.label).startswith(starts))
+
+
+def check_button(at: AppTest, widget) -> object:
+    """The "Check answer n" button of the question whose answer widget is ``widget``."""
+    return at.button(key=widget.key.removesuffix("_answer") + "_check")
+
+
+def verdicts(at: AppTest) -> list[str]:
+    """Every verdict as read: the bold headline's ``**`` and the escapes removed."""
+    return [shown(box.value.replace("**", "")) for box in [*at.success, *at.error]]
+
+
+def test_text_page_checks_the_strongest_key_and_hides_its_chart_until_checked() -> None:
+    at = run_page("text", text="the cat sat on it")
+    assert not at.exception
+    radio = question_widget(at, "radio", "Which key does “it” attend to most")
+    assert any("Answer first" in caption.value for caption in at.caption)
+    charts_before = len(at.get("plotly_chart"))
+    outcomes = {}
+    for option in radio.options:
+        radio = question_widget(at, "radio", "Which key does “it” attend to most")
+        radio.set_value(option).run()
+        check_button(at, radio).click().run()
+        assert not at.exception
+        (verdict,) = [v for v in verdicts(at) if "“it”'s row" in v]
+        outcomes[option] = verdict
+    right = [option for option, verdict in outcomes.items() if verdict.startswith("Correct.")]
+    assert right  # at least one choice is right; ties may add more
+    for option, verdict in outcomes.items():
+        if option not in right:
+            assert verdict.startswith("Not quite. The answer is")
+    assert len(at.get("plotly_chart")) == charts_before + 1  # the weights, revealed
+
+
+def test_text_page_number_question_says_wrong_then_right() -> None:
+    at = run_page("text", text="the cat sat on it")
+    box = question_widget(at, "number", "What is the weight from")
+    box.set_value(5.0).run()
+    check_button(at, box).click().run()
+    (verdict,) = [v for v in verdicts(at) if "column" in v]
+    assert verdict.startswith("Not quite. The answer is")
+    value = float(re.search(r"The answer is (-?[\d.]+)", verdict).group(1))
+    box = question_widget(at, "number", "What is the weight from")
+    box.set_value(value).run()
+    assert not [v for v in verdicts(at) if "column" in v]  # the answer changed: check again
+    check_button(at, box).click().run()
+    (verdict,) = [v for v in verdicts(at) if "column" in v]
+    assert verdict.startswith("Correct.") and f"{value:.3f}" in verdict
+
+
+def test_text_page_shows_typed_markup_as_text() -> None:
+    at = run_page("text", text="it [x](y) <b> **z**")
+    assert not at.exception
+    radio = question_widget(at, "radio", "Which key does “it” attend to most")
+    for option in radio.options:
+        assert option == escape_markdown(shown(option))
+    assert radio.label == escape_markdown(shown(radio.label))
+
+
+def test_pretrained_page_checks_which_head_is_a_previous_token_head() -> None:
+    at = run_page("pretrained")
+    assert not at.exception
+    radio = question_widget(at, "radio", "Which of these heads is a previous-token head")
+    outcomes = {}
+    for option in radio.options:
+        radio = question_widget(at, "radio", "Which of these heads is a previous-token head")
+        radio.set_value(option).run()
+        check_button(at, radio).click().run()
+        (verdict,) = [v for v in verdicts(at) if "previous token:" in v]
+        outcomes[option] = verdict
+    right = [option for option, verdict in outcomes.items() if verdict.startswith("Correct.")]
+    assert len(right) >= 1
+    assert all(
+        verdict.startswith("Not quite. The answer is")
+        for option, verdict in outcomes.items()
+        if option not in right
+    )
+
+
+def test_pretrained_page_shows_typed_markup_as_text() -> None:
+    at = run_page("pretrained", text="it [x](y) <b> **z**")
+    assert not at.exception
+    radio = question_widget(at, "radio", "Which key does")
+    for option in radio.options:
+        assert option == escape_markdown(shown(option))
+    assert radio.label == escape_markdown(shown(radio.label))
