@@ -17,6 +17,7 @@ import numpy as np
 from attention_core.boundary.options import GRID, MASKS
 from attention_core.boundary.pipeline import PAD_TOKENS, AttentionRun
 from attention_core.maths.attention import softmax
+from attention_core.teaching import examples
 from attention_core.teaching.questions import (
     CHOICE,
     NUMBER,
@@ -29,6 +30,7 @@ from attention_core.teaching.questions import (
 
 TIE = 0.005  #: weights closer than this to the largest are tied (they round alike to 0.01)
 WEIGHT_TOLERANCE = 0.01  #: "to ±0.01"
+WALKTHROUGH_WINDOW = 3  #: the sliding window offered beside the causal mask (AttentionConfig's)
 MAX_CHOICES = 4  #: keys offered (ties can add more): enough to think, short enough to read
 SHARPER = "Sharper: the largest weight grows"
 FLATTER = "Flatter: the largest weight shrinks"
@@ -166,6 +168,29 @@ def mask_question(
     )
 
 
+def row_questions(
+    weights_row: np.ndarray,
+    masked_row: np.ndarray,
+    query_label: str,
+    key_labels: list[str],
+    head: str,
+    query: int,
+) -> list[Question]:
+    """The questions on one query's row: ``weights_row (S,)`` and ``masked_row (S,)`` (−∞ masked).
+
+    The softmax question takes the row's first three allowed scores, to one decimal.
+    """
+    allowed = masked_row[np.isfinite(masked_row)][:3]  # (≤ 3,)
+    vector = np.round(allowed, 1) if allowed.size else np.array([1.0, 2.0, 3.0])
+    questions = (
+        strongest_key_question(weights_row, query_label, key_labels, head, query),
+        weight_question(weights_row, query_label, key_labels, head, query),
+        softmax_question(vector, vector.size - 1, f"softmax/{slug(head)}/query{query}"),
+        doubling_question(masked_row, query_label, head, query),
+    )
+    return [question for question in questions if question is not None]
+
+
 def text_questions(
     run: AttentionRun,
     query_labels: list[str],
@@ -180,15 +205,26 @@ def text_questions(
     """
     weights = run.trace.weights[head, query]  # (S,)
     masked = run.trace.masked[head, query]  # (S,)
-    label, name = query_labels[query], f"head {head + 1}"
-    allowed = masked[np.isfinite(masked)][:3]  # (≤ 3,) the first allowed scores
-    vector = np.round(allowed, 1) if allowed.size else np.array([1.0, 2.0, 3.0])
-    is_padding = np.array([token in PAD_TOKENS for token in key_tokens], dtype=bool)  # (S,)
-    questions = (
-        strongest_key_question(weights, label, key_labels, name, query),
-        weight_question(weights, label, key_labels, name, query),
-        softmax_question(vector, vector.size - 1, f"softmax/{slug(name)}/query{query}"),
-        doubling_question(masked, label, name, query),
-        mask_question(run.mask, len(query_labels), is_padding, run.config.window),
+    asked = row_questions(
+        weights, masked, query_labels[query], key_labels, f"head {head + 1}", query
     )
-    return tuple(question for question in questions if question is not None)
+    is_padding = np.array([token in PAD_TOKENS for token in key_tokens], dtype=bool)  # (S,)
+    mask = mask_question(run.mask, len(query_labels), is_padding, run.config.window)
+    return tuple(asked if mask is None else [*asked, mask])
+
+
+def walkthrough_questions(day_labels: list[str], query: int = 3) -> tuple[Question, ...]:
+    """The notes' five days with the causal mask (lecture step 4), asked for day ``query + 1``.
+
+    The row's own softmax question gives way to the notes' softmax([1, 2, 3]).
+    """
+    trace = examples.five_day_attention(masked=True)  # weights (5, 5)
+    n_days = len(day_labels)
+    label = day_labels[query]
+    asked = row_questions(
+        trace.weights[query], trace.masked[query], label, day_labels, "the five-day example", query
+    )
+    softmax_123 = softmax_question(np.array([1.0, 2.0, 3.0]), 2, "softmax/1-2-3")
+    mask = mask_question(trace.mask, n_days, np.zeros(n_days, dtype=bool), WALKTHROUGH_WINDOW)
+    row = [question for question in asked if not question.id.startswith("softmax/")]
+    return tuple(q for q in (*row, softmax_123, mask) if q is not None)

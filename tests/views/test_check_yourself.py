@@ -114,3 +114,24 @@ def test_pretrained_page_shows_typed_markup_as_text() -> None:
     for option in radio.options:
         assert option == escape_markdown(shown(option))
     assert radio.label == escape_markdown(shown(radio.label))
+
+
+def test_walkthrough_masking_step_checks_the_softmax_of_one_two_three() -> None:
+    at = run_page("walkthrough", step="4")
+    assert not at.exception
+    box = question_widget(at, "number", "What is softmax([1, 2, 3])")
+    box.set_value(0.33).run()
+    check_button(at, box).click().run()
+    (verdict,) = [v for v in verdicts(at) if "e^3 /" in v]
+    assert verdict == "Not quite. The answer is 0.665 (± 0.01). e^3 / (e^1 + e^2 + e^3) = 0.665."
+    box = question_widget(at, "number", "What is softmax([1, 2, 3])")
+    box.set_value(0.67).run()
+    check_button(at, box).click().run()
+    (verdict,) = [v for v in verdicts(at) if "e^3 /" in v]
+    assert verdict == "Correct. e^3 / (e^1 + e^2 + e^3) = 0.665."
+
+
+def test_walkthrough_asks_only_on_the_masking_step() -> None:
+    at = run_page("walkthrough", step="3")
+    assert not at.exception
+    assert not [w for w in at.radio if w.key and w.key.startswith("check_")]

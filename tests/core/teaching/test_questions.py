@@ -19,6 +19,7 @@ from attention_core.teaching.attention_questions import (
     softmax_question,
     strongest_key_question,
     text_questions,
+    walkthrough_questions,
     weight_question,
 )
 from attention_core.teaching.head_questions import previous_token_head_question
@@ -161,3 +162,15 @@ def test_previous_token_head_is_the_head_with_most_weight_on_the_previous_token(
 
 def test_one_token_text_asks_no_previous_token_question() -> None:
     assert previous_token_head_question(np.full((2, 2), np.nan), "x") is None
+
+
+def test_walkthrough_asks_the_notes_numbers() -> None:
+    days = [f"day {index}" for index in range(1, 6)]
+    questions = {question.id: question for question in walkthrough_questions(days)}
+    strongest = questions["strongest-key/thefivedayexample/query3"]
+    assert strongest.correct == ("day 4",)  # 0.669 of day 4's row
+    assert "0.669" in strongest.explanation
+    assert "day 5" in strongest.explanation and "0.000" in strongest.explanation  # the future
+    assert questions["mask/5x5"].correct == ("causal",)
+    assert abs(questions["softmax/1-2-3"].value - 0.6652409557748218) < 1e-12
+    assert questions["doubling/thefivedayexample/query3"].correct == (SHARPER,)
