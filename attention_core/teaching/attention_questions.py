@@ -23,6 +23,7 @@ from attention_core.teaching.questions import (
     NUMBER,
     Question,
     number,
+    offered,
     quoted,
     slug,
     view_rng,
@@ -37,14 +38,6 @@ FLATTER = "Flatter: the largest weight shrinks"
 SAME = "The same weights"
 
 
-def _offered(row: np.ndarray, correct: list[int], rng: np.random.Generator) -> list[int]:
-    """The correct keys plus distractors drawn by ``rng``, in key order."""
-    others = [j for j in range(row.size) if j not in correct]
-    n_more = max(0, min(len(others), MAX_CHOICES - len(correct)))
-    chosen = [int(j) for j in rng.choice(others, size=n_more, replace=False)] if n_more else []
-    return sorted([*correct, *chosen])
-
-
 def strongest_key_question(
     weights_row: np.ndarray, query_label: str, key_labels: list[str], head: str, query: int
 ) -> Question | None:
@@ -56,9 +49,10 @@ def strongest_key_question(
     if largest == 0.0:
         return None
     tied = [j for j in range(weights_row.size) if largest - weights_row[j] <= TIE]
-    offered = _offered(weights_row, tied, view_rng("strongest", head, query, key_labels))
-    choices = tuple(key_labels[j] for j in offered)
-    quotes = ", ".join(f"{quoted(key_labels[j])} {number(weights_row[j])}" for j in offered)
+    rng = view_rng("strongest", head, query, key_labels)
+    choices_at = offered(tied, list(range(weights_row.size)), rng, MAX_CHOICES)
+    choices = tuple(key_labels[j] for j in choices_at)
+    quotes = ", ".join(f"{quoted(key_labels[j])} {number(weights_row[j])}" for j in choices_at)
     tie_words = " They are tied: each counts." if len(tied) > 1 else ""
     return Question(
         id=f"strongest-key/{slug(head)}/query{query}",
@@ -147,11 +141,11 @@ def mask_question(
     """
     n_k = len(key_is_padding)
     pattern = np.ones((n_q, n_k), dtype=bool) if mask is None else mask
-    offered = [name for name, option in MASKS.items() if GRID not in option.needs]
-    built = {name: MASKS[name].build(n_q, n_k, window, key_is_padding, None) for name in offered}
+    names = [name for name, option in MASKS.items() if GRID not in option.needs]
+    built = {name: MASKS[name].build(n_q, n_k, window, key_is_padding, None) for name in names}
     correct = tuple(
         name
-        for name in offered
+        for name in names
         if np.array_equal(pattern, np.ones_like(pattern) if built[name] is None else built[name])
     )
     if not correct:
@@ -161,7 +155,7 @@ def mask_question(
         id=f"mask/{n_q}x{n_k}",
         prompt="Which mask produced the pattern of the weights (grey cells get weight 0)?",
         kind=CHOICE,
-        choices=tuple(offered),
+        choices=tuple(names),
         correct=correct,
         explanation=f"Each query's row allows this many keys, first to last: {allowed}. "
         + " ".join(f"{name}: {MASKS[name].help}" for name in correct),

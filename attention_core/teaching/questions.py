@@ -90,6 +90,21 @@ def view_rng(*view: object) -> np.random.Generator:
     return np.random.default_rng(zlib.crc32(repr(view).encode("utf-8")))
 
 
+def offered(
+    correct: list[int], candidates: list[int], rng: np.random.Generator, max_choices: int
+) -> list[int]:
+    """The ``correct`` indices plus wrong ones from ``candidates`` drawn by ``rng``, sorted.
+
+    Up to ``max_choices`` in all; ties (more correct ones) may pass it.
+    """
+    wrong = [index for index in candidates if index not in correct]
+    n_more = max(0, min(len(wrong), max_choices - len(correct)))
+    drawn = (
+        [int(index) for index in rng.choice(wrong, size=n_more, replace=False)] if n_more else []
+    )
+    return sorted([*correct, *drawn])
+
+
 def number(value: float) -> str:
     """A weight or score as the explanations quote it: three decimals."""
     return f"{value:.3f}"

@@ -135,3 +135,17 @@ def test_walkthrough_asks_only_on_the_masking_step() -> None:
     at = run_page("walkthrough", step="3")
     assert not at.exception
     assert not [w for w in at.radio if w.key and w.key.startswith("check_")]
+
+
+def test_positional_page_checks_which_position_is_most_alike() -> None:
+    at = run_page("positional_encoding", pe_length="8", pe_d_model="16")
+    assert not at.exception
+    radio = question_widget(at, "radio", "Which other position")
+    outcomes = {}
+    for option in radio.options:
+        radio = question_widget(at, "radio", "Which other position")
+        radio.set_value(option).run()
+        check_button(at, radio).click().run()
+        (verdict,) = [v for v in verdicts(at) if "of P Pᵀ:" in v]
+        outcomes[option] = verdict.split(".")[0]
+    assert sorted(set(outcomes.values())) == ["Correct", "Not quite"]

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import attention_core as ac
+from attention_core.teaching import word_order
 from attention_core.teaching.attention_questions import (
     FLATTER,
     SAME,
@@ -23,6 +24,7 @@ from attention_core.teaching.attention_questions import (
     weight_question,
 )
 from attention_core.teaching.head_questions import previous_token_head_question
+from attention_core.teaching.position_questions import most_alike_question, position_questions
 from attention_core.teaching.questions import CHOICE, Question, check
 
 LABELS = ["the", "cat", "sat", "on"]
@@ -174,3 +176,21 @@ def test_walkthrough_asks_the_notes_numbers() -> None:
     assert questions["mask/5x5"].correct == ("causal",)
     assert abs(questions["softmax/1-2-3"].value - 0.6652409557748218) < 1e-12
     assert questions["doubling/thefivedayexample/query3"].correct == (SHARPER,)
+
+
+def test_most_alike_position_counts_both_neighbours_of_a_sine_encoding() -> None:
+    encoding = word_order.position_matrix("sinusoidal", 8, 16)
+    labels = [f"pos {index}" for index in range(8)]
+    question = most_alike_question(encoding, "sinusoidal", labels)
+    assert question is not None
+    position = int(question.id.rsplit("/p", 1)[1])
+    neighbours = {f"pos {r}" for r in (position - 1, position + 1) if 0 <= r < 8}
+    assert set(question.correct) == neighbours  # G depends only on the distance
+    assert question == most_alike_question(encoding, "sinusoidal", labels)
+
+
+def test_no_encoding_and_one_position_ask_no_most_alike_question() -> None:
+    assert most_alike_question(np.zeros((5, 4)), "none", [f"pos {i}" for i in range(5)]) is None
+    assert most_alike_question(np.ones((1, 4)), "learned", ["pos 0"]) is None
+    (value,) = position_questions(np.zeros((1, 2)), "none", ["pos 0"])
+    assert value.value == 0.0 and check(value, 0.004).correct
