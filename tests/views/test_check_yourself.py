@@ -60,6 +60,10 @@ def test_text_page_checks_the_strongest_key_and_hides_its_chart_until_checked() 
         if option not in right:
             assert verdict.startswith("Not quite. The answer is")
     assert len(at.get("plotly_chart")) == charts_before + 1  # the weights, revealed
+    radio = question_widget(at, "radio", "Which key does “it” attend to most")
+    radio.set_value(radio.options[0]).run()  # a new answer, not yet checked
+    assert not [v for v in verdicts(at) if "“it”'s row" in v]
+    assert len(at.get("plotly_chart")) == charts_before + 1  # once revealed, it stays
 
 
 def test_text_page_number_question_says_wrong_then_right() -> None:

@@ -59,16 +59,14 @@ def show_question(
     st.markdown(f"**Question {number}**")
     answer = _answer_widget(question, key)
     st.button(f"Check answer {number}", key=f"{key}_check", on_click=_remember, args=(key,))
-    checked = f"{key}_checked" in st.session_state
-    if checked and st.session_state[f"{key}_checked"] != answer:
-        checked = False  # the answer changed since: check again
-    if checked:
+    answered = f"{key}_checked" in st.session_state  # checked once: the chart stays shown
+    if answered and st.session_state[f"{key}_checked"] == answer:  # else: changed, check again
         verdict = check(question, answer)
         text = f"**{verdict.headline}** {escape_markdown(verdict.explanation)}"
         (st.success if verdict.correct else st.error)(text, icon="✅" if verdict.correct else "❌")
     if chart is None:
         return
-    if reveal_after and not checked:
+    if reveal_after and not answered:
         st.caption("Answer first: the chart appears once you have checked your answer.")
     else:
         chart()

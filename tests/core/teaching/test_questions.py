@@ -194,3 +194,13 @@ def test_no_encoding_and_one_position_ask_no_most_alike_question() -> None:
     assert most_alike_question(np.ones((1, 4)), "learned", ["pos 0"]) is None
     (value,) = position_questions(np.zeros((1, 2)), "none", ["pos 0"])
     assert value.value == 0.0 and check(value, 0.004).correct
+
+
+def test_cross_attention_with_padding_keys_asks_the_padding_mask() -> None:
+    queries, keys = ac.tokenize("the cat sat"), ac.tokenize("le chat <pad> <pad>")
+    config = ac.AttentionConfig(d_model=8, n_heads=2, mask="padding")
+    run = ac.run_text_attention(queries.tokens, config, keys.tokens)
+    asked = text_questions(run, list(queries.labels), keys.tokens, list(keys.labels), 0, 0)
+    (mask,) = [question for question in asked if question.id.startswith("mask/")]
+    assert mask.id == "mask/3x4" and mask.correct == ("padding",)
+    assert "2, 2, 2" in mask.explanation  # each query sees "le" and "chat"
