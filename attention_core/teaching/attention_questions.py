@@ -53,7 +53,9 @@ def strongest_key_question(
     choices_at = offered(tied, list(range(weights_row.size)), rng, MAX_CHOICES)
     choices = tuple(key_labels[j] for j in choices_at)
     quotes = ", ".join(f"{quoted(key_labels[j])} {number(weights_row[j])}" for j in choices_at)
-    tie_words = " They are tied: each counts." if len(tied) > 1 else ""
+    tie_words = (
+        f" Within {TIE} of the largest they count as tied: each is right." if len(tied) > 1 else ""
+    )
     return Question(
         id=f"strongest-key/{slug(head)}/query{query}",
         prompt=f"Which key does {quoted(query_label)} attend to most in {head}?",
