@@ -7,6 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+import attention_core as ac
 from ui.shared.safe import escape_markdown
 
 VIEWS = Path(__file__).resolve().parents[2] / "views"
@@ -25,8 +26,8 @@ def shown(text: str) -> str:
 
 
 def question_widget(at: AppTest, kind: str, starts: str):
-    """The radio or number input whose (escaped) label starts with ``starts``."""
-    widgets = at.radio if kind == "radio" else at.number_input
+    """The choice or number input whose (escaped) label starts with ``starts``."""
+    widgets = at.selectbox if kind == "select" else at.number_input
     return next(w for w in widgets if shown(w.label).startswith(starts))
 
 
@@ -40,17 +41,34 @@ def verdicts(at: AppTest) -> list[str]:
     return [shown(box.value.replace("**", "")) for box in [*at.success, *at.error]]
 
 
+TYPED = "it [x](y) <b> **z** `q`"
+
+
+def assert_shown_as_text(at: AppTest, starts: str, typed: str | None) -> None:
+    """Labels and verdicts escape every Markdown character; a select box's options are
+    plain text, the token labels themselves (for ``typed``: the text page's tokens)."""
+    choice = question_widget(at, "select", starts)
+    assert choice.label == escape_markdown(shown(choice.label))
+    if typed is not None:
+        assert set(choice.options) <= set(ac.tokenize(typed).labels)
+    choice.set_value(choice.options[0]).run()
+    check_button(at, choice).click().run()
+    (box,) = [box for box in [*at.success, *at.error] if "row" in box.value]
+    body = box.value.split("** ", 1)[1]
+    assert body == escape_markdown(shown(body))
+
+
 def test_text_page_checks_the_strongest_key_and_hides_its_chart_until_checked() -> None:
     at = run_page("text", text="the cat sat on it")
     assert not at.exception
-    radio = question_widget(at, "radio", "Which key does “it” attend to most")
+    choice = question_widget(at, "select", "Which key does “it” attend to most")
     assert any("Answer first" in caption.value for caption in at.caption)
     charts_before = len(at.get("plotly_chart"))
     outcomes = {}
-    for option in radio.options:
-        radio = question_widget(at, "radio", "Which key does “it” attend to most")
-        radio.set_value(option).run()
-        check_button(at, radio).click().run()
+    for option in choice.options:
+        choice = question_widget(at, "select", "Which key does “it” attend to most")
+        choice.set_value(option).run()
+        check_button(at, choice).click().run()
         assert not at.exception
         (verdict,) = [v for v in verdicts(at) if "“it”'s row" in v]
         outcomes[option] = verdict
@@ -60,8 +78,8 @@ def test_text_page_checks_the_strongest_key_and_hides_its_chart_until_checked() 
         if option not in right:
             assert verdict.startswith("Not quite. The answer is")
     assert len(at.get("plotly_chart")) == charts_before + 1  # the weights, revealed
-    radio = question_widget(at, "radio", "Which key does “it” attend to most")
-    radio.set_value(radio.options[0]).run()  # a new answer, not yet checked
+    choice = question_widget(at, "select", "Which key does “it” attend to most")
+    choice.set_value(choice.options[0]).run()  # a new answer, not yet checked
     assert not [v for v in verdicts(at) if "“it”'s row" in v]
     assert len(at.get("plotly_chart")) == charts_before + 1  # once revealed, it stays
 
@@ -83,23 +101,20 @@ def test_text_page_number_question_says_wrong_then_right() -> None:
 
 
 def test_text_page_shows_typed_markup_as_text() -> None:
-    at = run_page("text", text="it [x](y) <b> **z**")
+    at = run_page("text", text=TYPED)
     assert not at.exception
-    radio = question_widget(at, "radio", "Which key does “it” attend to most")
-    for option in radio.options:
-        assert option == escape_markdown(shown(option))
-    assert radio.label == escape_markdown(shown(radio.label))
+    assert_shown_as_text(at, "Which key does “it” attend to most", TYPED)
 
 
 def test_pretrained_page_checks_which_head_is_a_previous_token_head() -> None:
     at = run_page("pretrained")
     assert not at.exception
-    radio = question_widget(at, "radio", "Which of these heads is a previous-token head")
+    choice = question_widget(at, "select", "Which of these heads is a previous-token head")
     outcomes = {}
-    for option in radio.options:
-        radio = question_widget(at, "radio", "Which of these heads is a previous-token head")
-        radio.set_value(option).run()
-        check_button(at, radio).click().run()
+    for option in choice.options:
+        choice = question_widget(at, "select", "Which of these heads is a previous-token head")
+        choice.set_value(option).run()
+        check_button(at, choice).click().run()
         (verdict,) = [v for v in verdicts(at) if "previous token:" in v]
         outcomes[option] = verdict
     right = [option for option, verdict in outcomes.items() if verdict.startswith("Correct.")]
@@ -112,12 +127,9 @@ def test_pretrained_page_checks_which_head_is_a_previous_token_head() -> None:
 
 
 def test_pretrained_page_shows_typed_markup_as_text() -> None:
-    at = run_page("pretrained", text="it [x](y) <b> **z**")
+    at = run_page("pretrained", text=TYPED)
     assert not at.exception
-    radio = question_widget(at, "radio", "Which key does")
-    for option in radio.options:
-        assert option == escape_markdown(shown(option))
-    assert radio.label == escape_markdown(shown(radio.label))
+    assert_shown_as_text(at, "Which key does", None)
 
 
 def test_walkthrough_masking_step_checks_the_softmax_of_one_two_three() -> None:
@@ -138,18 +150,18 @@ def test_walkthrough_masking_step_checks_the_softmax_of_one_two_three() -> None:
 def test_walkthrough_asks_only_on_the_masking_step() -> None:
     at = run_page("walkthrough", step="3")
     assert not at.exception
-    assert not [w for w in at.radio if w.key and w.key.startswith("check_")]
+    assert not [w for w in at.selectbox if w.key and w.key.startswith("check_")]
 
 
 def test_positional_page_checks_which_position_is_most_alike() -> None:
     at = run_page("positional_encoding", pe_length="8", pe_d_model="16")
     assert not at.exception
-    radio = question_widget(at, "radio", "Which other position")
+    choice = question_widget(at, "select", "Which other position")
     outcomes = {}
-    for option in radio.options:
-        radio = question_widget(at, "radio", "Which other position")
-        radio.set_value(option).run()
-        check_button(at, radio).click().run()
+    for option in choice.options:
+        choice = question_widget(at, "select", "Which other position")
+        choice.set_value(option).run()
+        check_button(at, choice).click().run()
         (verdict,) = [v for v in verdicts(at) if "of P Pᵀ:" in v]
         outcomes[option] = verdict.split(".")[0]
     assert sorted(set(outcomes.values())) == ["Correct", "Not quite"]

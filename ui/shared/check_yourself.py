@@ -3,8 +3,9 @@
 The questions come from the core (``attention_core.teaching``), computed from the
 numbers on screen; this module only asks them and shows the core's verdict, in
 words as well as colour. Answers are not bound to the link: a shared view asks
-the same questions, unanswered. Prompts and choices may quote typed tokens, so
-they are escaped (:func:`ui.shared.safe.escape_markdown`) and shown as text.
+the same questions, unanswered. Prompts and explanations may quote typed tokens,
+so they are escaped (:func:`ui.shared.safe.escape_markdown`) and shown as text;
+a select box shows its choices as plain text already.
 
 Predict, then reveal: ``charts`` maps a question's id to the chart it asks about;
 with ``reveal_after`` that chart appears only once the question has been checked.
@@ -23,6 +24,7 @@ from ui.shared.safe import escape_markdown
 TITLE = "Check yourself"
 KEY_PREFIX = "check_"  #: every widget key of the section starts so (none is bound to the link)
 NUMBER_STEP = 0.01
+PLACEHOLDER = "Choose an answer"
 
 
 def widget_key(page: str, question: Question) -> str:
@@ -34,8 +36,11 @@ def widget_key(page: str, question: Question) -> str:
 def _answer_widget(question: Question, key: str) -> str | float | None:
     label = escape_markdown(question.prompt)
     if question.kind == CHOICE:
-        return st.radio(
-            label, question.choices, index=None, key=f"{key}_answer", format_func=escape_markdown
+        # A select box, not a radio group: an unanswered radio group is one Tab stop whose
+        # other options only arrow keys reach, and the page promises Tab reaches every control.
+        # Its options are shown as plain text (no Markdown), so tokens need no escaping.
+        return st.selectbox(
+            label, question.choices, index=None, key=f"{key}_answer", placeholder=PLACEHOLDER
         )
     return st.number_input(
         label, value=None, step=NUMBER_STEP, format="%.3f", key=f"{key}_answer"
