@@ -171,10 +171,13 @@ def row_questions(
     key_labels: list[str],
     head: str,
     query: int,
+    softmax_weights: bool = True,
 ) -> list[Question]:
     """The questions on one query's row: ``weights_row (S,)`` and ``masked_row (S,)`` (−∞ masked).
 
     The softmax question takes the row's first three allowed scores, to one decimal.
+    The doubling question quotes the row's softmax weights, so it is asked only when
+    the weights on screen are softmax weights (``softmax_weights``; not under hardmax).
     """
     allowed = masked_row[np.isfinite(masked_row)][:3]  # (≤ 3,)
     vector = np.round(allowed, 1) if allowed.size else np.array([1.0, 2.0, 3.0])
@@ -182,7 +185,7 @@ def row_questions(
         strongest_key_question(weights_row, query_label, key_labels, head, query),
         weight_question(weights_row, query_label, key_labels, head, query),
         softmax_question(vector, vector.size - 1, f"softmax/{slug(head)}/query{query}"),
-        doubling_question(masked_row, query_label, head, query),
+        doubling_question(masked_row, query_label, head, query) if softmax_weights else None,
     )
     return [question for question in questions if question is not None]
 
@@ -202,7 +205,13 @@ def text_questions(
     weights = run.trace.weights[head, query]  # (S,)
     masked = run.trace.masked[head, query]  # (S,)
     asked = row_questions(
-        weights, masked, query_labels[query], key_labels, f"head {head + 1}", query
+        weights,
+        masked,
+        query_labels[query],
+        key_labels,
+        f"head {head + 1}",
+        query,
+        softmax_weights=run.config.normaliser == "softmax",
     )
     is_padding = np.array([token in PAD_TOKENS for token in key_tokens], dtype=bool)  # (S,)
     mask = mask_question(run.mask, len(query_labels), is_padding, run.config.window)

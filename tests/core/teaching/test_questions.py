@@ -81,6 +81,19 @@ def test_the_same_view_gives_the_same_questions() -> None:
     assert len({question.id for question in first}) == len(first)
 
 
+def test_doubling_is_asked_only_when_the_weights_on_screen_are_softmax_weights() -> None:
+    tokens = ac.tokenize("the cat sat on the mat").tokens
+    labels = list(ac.tokenize("the cat sat on the mat").labels)
+
+    def kinds(normaliser: str) -> set[str]:
+        config = ac.AttentionConfig(d_model=8, n_heads=2, normaliser=normaliser)
+        run = ac.run_text_attention(tokens, config)
+        return {q.id.split("/")[0] for q in text_questions(run, labels, tokens, labels, 0, 2)}
+
+    assert "doubling" in kinds("softmax")
+    assert "doubling" not in kinds("hardmax")
+
+
 def test_one_token_view_asks_questions_it_can_answer() -> None:
     run = ac.run_text_attention(("it",), ac.AttentionConfig(d_model=8, n_heads=2))
     questions = text_questions(run, ["it"], ("it",), ["it"], head=0, query=0)
