@@ -3,13 +3,15 @@
 The page loads the model once per server process, tokenizes the sentence (or
 pair) with the model's WordPiece tokenizer, runs the forward pass once per input
 (cached; changing layer, head or query only redraws), and shows one view per tab.
-Every widget is bound to the URL.
+Every widget is bound to the URL; "Check yourself" below the tabs (``ui.pretrained.questions``)
+asks questions computed from this forward pass.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
+from ui.pretrained.questions import check_yourself_section
 from ui.pretrained.sections import TABS
 from ui.pretrained.state import CHECKED_KEYS, read_state
 from ui.shared import url
@@ -27,6 +29,7 @@ def main() -> None:
     before = url.snapshot()
     state = read_state()
     show_tabs(TABS, state)
+    check_yourself_section(state)
     url.warn_rejected(before, CHECKED_KEYS)
 
 

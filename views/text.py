@@ -4,8 +4,9 @@ Top to bottom: title, intro, the settings (``ui.text.state``: the sidebar model
 controls, the sentence(s), the run, computed once and cached for every session in
 ``ui.text.runs``), then one tab per step of the data flow (``ui.text.sections``):
 tokens → positions → Q, K, V → scores and weights → head view → context and
-output. Only the open tab is built. Every widget is bound to the URL, so the
-address bar is always a link to this exact view.
+output. Only the open tab is built. Below the tabs, "Check yourself" asks
+questions computed from this view (``ui.text.questions``). Every setting is
+bound to the URL, so the address bar is always a link to this exact view.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import streamlit as st
 
 from ui.shared import url
 from ui.shared.tabs import show_tabs
+from ui.text.questions import check_yourself_section
 from ui.text.sections import TABS
 from ui.text.state import CHECKED_AFTER_TABS, PREFIX, read_state
 
@@ -30,6 +32,7 @@ def main() -> None:
     st.markdown(INTRO)
     state = read_state()
     show_tabs(TABS, state, key=f"{PREFIX}view")
+    check_yourself_section(state)
     with link_notice:
         url.warn_rejected(before, CHECKED_AFTER_TABS)
 

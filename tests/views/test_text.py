@@ -17,6 +17,7 @@ import attention_core as ac
 from tests.plotly_specs import decode as decode_array
 from tests.plotly_specs import figures
 from ui.figures.head_view import MAX_LINES, N_LEVELS, head_view, select_lines, strength_level
+from ui.shared.check_yourself import KEY_PREFIX
 from ui.shared.stages import stages_for
 from ui.text.mask_inputs import decode, encode
 
@@ -469,9 +470,15 @@ def test_a_bad_view_setting_in_the_link_is_named_in_a_warning(
 
 
 def bound_widget_keys(at: AppTest) -> set[str]:
-    """The keys of the page's input widgets in this run (every one is bound to the URL)."""
+    """The keys of the page's input widgets in this run (every one is bound to the URL, but
+    the answers to "Check yourself", which a shared link leaves unanswered)."""
     kinds = ("selectbox", "multiselect", "toggle", "number_input", "slider", "text_area")
-    return {widget.key for kind in kinds for widget in at.get(kind) if widget.key}
+    return {
+        widget.key
+        for kind in kinds
+        for widget in at.get(kind)
+        if widget.key and not widget.key.startswith(KEY_PREFIX)
+    }
 
 
 def test_url_keys_name_every_widget_the_page_binds() -> None:

@@ -11,6 +11,7 @@ import attention_core as ac
 from attention_core.teaching import word_order
 from ui.positional_encoding import figures
 from ui.positional_encoding.kinds import ENCODINGS
+from ui.positional_encoding.questions import check_yourself_section
 from ui.positional_encoding.state import (
     PREFIX,
     PositionalState,
@@ -185,8 +186,9 @@ def encoding_views(state: PositionalState) -> None:
         show_error(str(error))
 
 
-#: The page's sections, in order: the chosen encoding, then why any encoding is needed.
+#: The page's sections, in order: the chosen encoding, why any encoding is needed, questions.
 SECTIONS: tuple[Section[PositionalState], ...] = (
     Section("", encoding_views),
     Section("Why we need it: swap two words", swap_view),
+    Section("", check_yourself_section),
 )

@@ -1,4 +1,5 @@
-"""The walkthrough's lecture steps 1, 3 and 4, and the table of all six lecture steps."""
+"""The walkthrough's lecture steps 1, 3 and 4 (ending with "Check yourself"), and the table of
+all six lecture steps."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ui.walkthrough import figures as wf
 from ui.walkthrough.examples import examples_section
 from ui.walkthrough.heads_and_backward import backward_section, heads_section
 from ui.walkthrough.lecture import LECTURE_CODE, LECTURE_STEPS, explain
+from ui.walkthrough.questions import check_yourself_section
 from ui.walkthrough.state import PREFIX, WalkthroughState
 
 # --- Lecture step 1 ------------------------------------------------------------
@@ -198,6 +200,7 @@ def masking_section(state: WalkthroughState) -> None:
         f"Normalising down the columns keeps the future out, but the rows no longer add "
         f"up to 1 (day 4: {result.row_sums(result.wrong_axis)[3]:.3f})."
     )
+    check_yourself_section()
 
 
 #: The lecture, one section per lecture step: its title (the page's heading) and what draws it.

@@ -1,0 +1,90 @@
+""" "Check yourself": a list of questions about the view, each answered and checked in place.
+
+The questions come from the core (``attention_core.teaching``), computed from the
+numbers on screen; this module only asks them and shows the core's verdict, in
+words as well as colour. Answers are not bound to the link: a shared view asks
+the same questions, unanswered. Prompts and explanations may quote typed tokens,
+so they are escaped (:func:`ui.shared.safe.escape_markdown`) and shown as text;
+a select box shows its choices as plain text already.
+
+Predict, then reveal: ``charts`` maps a question's id to the chart it asks about;
+with ``reveal_after`` that chart appears only once the question has been checked.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+
+import streamlit as st
+
+from attention_core.teaching.questions import CHOICE, Question, check
+from ui.shared.safe import escape_markdown
+
+TITLE = "Check yourself"
+KEY_PREFIX = "check_"  #: every widget key of the section starts so (none is bound to the link)
+NUMBER_STEP = 0.01
+PLACEHOLDER = "Choose an answer"
+
+
+def widget_key(page: str, question: Question) -> str:
+    """A widget key unique to the page and the question (its id and its content)."""
+    digest = zlib.crc32(repr(question).encode("utf-8"))
+    return f"{KEY_PREFIX}{page}_{question.id}_{digest:08x}"
+
+
+def _answer_widget(question: Question, key: str) -> str | float | None:
+    label = escape_markdown(question.prompt)
+    if question.kind == CHOICE:
+        # A select box, not a radio group: an unanswered radio group is one Tab stop whose
+        # other options only arrow keys reach, and the page promises Tab reaches every control.
+        # Its options are shown as plain text (no Markdown), so tokens need no escaping.
+        return st.selectbox(
+            label, question.choices, index=None, key=f"{key}_answer", placeholder=PLACEHOLDER
+        )
+    return st.number_input(
+        label, value=None, step=NUMBER_STEP, format="%.3f", key=f"{key}_answer"
+    )  # fmt: skip
+
+
+def _remember(key: str) -> None:
+    """On "Check": keep the answer given, so the verdict stays until the answer changes."""
+    st.session_state[f"{key}_checked"] = st.session_state.get(f"{key}_answer")
+
+
+def show_question(
+    page: str,
+    number: int,
+    question: Question,
+    chart: Callable[[], None] | None,
+    reveal_after: bool,
+) -> None:
+    """Question ``number``: the answer widget, "Check", the verdict in words, its chart."""
+    key = widget_key(page, question)
+    st.markdown(f"**Question {number}**")
+    answer = _answer_widget(question, key)
+    st.button(f"Check answer {number}", key=f"{key}_check", on_click=_remember, args=(key,))
+    answered = f"{key}_checked" in st.session_state  # checked once: the chart stays shown
+    if answered and st.session_state[f"{key}_checked"] == answer:  # else: changed, check again
+        verdict = check(question, answer)
+        text = f"**{verdict.headline}** {escape_markdown(verdict.explanation)}"
+        (st.success if verdict.correct else st.error)(text, icon="✅" if verdict.correct else "❌")
+    if chart is None:
+        return
+    if reveal_after and not answered:
+        st.caption("Answer first: the chart appears once you have checked your answer.")
+    else:
+        chart()
+
+
+def check_yourself(
+    page: str,
+    questions: Sequence[Question],
+    charts: Mapping[str, Callable[[], None]] | None = None,
+    reveal_after: bool = False,
+) -> None:
+    """The section: a heading, then every question in turn."""
+    st.subheader(TITLE)
+    st.caption("Questions computed from the numbers of this view. Answer, then press Check.")
+    for number, question in enumerate(questions, start=1):
+        show_question(page, number, question, (charts or {}).get(question.id), reveal_after)

@@ -1,0 +1,34 @@
+""" "Check yourself" on the text page: questions on the shown head and the query token.
+
+The query is the one the head view starts from ("it" in the example sentence,
+else the first token); the head is the one tabs 3, 4 and 6 show. The strongest-key
+question hides the head's weights until it is answered (predict, then reveal).
+"""
+
+from __future__ import annotations
+
+from attention_core.teaching.attention_questions import text_questions
+from ui.shared.check_yourself import check_yourself
+from ui.shared.matrix_view import chart
+from ui.text.runs import heatmap_figure
+from ui.text.sections import default_query
+from ui.text.state import TextState
+
+PAGE = "text"
+
+
+def check_yourself_section(state: TextState) -> None:
+    """The questions below the tabs, computed from this view's run."""
+    query = default_query(state.inputs.queries)
+    query_labels, key_labels = state.inputs.labels
+    keys = state.inputs.keys or state.inputs.queries
+    questions = text_questions(
+        state.run, list(query_labels), keys.tokens, list(key_labels), state.head, query
+    )
+
+    def weights_chart() -> None:
+        figure = heatmap_figure(state.inputs, "weights", state.head, False, state.style, state.run)
+        chart(figure, key="check_yourself_weights")
+
+    strongest = [question.id for question in questions if question.id.startswith("strongest-key")]
+    check_yourself(PAGE, questions, {id: weights_chart for id in strongest}, reveal_after=True)
