@@ -67,6 +67,11 @@ MAX_TEMPERATURE = 20.0
 # Seeds are shown in the URL; keep them short.
 MAX_SEED = 2**31 - 1
 
+# Learning rates of both trainings (AdamW on small models): below 1e-5 nothing
+# visibly moves within the step budget, above 0.1 training diverges.
+MIN_LEARNING_RATE = 1e-5
+MAX_LEARNING_RATE = 0.1
+
 # Learning page (a tiny transformer on a toy task): small enough that every
 # setting trains in seconds on one core, big enough to show several heads.
 MIN_LEARNING_D_MODEL = 16

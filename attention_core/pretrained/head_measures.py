@@ -49,9 +49,12 @@ def share_to(weights: np.ndarray, keys: np.ndarray) -> np.ndarray:
 
 def diagonal_share(weights: np.ndarray, offset: int) -> np.ndarray:
     r""":math:`\mathrm{mean}_i\, A_{i, i+o}` over the rows that have key ``i + o``: 0 self,
-    -1 previous.
+    -1 previous. NaN where no row has that key (previous/next of one token).
     """
-    return np.diagonal(weights, offset=offset, axis1=-2, axis2=-1).mean(axis=-1)
+    diagonal = np.diagonal(weights, offset=offset, axis1=-2, axis2=-1)  # (..., T - |o|)
+    if diagonal.shape[-1] == 0:
+        return np.full(weights.shape[:-2], np.nan)
+    return diagonal.mean(axis=-1)
 
 
 def head_measures(weights: np.ndarray, tokens: Sequence[str]) -> dict[str, np.ndarray]:
@@ -62,9 +65,6 @@ def head_measures(weights: np.ndarray, tokens: Sequence[str]) -> dict[str, np.nd
     length = weights.shape[-1]
     marks = np.asarray(tokens)
     entropy = mean_entropy(weights)
-    with np.errstate(invalid="ignore"):  # one token: no previous/next rows
-        previous = diagonal_share(weights, -1) if length > 1 else np.full(entropy.shape, np.nan)
-        following = diagonal_share(weights, 1) if length > 1 else np.full(entropy.shape, np.nan)
     return {
         "entropy": entropy,
         "entropy_ratio": entropy / np.log(length) if length > 1 else np.zeros_like(entropy),
@@ -72,6 +72,6 @@ def head_measures(weights: np.ndarray, tokens: Sequence[str]) -> dict[str, np.nd
         "sep": share_to(weights, marks == "[SEP]"),
         "punctuation": share_to(weights, np.array([is_punctuation(t) for t in tokens])),
         "self": diagonal_share(weights, 0),
-        "previous": previous,
-        "next": following,
+        "previous": diagonal_share(weights, -1),
+        "next": diagonal_share(weights, 1),
     }

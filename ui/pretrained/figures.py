@@ -10,12 +10,6 @@ from attention_core.pretrained.loading import Encoded
 from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import FigureStyle
 
-
-def head_name(layer: int, head: int) -> str:
-    """``"layer 4 · head 2"`` from 0-based indices: people count from 1."""
-    return f"layer {layer + 1} · head {head + 1}"
-
-
 # The model view draws 72 heads at once: 72 x 128 x 128 = 1.2 M cells would be
 # ~5 MB on the wire and freeze a school laptop. Longer inputs are pooled into
 # this many bins of neighbouring tokens (72 x 32 x 32 = 74 k cells).

@@ -26,7 +26,7 @@ def check_yourself_section(state: PretrainedState) -> None:
     labels = list(state.encoded.labels)
     row, masked = heads.weights[state.head, state.query], heads.masked[state.head, state.query]
     label = labels[state.query]
-    previous = head_measures.head_measures(state.trace.weights, state.encoded.tokens)["previous"]
+    previous = head_measures.diagonal_share(state.trace.weights, -1)  # (L, H), as in the table
     focus = head_name(state.layer, state.head)
     asked = (
         previous_token_head_question(previous, " ".join(state.encoded.tokens)),

@@ -11,10 +11,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core.pretrained import loading, rollout
+from attention_core.teaching.head_questions import head_name
 from ui.figures.describe import describe_head_view
 from ui.figures.head_view import head_view
 from ui.figures.heatmap import heatmap
-from ui.pretrained.figures import MODEL_VIEW_BINS, head_name
+from ui.pretrained.figures import MODEL_VIEW_BINS
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
 from ui.pretrained.runs import model, model_view_cached, trace_of
 from ui.pretrained.stages import STAGES, layer_stage, layer_stage_code, stage_matrix

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from attention_core.pretrained import head_measures
-from ui.pretrained.figures import head_name
+from attention_core.teaching.head_questions import head_name
 from ui.pretrained.state import PretrainedState
 from ui.shared.url import BIND
 
