@@ -33,13 +33,16 @@ run: $(VENV)/.runtime
 	$(PY) -m streamlit run app.py
 
 # Debian's Chromium for the browser tests (Playwright cannot download its own
-# browser here) and Debian's nginx for the deployment tests (tests/deploy).
+# browser here), Debian's nginx for the deployment tests (tests/deploy) and
+# Debian's Redis for the class store's tests (tests/hosting).
 # Installed only when missing and when we are root.
 NGINX ?= /usr/sbin/nginx
+REDIS ?= /usr/bin/redis-server
 browser:
 	@missing=""; \
 	[ -x "$(CHROMIUM)" ] || missing="$$missing chromium"; \
 	[ -x "$(NGINX)" ] || missing="$$missing nginx"; \
+	[ -x "$(REDIS)" ] || missing="$$missing redis-server"; \
 	if [ -n "$$missing" ] && [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
 		echo "Installing$$missing for the browser and deployment tests..."; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \

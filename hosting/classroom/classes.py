@@ -1,0 +1,203 @@
+"""The one entry point to class sessions: every request is checked here, then stored.
+
+Steering (view, ask, reveal, end) needs the class's teacher key and a request
+id used once; answering needs only the code, once per student and question.
+Sizes are bounded (:mod:`hosting.classroom.limits`) and an expired or ended
+class is :class:`ClassGoneError` to everybody. Rate limits per browser session are
+the app's (:class:`hosting.classroom.rate.RateLimit`): a store cannot tell
+sessions apart.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from hosting.classroom import codes, limits
+from hosting.classroom.records import (
+    ClassGoneError,
+    ClassState,
+    FullError,
+    NotTeacherError,
+    RefusedError,
+    ReplayedError,
+    Started,
+)
+from hosting.classroom.store import ClassStore
+
+PAGE_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")  #: a page's URL path: ``text``, ``time_series``
+PARAM_NAME = re.compile(r"[A-Za-z0-9_]{1,40}")
+STUDENT_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+QUESTION_ID = re.compile(r"[A-Za-z0-9_.:-]{1,120}")
+CODE_ATTEMPTS = 20  #: a fresh code collides with an open one at most 1 in 1.7 million
+
+
+def _json(value: object, max_chars: int, what: str) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    if len(text) > max_chars:
+        raise RefusedError(
+            f"This {what} is too large to share with the class ({len(text)} characters)."
+        )
+    return text
+
+
+class Classes:
+    """Class sessions in ``store``; ``clock`` gives seconds since the epoch (tests move it)."""
+
+    def __init__(
+        self,
+        store: ClassStore,
+        clock: Callable[[], float] = time.time,
+        lifetime: float = limits.CLASS_SECONDS,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.lifetime = lifetime
+
+    # --- anybody ---------------------------------------------------------------------------
+    def start(self) -> Started:
+        """Open a class with a fresh code and teacher key. :class:`FullError` if the store is."""
+        now = self.clock()
+        if self.store.open_classes(now) >= limits.MAX_CLASSES:
+            raise FullError("This server already hosts as many classes as it can. Try again later.")
+        key = codes.new_key()
+        for _ in range(CODE_ATTEMPTS):
+            code = codes.new_code()
+            if self.store.create(code, codes.digest(key), now + self.lifetime, now):
+                return Started(code, key, now + self.lifetime)
+        raise FullError("No free class code was found. Try again.")  # pragma: no cover
+
+    def state(self, code: str) -> ClassState:
+        """The class as followers draw it. :class:`ClassGoneError` if it is not open."""
+        state = self.store.state(self._code(code), self.clock())
+        if state is None:
+            raise ClassGoneError()
+        return state
+
+    def version(self, code: str) -> int:
+        """The class's version: what a follower's poll reads. :class:`ClassGoneError` if gone."""
+        version = self.store.version(self._code(code), self.clock())
+        if version is None:
+            raise ClassGoneError()
+        return version
+
+    # --- students --------------------------------------------------------------------------
+    def join(self, code: str, student: str) -> ClassState:
+        """Enter (or say "still here" to) a class. :class:`FullError` at ``MAX_STUDENTS``."""
+        state = self.state(code)
+        if not self.store.join(
+            state.code, self._student(student), self.clock(), limits.MAX_STUDENTS
+        ):
+            raise FullError(f"This class is full ({limits.MAX_STUDENTS} students).")
+        return state
+
+    def answer(self, code: str, student: str, question_id: str, answer: str) -> bool:
+        """Answer the open question; False if this student already did (the first answer counts).
+
+        RefusedError when the question is not the open one, its answer is revealed, or
+        the answer is longer than ``MAX_ANSWER_CHARS``.
+        """
+        state = self.state(code)
+        if state.question is None or state.question.get("id") != question_id:
+            raise RefusedError("That question is no longer open.")
+        if state.revealed:
+            raise RefusedError("The answer has been revealed: answers are closed.")
+        if not answer or len(answer) > limits.MAX_ANSWER_CHARS:
+            raise RefusedError(f"An answer has 1 to {limits.MAX_ANSWER_CHARS} characters.")
+        counts = self.store.counts(state.code, question_id)
+        if answer not in counts and len(counts) >= limits.MAX_CHOICES:
+            raise RefusedError("This question has collected as many different answers as it can.")
+        return self.store.answer(state.code, question_id, self._student(student), answer)
+
+    def counts(self, code: str, question_id: str) -> dict[str, int]:
+        """How many gave each answer to ``question_id`` (no identities)."""
+        return self.store.counts(self.state(code).code, question_id)
+
+    def present(self, code: str) -> int:
+        """Students whose app said "still here" in the last ``PRESENT_SECONDS``."""
+        return self.store.present(self.state(code).code, self.clock() - limits.PRESENT_SECONDS)
+
+    # --- the teacher -----------------------------------------------------------------------
+    def steer(
+        self, code: str, key: str, request_id: str, page: str, query: Mapping[str, str]
+    ) -> int:
+        """Show ``page`` with ``query`` (the teacher's link) to every follower; the new version."""
+        code = self._teacher(code, key, request_id)
+        if not PAGE_NAME.fullmatch(page):
+            raise RefusedError("That page cannot be shared with the class.")
+        if len(query) > limits.MAX_VIEW_PARAMS or not all(
+            isinstance(name, str) and PARAM_NAME.fullmatch(name) and isinstance(value, str)
+            for name, value in query.items()
+        ):
+            raise RefusedError("This view's settings cannot be shared with the class.")
+        return self.store.set_view(code, page, _json(dict(query), limits.MAX_VIEW_CHARS, "view"))
+
+    def ask(self, code: str, key: str, request_id: str, question: Mapping[str, Any]) -> int:
+        """Make ``question`` (JSON-able, with an ``id``) the open one; the new version."""
+        code = self._teacher(code, key, request_id)
+        question_id = question.get("id")
+        if not isinstance(question_id, str) or not QUESTION_ID.fullmatch(question_id):
+            raise RefusedError("This question has no usable id.")
+        body = _json(dict(question), limits.MAX_QUESTION_CHARS, "question")
+        asked = [json.loads(text)["id"] for text in self.store.questions(code)]
+        if question_id not in asked and len(asked) >= limits.MAX_QUESTIONS:
+            raise FullError(
+                f"This class has asked {limits.MAX_QUESTIONS} questions, the most it keeps."
+            )
+        return self.store.ask(code, question_id, body)
+
+    def reveal(self, code: str, key: str, request_id: str) -> int:
+        """Show the open question's answer on every screen; the new version."""
+        code = self._teacher(code, key, request_id)
+        state = self.state(code)
+        if state.question is None:
+            raise RefusedError("No question has been asked yet.")
+        return self.store.reveal(code, str(state.question["id"]))
+
+    def results(self, code: str, key: str) -> list[tuple[dict[str, Any], dict[str, int]]]:
+        """Every asked question with its answer counts, in the order asked (teacher only)."""
+        code = self._teacher(code, key, request_id=None)
+        return [
+            (question, self.store.counts(code, question["id"]))
+            for question in map(json.loads, self.store.questions(code))
+        ]
+
+    def end(self, code: str, key: str, request_id: str) -> None:
+        """Close the class now: every follower sees it has ended."""
+        self.store.end(self._teacher(code, key, request_id))
+
+    # --- checks ----------------------------------------------------------------------------
+    def _code(self, code: str) -> str:
+        canonical = codes.read_code(code) if isinstance(code, str) else None
+        if canonical is None:
+            raise ClassGoneError(
+                f"A class code has {limits.CODE_LENGTH} letters and digits, like K7QH3M."
+            )
+        return canonical
+
+    @staticmethod
+    def _student(student: str) -> str:
+        if not isinstance(student, str) or not STUDENT_ID.fullmatch(student):
+            raise RefusedError("This browser session has no usable student id.")
+        return student
+
+    def _teacher(self, code: str, key: str, request_id: str | None) -> str:
+        """The canonical code if ``key`` opens it and ``request_id`` is new; else refuse."""
+        canonical = self._code(code)
+        stored = self.store.key_digest(canonical, self.clock())
+        if stored is None:
+            raise ClassGoneError()
+        if not isinstance(key, str) or not codes.key_matches(key, stored):
+            raise NotTeacherError()
+        if request_id is not None:
+            if (
+                not isinstance(request_id, str)
+                or not 0 < len(request_id) <= limits.MAX_REQUEST_ID_CHARS
+            ):
+                raise RefusedError("This request has no usable id.")
+            if not self.store.first_use(canonical, request_id):
+                raise ReplayedError()
+        return canonical

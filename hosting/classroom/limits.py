@@ -1,0 +1,37 @@
+"""Every bound of a class session, named, with why.
+
+A class is open to strangers: anything they can send is bounded here, so one
+session can neither fill the store nor slow the others.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Codes are read off a projector and typed on phones: no 0/O, 1/I/L, and upper case only.
+CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH: Final = 6
+#: 31**6 = 887,503,681 codes. With MAX_CLASSES open at once and JOINS_PER_MINUTE per
+#: session, a guesser finds some open class with chance 1 in 1.8 million per attempt.
+CODE_SPACE: Final = len(CODE_ALPHABET) ** CODE_LENGTH
+KEY_BYTES: Final = 24  #: the teacher key: 192 random bits, 32 URL-safe characters
+MAX_KEY_CHARS: Final = 64  #: a longer "key" is refused before it is hashed
+MAX_REQUEST_ID_CHARS: Final = 64
+
+CLASS_SECONDS: Final = 12 * 3600  #: a class expires 12 h after it starts (a school day)
+MAX_CLASSES: Final = 500  #: open at once per store (one server or one Redis)
+MAX_STUDENTS: Final = 400  #: per class: a large lecture hall
+MAX_QUESTIONS: Final = 100  #: per class: more than a lecture asks
+MAX_ANSWER_CHARS: Final = 64  #: a choice or a number; longer is refused
+MAX_VIEW_PARAMS: Final = 64  #: URL parameters of one view (the largest page binds ~40)
+MAX_VIEW_CHARS: Final = 8_000  #: a view as JSON (two sentences of 500 characters fit)
+MAX_QUESTION_CHARS: Final = 8_000  #: one question as JSON
+MAX_CHOICES: Final = 12  #: distinct answers kept per question (numbers are rounded first)
+
+PRESENT_SECONDS: Final = 30.0  #: a student is present if their app polled this recently
+HEARTBEAT_SECONDS: Final = 10.0  #: how often a following app says it is still there
+POLL_SECONDS: Final = 1.0  #: how often a following app reads the class's version
+
+JOINS_PER_MINUTE: Final = 5  #: per browser session: mistyped codes, not a guessing loop
+ANSWERS_PER_MINUTE: Final = 20  #: per browser session
+STARTS_PER_HOUR: Final = 5  #: classes one browser session may start

@@ -1,0 +1,79 @@
+"""What a class looks like to the app, and the errors a class request can meet.
+
+Every error carries a message a student or teacher can act on; the app shows it
+as text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Started:
+    """A new class: its code (for students) and its teacher key (for the teacher only)."""
+
+    code: str
+    key: str
+    expires_at: float  #: seconds since the epoch
+
+
+@dataclass(frozen=True)
+class ClassState:
+    """One read of a class.
+
+    ``version`` grows with every change the teacher makes (view, question,
+    reveal), so a follower compares one number to know whether to redraw.
+    ``page`` and ``query`` are the teacher's view ("" and {} before the first);
+    ``question`` is the open question's JSON (None before the first),
+    ``revealed`` whether its answer is shown; ``asked`` counts questions so far.
+    """
+
+    code: str
+    version: int
+    expires_at: float
+    page: str = ""
+    query: dict[str, str] = field(default_factory=dict)
+    question: dict[str, Any] | None = None
+    revealed: bool = False
+    asked: int = 0
+
+
+class ClassError(Exception):
+    """A class request that cannot be done; ``str(error)`` says why, in plain words."""
+
+
+class ClassGoneError(ClassError):
+    """The class does not exist (any more): a wrong code, expired, ended or the store restarted."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(
+            message
+            or "This class is not open: it has ended, expired (classes last 12 hours) or "
+            "the code is wrong. You can keep using the app on your own."
+        )
+
+
+class NotTeacherError(ClassError):
+    """A steering request without this class's teacher key."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Only the teacher of this class can do that: the teacher key is not right."
+        )
+
+
+class ReplayedError(ClassError):
+    """A teacher request sent a second time (same request id)."""
+
+    def __init__(self) -> None:
+        super().__init__("This request was already done once; it is not repeated.")
+
+
+class RefusedError(ClassError):
+    """Input the class cannot take: too long, too many, malformed, too often."""
+
+
+class FullError(ClassError):
+    """A bound reached: classes per server, students per class, questions per class."""

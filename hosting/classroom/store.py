@@ -1,0 +1,61 @@
+"""The one small interface every class store implements (SQLite, Redis).
+
+A store keeps data and answers simple questions; it checks nothing.
+:class:`hosting.classroom.classes.Classes` checks every request before it
+calls a store, so a store only needs to be atomic where noted. Times are
+seconds since the epoch, passed in (the store reads no clock), and a class
+whose ``expires_at`` has passed is gone for every method.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from hosting.classroom.records import ClassState
+
+
+class ClassStore(Protocol):
+    def create(self, code: str, key_digest: str, expires_at: float, now: float) -> bool:
+        """Open a class; False if ``code`` is taken (atomic: two starts never share a code)."""
+
+    def open_classes(self, now: float) -> int:
+        """How many classes are open (not expired, not ended)."""
+
+    def key_digest(self, code: str, now: float) -> str | None:
+        """The stored hash of the class's teacher key; None if the class is gone."""
+
+    def version(self, code: str, now: float) -> int | None:
+        """The class's version; None if gone. The followers' poll: one cheap read."""
+
+    def state(self, code: str, now: float) -> ClassState | None:
+        """Everything a follower draws; None if gone."""
+
+    def set_view(self, code: str, page: str, query_json: str) -> int:
+        """The teacher's view; returns the new version."""
+
+    def ask(self, code: str, question_id: str, question_json: str) -> int:
+        """Make a question the open one (kept in asked order, not revealed); the new version."""
+
+    def reveal(self, code: str, question_id: str) -> int:
+        """Show the open question's answer everywhere; the new version."""
+
+    def questions(self, code: str) -> list[str]:
+        """Every asked question's JSON, in the order asked."""
+
+    def answer(self, code: str, question_id: str, student: str, answer: str) -> bool:
+        """Record ``student``'s answer; False if they answered this question already (atomic)."""
+
+    def counts(self, code: str, question_id: str) -> dict[str, int]:
+        """How many students gave each answer."""
+
+    def join(self, code: str, student: str, now: float, max_students: int) -> bool:
+        """Mark ``student`` present; False if they are new and the class has ``max_students``."""
+
+    def present(self, code: str, since: float) -> int:
+        """How many students were marked present at ``since`` or later."""
+
+    def first_use(self, code: str, request_id: str) -> bool:
+        """True the first time a teacher request id is seen in this class, then False (atomic)."""
+
+    def end(self, code: str) -> None:
+        """Delete the class and everything in it."""
