@@ -1,0 +1,133 @@
+"""The headless client (benchmarks/st_client.py) keeps a polling fragment alive, as a browser does.
+
+Against benchmarks/follow_app.py, a stand-in for the app's class following on
+the real class store (SQLite in a temporary folder): a following session sends
+the fragment's auto-reruns, sees a teacher's change arrive as a new query
+string, answers through the app's widgets, and stops polling once a full run no
+longer draws the fragment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from benchmarks.st_client import TRIGGER, Session
+from hosting.classroom.classes import Classes
+from hosting.classroom.settings import DATA_DIR_SETTING, open_store
+from hosting.local_server import ROOT, running_server
+from tests.deploy.test_replicas import run_async
+
+FOLLOW_APP = ROOT / "benchmarks" / "follow_app.py"
+TIMEOUT_S = 60.0
+QUESTION = {
+    "id": "q1",
+    "prompt": "Which key does 'it' attend to most?",
+    "kind": "choice",
+    "choices": ["cat", "mat"],
+    "correct": ["cat"],
+    "explanation": "Its weight is the largest in the row.",
+    "value": None,
+    "tolerance": 0,
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Classes]]:
+    """The stand-in app and the teacher's side of the same SQLite store."""
+    data = tmp_path_factory.mktemp("classes")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(DATA_DIR_SETTING, str(data))  # the server inherits it
+        with running_server(FOLLOW_APP) as (_, url):
+            yield url, Classes(open_store(""))
+
+
+def _steer(classes: Classes, code: str, key: str, seed: str) -> float:
+    sent = time.perf_counter()
+    classes.steer(code, key, uuid.uuid4().hex, "text", {"seed": seed})
+    return sent
+
+
+async def _until(condition, timeout: float = TIMEOUT_S) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True
+
+
+def test_a_follower_polls_follows_the_teacher_and_answers(server: tuple[str, Classes]) -> None:
+    url, classes = server
+    started = classes.start()
+    code, key = started.code, started.key
+    _steer(classes, code, key, "3")
+
+    async def scenario() -> None:
+        session = Session(url, "", f"class={code}")
+        await session.open(TIMEOUT_S)
+        # The link's run switched to the teacher's page and query (plus the class).
+        assert session.views[-1].page == "text"
+        assert session.views[-1].shows({"seed": "3", "class": code})
+        assert len(session.auto_reruns) == 1
+        assert list(session.auto_reruns.values()) == [1.0]
+        await session.follow()
+        assert await _until(lambda: session.polls >= 2)
+
+        sent = _steer(classes, code, key, "7")
+        view = await session.wait_for_query({"seed": "7"}, since=sent, timeout=TIMEOUT_S)
+        assert view is not None and view.at > sent
+        assert session.query == f"seed=7&class={code}"
+
+        classes.ask(code, key, uuid.uuid4().hex, QUESTION)
+        assert await _until(lambda: "class_answer" in session.last.widget_ids)
+        await session.set_widget("class_answer", "mat", TIMEOUT_S, in_link=False)
+        sent_run = await session.set_widget("class_send", TRIGGER, TIMEOUT_S)
+        assert not sent_run.exceptions
+        assert classes.counts(code, "q1") == {"mat": 1}
+        assert session.query == f"seed=7&class={code}"  # the answer is not in the link
+        await session.close()
+
+    run_async(scenario())
+
+
+def test_polling_stops_when_a_full_run_no_longer_draws_the_fragment(
+    server: tuple[str, Classes],
+) -> None:
+    url, classes = server
+    started = classes.start()
+    _steer(classes, started.code, started.key, "1")
+
+    async def scenario() -> None:
+        session = Session(url, "", f"class={started.code}")
+        await session.open(TIMEOUT_S)
+        await session.follow()
+        assert await _until(lambda: session.polls >= 1)
+        classes.end(started.code, started.key, uuid.uuid4().hex)
+        # The next tick sees the class gone and reruns the app, which draws no fragment.
+        assert await _until(lambda: not session.auto_reruns)
+        polls = session.polls
+        await asyncio.sleep(2.5)  # two and a half poll intervals
+        assert session.polls == polls
+        await session.close()
+
+    run_async(scenario())
+
+
+def test_a_session_that_does_not_follow_sends_no_polls(server: tuple[str, Classes]) -> None:
+    url, classes = server
+    started = classes.start()
+    _steer(classes, started.code, started.key, "2")
+
+    async def scenario() -> None:
+        session = Session(url, "", f"class={started.code}")
+        await session.open(TIMEOUT_S)
+        await asyncio.sleep(1.5)
+        assert session.auto_reruns and session.polls == 0
+        await session.close()
+
+    run_async(scenario())
