@@ -2,8 +2,11 @@
 
 The nginx configuration is deploy/nginx/default.conf.template itself, with its
 two placeholders filled in and wrapped in a minimal main configuration in a
-temporary directory (pid, logs and temp files there too). Used by
-tests/deploy and by the proxy benchmark.
+temporary directory (pid, logs and temp files there too). With ``redis=True``,
+Debian's redis-server runs there too (no persistence) and every replica gets
+its URL in ``ATTENTION_CLASS_STORE``: one class store shared by the replicas,
+as deploy/compose.yaml and deploy/k8s run it. Used by tests/deploy and by the
+proxy, capacity and class-session benchmarks.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -19,9 +23,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hosting.local_server import ROOT, free_port, start_server, url_of, wait_healthy
+from hosting.classroom.settings import SETTING as CLASS_STORE_SETTING
+from hosting.local_server import LOOPBACK, ROOT, free_port, streamlit_command, url_of, wait_healthy
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 TEMPLATE = ROOT / "deploy" / "nginx" / "default.conf.template"
 # A test-only header naming the replica that answered (never in the shipped file).
 UPSTREAM_HEADER = "    add_header X-Upstream $upstream_addr always;\n"
@@ -53,6 +59,10 @@ def nginx_available() -> bool:
     return Path(NGINX).exists()
 
 
+def redis_available() -> bool:
+    return Path(REDIS).exists()
+
+
 @dataclass
 class Cluster:
     """A running proxy and its replicas (by port)."""
@@ -61,6 +71,8 @@ class Cluster:
     replicas: dict[int, subprocess.Popen] = field(default_factory=dict)
     proxy: subprocess.Popen | None = None
     directory: Path | None = None
+    redis: subprocess.Popen | None = None
+    redis_url: str = ""  #: the replicas' shared class store ("" without Redis)
 
     def replica_url(self, port: int) -> str:
         return url_of(port)
@@ -108,15 +120,75 @@ def _wait_proxy(url: str, timeout: float = 30.0) -> None:
     raise RuntimeError("nginx did not answer")
 
 
+def start_redis(port: int, directory: Path) -> subprocess.Popen:
+    """Debian's redis-server on loopback ``port``: no snapshots, no append-only file."""
+    return subprocess.Popen(
+        [
+            *(REDIS, "--port", str(port), "--bind", LOOPBACK, "--dir", str(directory)),
+            *("--save", "", "--appendonly", "no"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def wait_redis(process: subprocess.Popen, port: int, timeout: float = 30.0) -> None:
+    """Return once redis answers PING on ``port``; fail if it exits first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"redis-server exited early with code {process.returncode}")
+        try:
+            with socket.create_connection((LOOPBACK, port), timeout=2) as connection:
+                connection.sendall(b"PING\r\n")
+                if connection.recv(64).startswith(b"+PONG"):
+                    return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("redis-server did not answer PING in time")
+
+
+def start_replica(script: Path, port: int, env: dict[str, str]) -> subprocess.Popen:
+    """One `streamlit run` replica (hosting.local_server's command) with ``env`` added."""
+    return subprocess.Popen(
+        streamlit_command(script, port),
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+
+
+def _stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
 @contextlib.contextmanager
-def running_cluster(n_replicas: int = 3, script: Path = ROOT / "app.py") -> Iterator[Cluster]:
-    """nginx on a free loopback port in front of ``n_replicas`` fresh servers."""
+def running_cluster(
+    n_replicas: int = 3, script: Path = ROOT / "app.py", redis: bool = False
+) -> Iterator[Cluster]:
+    """nginx on a free loopback port in front of ``n_replicas`` fresh servers.
+
+    ``redis``: start a redis-server too and give every replica its URL as the
+    class store (``Cluster.redis_url``).
+    """
     directory = Path(tempfile.mkdtemp(prefix="st-cluster-"))
     cluster = Cluster(url="", directory=directory)
+    env: dict[str, str] = {}
     try:
+        if redis:
+            redis_port = free_port()
+            cluster.redis = start_redis(redis_port, directory)
+            wait_redis(cluster.redis, redis_port)
+            cluster.redis_url = f"redis://{LOOPBACK}:{redis_port}/0"
+            env[CLASS_STORE_SETTING] = cluster.redis_url
         for _ in range(n_replicas):
             port = free_port()
-            cluster.replicas[port] = start_server(script, port)
+            cluster.replicas[port] = start_replica(script, port, env)
         for port, process in cluster.replicas.items():
             wait_healthy(process, url_of(port), timeout=120)
         listen = free_port()
@@ -131,8 +203,7 @@ def running_cluster(n_replicas: int = 3, script: Path = ROOT / "app.py") -> Iter
         for process in cluster.replicas.values():
             process.terminate()
         for process in cluster.replicas.values():
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            _stop(process)
+        if cluster.redis is not None:
+            _stop(cluster.redis)
         shutil.rmtree(directory, ignore_errors=True)
