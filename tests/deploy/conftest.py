@@ -1,8 +1,8 @@
 """Deployment tests: Debian's nginx in front of real `streamlit run` replicas on loopback.
 
-`make test` installs nginx with apt when it is missing (as root). Without it
-these tests are skipped on a developer's machine but fail when ``CI`` is set.
-Select them with ``-m deploy``.
+`make test` installs nginx and redis-server with apt when they are missing (as
+root). Without them these tests are skipped on a developer's machine but fail
+when ``CI`` is set. Select them with ``-m deploy``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from benchmarks.cluster import nginx_available
+from benchmarks.cluster import nginx_available, redis_available
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -26,3 +26,12 @@ def nginx() -> None:
         if os.environ.get("CI"):
             pytest.fail("nginx is missing: `make test` installs it with apt (as root)")
         pytest.skip("nginx is not installed (apt-get install nginx)")
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> None:
+    """Debian's redis-server is there (benchmarks.cluster starts one per cluster)."""
+    if not redis_available():
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is missing: `make test` installs it with apt (as root)")
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")

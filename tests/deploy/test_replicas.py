@@ -3,7 +3,10 @@
 What a class needs from the deployment: every session keeps its replica for
 its whole life, any replica serves any link with the same numbers, and losing
 a replica loses only its own sessions, which reconnect through the proxy to a
-healthy one and rebuild their view from the link.
+healthy one and rebuild their view from the link. With one Redis shared as the
+class store (ATTENTION_CLASS_STORE, as deploy/ runs it), a class spans the
+replicas: students on every replica follow the one teacher and their answers
+feed one count.
 """
 
 from __future__ import annotations
@@ -11,7 +14,9 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import time
 import urllib.request
+import uuid
 from collections import Counter
 from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +28,9 @@ import websockets
 
 from benchmarks.capacity import weights_link
 from benchmarks.cluster import Cluster, running_cluster
-from benchmarks.st_client import Session
+from benchmarks.st_client import TRIGGER, Session
+from hosting.classroom.classes import Classes
+from hosting.classroom.settings import open_store
 
 T = TypeVar("T")
 
@@ -37,6 +44,13 @@ TIMEOUT_S = 180.0
 @pytest.fixture(scope="module")
 def cluster(nginx: None) -> Iterator[Cluster]:
     with running_cluster(3) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def class_cluster(nginx: None, redis_server: None) -> Iterator[Cluster]:
+    """Three replicas behind nginx sharing one redis-server as their class store."""
+    with running_cluster(3, redis=True) as running:
         yield running
 
 
@@ -148,5 +162,93 @@ def test_sessions_keep_their_replica_and_survive_losing_one(cluster: Cluster) ->
             assert not after.exceptions
             assert session.connects == 1
         await asyncio.gather(*(s.close() for s in sessions))
+
+    run_async(scenario())
+
+
+STUDENTS_PER_REPLICA = 6
+QUESTION = {
+    "id": "deploy-q1",
+    "prompt": "Which token does the query attend to most?",
+    "kind": "choice",
+    "choices": ["a", "b"],
+    "correct": ["a"],
+    "explanation": "Its weight is the largest in the row.",
+    "value": None,
+    "tolerance": 0,
+}
+
+
+def _pinned_cookies(url: str, replicas: list[int], per_replica: int) -> list[tuple[str, int]]:
+    """Affinity cookies from page loads through nginx until each replica has ``per_replica``."""
+    cookies: list[tuple[str, int]] = []
+    wanted = len(replicas) * per_replica
+    for _ in range(40 * wanted):
+        cookie, upstream = _affinity(url)
+        if sum(port == _port(upstream) for _, port in cookies) < per_replica:
+            cookies.append((cookie, _port(upstream)))
+        if len(cookies) == wanted:
+            return cookies
+    raise AssertionError(f"nginx placed page loads on too few replicas: {cookies}")
+
+
+async def _until_widget(session: Session, key: str, timeout: float = TIMEOUT_S) -> bool:
+    deadline = time.monotonic() + timeout
+    while key not in session.last.widget_ids:
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.1)
+    return True
+
+
+def test_a_class_spans_the_replicas_through_the_shared_redis(class_cluster: Cluster) -> None:
+    teacher = Classes(open_store(class_cluster.redis_url))
+    started = teacher.start()
+    code, key = started.code, started.key
+    teacher.steer(code, key, uuid.uuid4().hex, "text", {"seed": "5"})
+    cookies = _pinned_cookies(class_cluster.url, list(class_cluster.replicas), STUDENTS_PER_REPLICA)
+
+    async def scenario() -> None:
+        students = [
+            Session(class_cluster.url, "", f"class={code}", cookie) for cookie, _ in cookies
+        ]
+        await asyncio.gather(*(s.open(TIMEOUT_S) for s in students))
+        await asyncio.gather(*(s.follow() for s in students))
+        # Each student's websocket reached the replica its page load was pinned to,
+        # so the class has students on every replica.
+        assert [_port(s.upstream) for s in students] == [port for _, port in cookies]
+        assert {port for _, port in cookies} == set(class_cluster.replicas)
+        # Opening the join link showed the teacher's view everywhere ...
+        joined = await asyncio.gather(
+            *(s.wait_for_query({"seed": "5", "class": code}, 0.0, TIMEOUT_S) for s in students)
+        )
+        assert all(view is not None and view.page == "text" for view in joined)
+        assert teacher.present(code) == len(students)
+        # ... and the teacher's next change reaches every replica's students.
+        sent = time.perf_counter()
+        teacher.steer(code, key, uuid.uuid4().hex, "text", {"seed": "9"})
+        followed = await asyncio.gather(
+            *(s.wait_for_query({"seed": "9", "class": code}, sent, TIMEOUT_S) for s in students)
+        )
+        assert all(view is not None and view.page == "text" for view in followed)
+        assert all(s.polls > 0 and not s.last.exceptions for s in students)
+
+        # One question; each student answers on their replica; one count holds them all.
+        teacher.ask(code, key, uuid.uuid4().hex, QUESTION)
+        assert all(await asyncio.gather(*(_until_widget(s, "class_answer") for s in students)))
+
+        async def answer(student: Session, choice: str) -> None:
+            await student.set_widget("class_answer", choice, TIMEOUT_S, in_link=False)
+            run = await student.set_widget("class_send", TRIGGER, TIMEOUT_S)
+            assert not run.exceptions
+
+        choices = ["a" if number % 3 else "b" for number in range(len(students))]
+        await asyncio.gather(*(answer(s, c) for s, c in zip(students, choices, strict=True)))
+        assert teacher.counts(code, "deploy-q1") == {
+            "a": choices.count("a"),
+            "b": choices.count("b"),
+        }
+        assert all(s.connects == 1 for s in students)
+        await asyncio.gather(*(s.close() for s in students))
 
     run_async(scenario())
