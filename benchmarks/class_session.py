@@ -204,6 +204,7 @@ class Plan:
     others: int
     steers: int = STEERS
     idle_s: float = IDLE_S
+    arrival_s: float = ARRIVAL_S
 
 
 async def class_session(where: Where, plan: Plan) -> Tally:
@@ -213,7 +214,10 @@ async def class_session(where: Where, plan: Plan) -> Tally:
     where.classes.steer(code, key, uuid.uuid4().hex, "text", {"seed": "0"})
     rng = random.Random(21)
     joined = await asyncio.gather(
-        *(follower(where, code, rng.uniform(0, ARRIVAL_S), tally) for _ in range(plan.followers))
+        *(
+            follower(where, code, rng.uniform(0, plan.arrival_s), tally)
+            for _ in range(plan.followers)
+        )
     )
     followers = [session for session in joined if session is not None]
     stop = asyncio.Event()
@@ -284,6 +288,9 @@ def results(name: str, tally: Tally, plan: Plan) -> list[Result]:
                 "idle_s": round(tally.idle_s, 1),
                 "cpu_s": round(tally.idle_cpu_s, 2),
                 "share_of_one_core": round(tally.idle_cpu_s / max(tally.idle_s, 1e-9), 3),
+                "polls_per_follower_s": round(
+                    tally.idle_polls / max(tally.idle_s * plan.followers, 1e-9), 2
+                ),
             },
         ),
         Result(

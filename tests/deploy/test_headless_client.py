@@ -4,7 +4,8 @@ Against benchmarks/follow_app.py, a stand-in for the app's class following on
 the real class store (SQLite in a temporary folder): a following session sends
 the fragment's auto-reruns, sees a teacher's change arrive as a new query
 string, answers through the app's widgets, and stops polling once a full run no
-longer draws the fragment.
+longer draws the fragment. The class-session benchmark (benchmarks/class_session.py)
+runs on it at a small size and counts every follow and every answer.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from benchmarks.class_session import Plan, Where, class_session, results
 from benchmarks.st_client import TRIGGER, Session
 from hosting.classroom.classes import Classes
 from hosting.classroom.settings import DATA_DIR_SETTING, open_store
@@ -37,13 +39,13 @@ QUESTION = {
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Classes]]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Where]:
     """The stand-in app and the teacher's side of the same SQLite store."""
     data = tmp_path_factory.mktemp("classes")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(DATA_DIR_SETTING, str(data))  # the server inherits it
-        with running_server(FOLLOW_APP) as (_, url):
-            yield url, Classes(open_store(""))
+        with running_server(FOLLOW_APP) as (process, url):
+            yield Where(url, [process.pid], Classes(open_store("")))
 
 
 def _steer(classes: Classes, code: str, key: str, seed: str) -> float:
@@ -61,8 +63,8 @@ async def _until(condition, timeout: float = TIMEOUT_S) -> bool:
     return True
 
 
-def test_a_follower_polls_follows_the_teacher_and_answers(server: tuple[str, Classes]) -> None:
-    url, classes = server
+def test_a_follower_polls_follows_the_teacher_and_answers(server: Where) -> None:
+    url, classes = server.url, server.classes
     started = classes.start()
     code, key = started.code, started.key
     _steer(classes, code, key, "3")
@@ -96,9 +98,9 @@ def test_a_follower_polls_follows_the_teacher_and_answers(server: tuple[str, Cla
 
 
 def test_polling_stops_when_a_full_run_no_longer_draws_the_fragment(
-    server: tuple[str, Classes],
+    server: Where,
 ) -> None:
-    url, classes = server
+    url, classes = server.url, server.classes
     started = classes.start()
     _steer(classes, started.code, started.key, "1")
 
@@ -118,8 +120,8 @@ def test_polling_stops_when_a_full_run_no_longer_draws_the_fragment(
     run_async(scenario())
 
 
-def test_a_session_that_does_not_follow_sends_no_polls(server: tuple[str, Classes]) -> None:
-    url, classes = server
+def test_a_session_that_does_not_follow_sends_no_polls(server: Where) -> None:
+    url, classes = server.url, server.classes
     started = classes.start()
     _steer(classes, started.code, started.key, "2")
 
@@ -131,3 +133,16 @@ def test_a_session_that_does_not_follow_sends_no_polls(server: tuple[str, Classe
         await session.close()
 
     run_async(scenario())
+
+
+def test_the_class_session_benchmark_counts_every_answer_and_every_follow(server: Where) -> None:
+    plan = Plan(followers=4, others=2, steers=2, idle_s=2.0, arrival_s=1.0)
+    tally = run_async(class_session(server, plan))
+    assert tally.join_errors == [] and len(tally.join_s) == 4
+    assert tally.missed == 0 and len(tally.follow_s) == 4 * 2
+    assert tally.answers_counted == 4 and tally.answer_errors == []
+    assert tally.change_errors == []
+    assert tally.idle_polls > 0 and tally.idle_cpu_s > 0
+    named = {result.name.split(",")[0]: result for result in results("stand-in", tally, plan)}
+    assert named["class session: answers counted"].figure == 4
+    assert named["class session: answers counted"].met
