@@ -269,6 +269,7 @@ class Session:
             self._run = Run()  # a newer run follows; only its output counts
             return None
         if status == FINISHED_FRAGMENT:
+            self._run = Run()  # a poll's bytes are not the next full run's
             return None
         run, self._run = self._run, Run()
         page = self._paths.get(self.page_script_hash, self.page)
