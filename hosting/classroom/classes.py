@@ -44,6 +44,13 @@ def _json(value: object, max_chars: int, what: str) -> str:
     return text
 
 
+def _changed(version: int) -> int:
+    """A store's new version; a negative one means the class went while the request ran."""
+    if version < 0:
+        raise ClassGoneError()
+    return version
+
+
 class Classes:
     """Class sessions in ``store``; ``clock`` gives seconds since the epoch (tests move it)."""
 
@@ -133,7 +140,9 @@ class Classes:
             for name, value in query.items()
         ):
             raise RefusedError("This view's settings cannot be shared with the class.")
-        return self.store.set_view(code, page, _json(dict(query), limits.MAX_VIEW_CHARS, "view"))
+        return _changed(
+            self.store.set_view(code, page, _json(dict(query), limits.MAX_VIEW_CHARS, "view"))
+        )
 
     def ask(self, code: str, key: str, request_id: str, question: Mapping[str, Any]) -> int:
         """Make ``question`` (JSON-able, with an ``id``) the open one; the new version."""
@@ -147,7 +156,7 @@ class Classes:
             raise FullError(
                 f"This class has asked {limits.MAX_QUESTIONS} questions, the most it keeps."
             )
-        return self.store.ask(code, question_id, body)
+        return _changed(self.store.ask(code, question_id, body))
 
     def reveal(self, code: str, key: str, request_id: str) -> int:
         """Show the open question's answer on every screen; the new version."""
@@ -155,7 +164,7 @@ class Classes:
         state = self.state(code)
         if state.question is None:
             raise RefusedError("No question has been asked yet.")
-        return self.store.reveal(code, str(state.question["id"]))
+        return _changed(self.store.reveal(code, str(state.question["id"])))
 
     def results(self, code: str, key: str) -> list[tuple[dict[str, Any], dict[str, int]]]:
         """Every asked question with its answer counts, in the order asked (teacher only)."""
