@@ -168,7 +168,7 @@ class Classes:
 
     def results(self, code: str, key: str) -> list[tuple[dict[str, Any], dict[str, int]]]:
         """Every asked question with its answer counts, in the order asked (teacher only)."""
-        code = self._teacher(code, key, request_id=None)
+        code = self._teacher_key(code, key)
         return [
             (question, self.store.counts(code, question["id"]))
             for question in map(json.loads, self.store.questions(code))
@@ -193,20 +193,28 @@ class Classes:
             raise RefusedError("This browser session has no usable student id.")
         return student
 
-    def _teacher(self, code: str, key: str, request_id: str | None) -> str:
-        """The canonical code if ``key`` opens it and ``request_id`` is new; else refuse."""
+    def _teacher_key(self, code: str, key: str) -> str:
+        """The canonical code if ``key`` opens its class; else refuse (reads change nothing)."""
         canonical = self._code(code)
         stored = self.store.key_digest(canonical, self.clock())
         if stored is None:
             raise ClassGoneError()
         if not isinstance(key, str) or not codes.key_matches(key, stored):
             raise NotTeacherError()
-        if request_id is not None:
-            if (
-                not isinstance(request_id, str)
-                or not 0 < len(request_id) <= limits.MAX_REQUEST_ID_CHARS
-            ):
-                raise RefusedError("This request has no usable id.")
-            if not self.store.first_use(canonical, request_id):
-                raise ReplayedError()
+        return canonical
+
+    def _teacher(self, code: str, key: str, request_id: str) -> str:
+        """The canonical code if ``key`` opens it and ``request_id`` is new; else refuse.
+
+        Every change needs a request id: a missing one is refused, never taken as "no
+        replay check".
+        """
+        canonical = self._teacher_key(code, key)
+        if (
+            not isinstance(request_id, str)
+            or not 0 < len(request_id) <= limits.MAX_REQUEST_ID_CHARS
+        ):
+            raise RefusedError("This request has no usable id.")
+        if not self.store.first_use(canonical, request_id):
+            raise ReplayedError()
         return canonical

@@ -44,7 +44,10 @@ def test_a_class_lives_from_start_to_end(classes: Classes) -> None:
     state = classes.state(code)
     assert (state.question, state.revealed, state.asked, state.version) == (SECOND, False, 2, 4)
     assert classes.answer(code, STUDENTS[2], SECOND["id"], "0.67") is True
-    assert classes.results(code, key) == [(QUESTION, {"B": 1, "<script>": 1}), (SECOND, {"0.67": 1})]
+    assert classes.results(code, key) == [
+        (QUESTION, {"B": 1, "<script>": 1}),
+        (SECOND, {"0.67": 1}),
+    ]
 
     classes.end(code, key, "r5")
     for call in (
