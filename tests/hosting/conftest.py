@@ -8,6 +8,7 @@ installs it with apt, as it does nginx for tests/deploy).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -56,15 +57,17 @@ def _wait_for_ping(client: redis.Redis, server: subprocess.Popen[bytes]) -> None
         time.sleep(0.05)
 
 
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A ``redis://`` URL of a ``redis-server`` this session started (and stops)."""
+def redis_server_or_skip() -> None:
+    """Skip the test without Debian's redis-server (fail it under ``CI``)."""
     if not shutil.which(REDIS_SERVER):
         if os.environ.get("CI"):
             pytest.fail("redis-server is missing: `make test` installs it with apt (as root)")
         pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    port = free_port()
-    data = tmp_path_factory.mktemp("redis")
+
+
+@contextlib.contextmanager
+def running_redis(port: int, data: Path) -> Iterator[str]:
+    """A ``redis-server`` on loopback ``port`` saving nothing, until the block ends; its URL."""
     command = [REDIS_SERVER, "--bind", LOOPBACK, "--port", str(port), "--save", ""]
     command += ["--appendonly", "no", "--dir", str(data), "--logfile", str(data / "log")]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -77,6 +80,14 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         client.close()
         server.terminate()
         server.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A ``redis://`` URL of a ``redis-server`` this session started (and stops)."""
+    redis_server_or_skip()
+    with running_redis(free_port(), tmp_path_factory.mktemp("redis")) as url:
+        yield url
 
 
 @pytest.fixture
