@@ -155,6 +155,11 @@ class RedisStore:
     def _run(self, script: Script, code: str, *args: str | int) -> int:
         return int(script(keys=self._keys(code), args=[self.prefix(code), *args]))
 
+    def _field(self, code: str, name: str, now: float) -> str | None:
+        """One field of an open class: one HMGET with its ``expires_at``; None if gone."""
+        value, expires_at = self._redis.hmget(self.prefix(code) + "meta", name, "expires_at")
+        return str(value) if _open(expires_at, now) else None
+
     def close(self) -> None:
         """Close the connections to Redis (a test's store; the app keeps one for its life)."""
         self._redis.close()
@@ -166,11 +171,6 @@ class RedisStore:
     @unavailable
     def open_classes(self, now: float) -> int:
         return int(self._redis.zcount(INDEX, f"({now!r}", "+inf"))
-
-    def _field(self, code: str, name: str, now: float) -> str | None:
-        """One field of an open class: one HMGET with its ``expires_at``; None if gone."""
-        value, expires_at = self._redis.hmget(self.prefix(code) + "meta", name, "expires_at")
-        return str(value) if _open(expires_at, now) else None
 
     @unavailable
     def key_digest(self, code: str, now: float) -> str | None:
