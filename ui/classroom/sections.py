@@ -80,8 +80,8 @@ def class_card(state: ClassroomState) -> None:
     assert state.role is not None
     code, link = state.role.code, state.join_link(state.role.code)
     qr_column, words = st.columns([1, 2])
-    qr_column.image(figures.qr_png(link), caption=f"QR code of the join link {link}",
-                    width=260)  # fmt: skip
+    words_for_qr = f"QR code of the join link {link}"
+    qr_column.image(figures.qr_png(link), caption=words_for_qr, alt=words_for_qr, width=260)
     with words:
         st.metric("Class code", code)
         st.markdown("Students open this link, scan the QR code, or type the code on this page:")
@@ -126,11 +126,16 @@ def end_section(state: ClassroomState) -> None:
     assert state.role is not None
     teacher = state.role
     st.markdown("Ending the class closes it for everybody; students keep the app on their own.")
-    if st.button("End the class", key="class_end", icon=":material/logout:"):
-        ended = attempt(lambda: classes().end(teacher.code, teacher.key, request_id()) or True)
-        if ended:
-            leave(f"Class {teacher.code} has ended.")
-            st.rerun()
+    if st.button("End the class", key="class_end", icon=":material/logout:") and attempt(
+        lambda: _end(teacher)
+    ):
+        leave(f"Class {teacher.code} has ended.")
+        st.rerun()
+
+
+def _end(teacher: Role) -> bool:
+    classes().end(teacher.code, teacher.key, request_id())
+    return True
 
 
 def student_section(state: ClassroomState) -> None:

@@ -209,4 +209,4 @@ def ask_button(question: Question, widget_key: str, digest: str) -> None:
             )
         )
         if asked is not None:
-            st.success("Asked: the question is on every student's screen.")
+            st.rerun()  # the class bar above the page opens the live answers
