@@ -118,6 +118,8 @@ def test_a_class_follows_answers_and_refuses_a_forged_key(
     expect(panel.get_by_test_id("stPlotlyChart")).to_be_visible()
     panel.screenshot(path=str(ARTIFACTS / "class_answers.png"))  # for the README
     click(teacher, "class_reveal")
+    expect(panel.get_by_text("Revealed. The answer is")).to_be_visible(timeout=FOLLOW_MS)
+    panel.screenshot(path=str(ARTIFACTS / "class_answers_revealed.png"))
     expect(first.get_by_text("Correct.")).to_be_visible(timeout=FOLLOW_MS)
     expect(second.get_by_text("Not quite.")).to_be_visible(timeout=FOLLOW_MS)
 

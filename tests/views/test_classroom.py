@@ -233,3 +233,27 @@ def test_the_results_csv_counts_answers_and_names_no_student(own_store: Classes)
     right = [row for row in rows if row["answer"] == question["correct"][0]]
     assert [(row["count"], row["right"]) for row in right] == [("2", "yes")]
     assert "student-" not in text
+
+
+def test_a_join_link_with_a_wrong_code_says_so_and_the_page_still_works() -> None:
+    student = new_session()
+    student.query_params["class"] = "ZZZZZZ"
+    student.run()
+    assert not student.exception
+    assert any("not open" in message for message in errors_of(student))
+    assert "class" not in student.query_params
+    assert "class_role" not in student.session_state
+    assert student.title[0].value == "Attention Visualizer"
+
+
+def test_a_class_that_disappears_under_the_teacher_is_left_with_a_message(
+    own_store: Classes,
+) -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    own_store.end(role.code, role.key, "ended-elsewhere")  # another tab, expiry, a restart
+    teach(teacher, text="a dog")
+    assert not teacher.exception
+    assert any("not open" in warning.value for warning in teacher.warning)
+    assert "class_role" not in teacher.session_state
+    assert [title.value for title in teacher.title] == ["Text attention"]  # the page still runs

@@ -36,6 +36,7 @@ class AnswerCount:
 
 def answers_bar(rows: list[AnswerCount], style: FigureStyle) -> go.Figure:
     """Horizontal bars: how many students gave each answer (right ones hatched and named)."""
+    most = max((row.count for row in rows), default=0)
     figure = go.Figure(
         go.Bar(
             x=[row.count for row in rows],
@@ -43,7 +44,8 @@ def answers_bar(rows: list[AnswerCount], style: FigureStyle) -> go.Figure:
             y=[html.escape(row.label) for row in rows],
             orientation="h",
             text=[str(row.count) for row in rows],
-            textposition="auto",
+            textposition="outside",  # dark on white, never on the hatching
+            cliponaxis=False,
             marker={
                 "color": [CORRECT_COLOUR if row.correct else BAR_COLOUR for row in rows],
                 "pattern": {"shape": ["/" if row.correct else "" for row in rows]},
@@ -54,7 +56,11 @@ def answers_bar(rows: list[AnswerCount], style: FigureStyle) -> go.Figure:
     figure.update_layout(
         title={"text": "The class's answers", "font": {"size": style.title_size}},
         font={"size": style.font_size},
-        xaxis={"title": "students", "dtick": 1, "rangemode": "tozero"},
+        xaxis={
+            "title": "students",
+            "dtick": 1 if most < 10 else None,
+            "range": [0, max(1, most) * 1.12],  # room for the counts beside the bars
+        },
         yaxis={"autorange": "reversed", "type": "category"},
         height=120 + 40 * max(1, len(rows)),
         margin={"l": 10, "r": 10, "t": 50, "b": 40},

@@ -45,13 +45,17 @@ def answer_rows(question: Question, counts: Mapping[str, int], revealed: bool) -
 
 
 def results_rows(
-    results: Sequence[tuple[dict[str, Any], Mapping[str, int]]],
+    results: Sequence[tuple[dict[str, Any], Mapping[str, int]]], unrevealed: str | None = None
 ) -> list[tuple[int, Question, list[AnswerCount]]]:
-    """Each asked question (numbered from 1), with its answers marked right or wrong."""
+    """Each asked question (numbered from 1), its answers marked right or wrong.
+
+    The question whose id is ``unrevealed`` (open, answer not shown yet) is not marked.
+    """
     rows = []
     for number, (data, counts) in enumerate(results, start=1):
         question = question_from_json(data)
-        rows.append((number, question, answer_rows(question, counts, revealed=True)))
+        revealed = data.get("id") != unrevealed
+        rows.append((number, question, answer_rows(question, counts, revealed)))
     return rows
 
 

@@ -14,7 +14,7 @@ from ui.classroom import figures
 from ui.classroom.follow import join
 from ui.classroom.results import results_csv, results_rows
 from ui.classroom.state import ClassroomState
-from ui.classroom.teaching import PUBLISHED_KEY, live_answers
+from ui.classroom.teaching import PUBLISHED_KEY, in_words, live_answers
 from ui.shared.class_session import (
     Role,
     allowed,
@@ -101,19 +101,22 @@ def results_section(state: ClassroomState) -> None:
     teacher = state.role
     live_answers(teacher)
     results = attempt(lambda: classes().results(teacher.code, teacher.key))
-    if not results:
+    current = attempt(lambda: classes().state(teacher.code))
+    if not results or current is None:
         st.caption("No question asked yet.")
         return
-    for number, question, rows in results_rows(results):
+    st.subheader("Every question asked")
+    unrevealed = None if current.revealed or not current.question else current.question["id"]
+    for number, question, rows in results_rows(results, unrevealed):
         st.markdown(f"**Question {number}.** {escape_markdown(question.prompt)}")
         table = pd.DataFrame(
             {
                 "answer": [row.answer for row in rows],
                 "students": [row.count for row in rows],
-                "right?": ["right" if row.correct else "not right" for row in rows],
+                "right?": [in_words(row.correct) for row in rows],
             }
         )
-        st.table(table)
+        st.table(table.set_index("answer"))
     download_button(
         "Download the results (CSV)",
         lambda: results_csv(results),

@@ -82,10 +82,10 @@ def answers_panel(teacher: Role) -> None:
         {
             "answer": [row.answer for row in rows],
             "students": [row.count for row in rows],
-            "right?": [_in_words(row.correct) for row in rows],
+            "right?": [in_words(row.correct) for row in rows],
         }
     )
-    st.dataframe(table, hide_index=True)
+    st.table(table.set_index("answer"))  # a real table: a screen reader walks its cells
     if REVEAL_ERROR_KEY in st.session_state:
         show_error(st.session_state.pop(REVEAL_ERROR_KEY))
     if state.revealed:
@@ -95,13 +95,16 @@ def answers_panel(teacher: Role) -> None:
                   on_click=_reveal, args=(teacher,))  # fmt: skip
 
 
-def _in_words(correct: bool | None) -> str:
+def in_words(correct: bool | None) -> str:
+    """Right or not, in words (the tables say it; colour never alone)."""
     return "not revealed yet" if correct is None else ("right" if correct else "not right")
 
 
 @st.fragment(run_every=limits.POLL_SECONDS)
 def live_answers(teacher: Role) -> None:
     """The answers panel, redrawn every ``POLL_SECONDS`` while the page is open."""
+    if teaching() != teacher:  # the class ended in another run: redraw the page without it
+        st.rerun(scope="app")
     answers_panel(teacher)
 
 

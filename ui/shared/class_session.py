@@ -119,15 +119,19 @@ def show_gone_message() -> None:
 
 
 def attempt(action: Callable[[], Result]) -> Result | None:
-    """Run a class request; show its error as text (None). A class that is gone is left."""
+    """Run a class request; show its error as text (None).
+
+    A class that is gone is left, and the whole app reruns: the next run, above the page,
+    says why (:func:`show_gone_message`), even when this request ran in a fragment.
+    """
     try:
         return action()
     except ClassGoneError as error:
-        if role() is not None:
-            leave(str(error))
-            show_gone_message()
-        else:
+        if role() is None:
             show_error(str(error))
+            return None
+        leave(str(error))
+        st.rerun(scope="app")
     except ClassError as error:
         show_error(str(error))
     return None
