@@ -257,3 +257,19 @@ def test_a_class_that_disappears_under_the_teacher_is_left_with_a_message(
     assert any("not open" in warning.value for warning in teacher.warning)
     assert "class_role" not in teacher.session_state
     assert [title.value for title in teacher.title] == ["Text attention"]  # the page still runs
+
+
+def test_a_setting_with_several_values_reaches_the_follower_whole(own_store: Classes) -> None:
+    teacher, role = start_class()
+    teacher.query_params.update({"pe_length": "16", "pe_dims": ["0", "3"]})
+    teacher.switch_page("views/positional_encoding.py").run()
+    state = own_store.state(role.code)
+    assert (state.page, state.query) == (
+        "positional_encoding",
+        {"pe_length": "16", "class_lists": '{"pe_dims":["0","3"]}'},
+    )
+    student = join_by_link(role.code)
+    assert not student.exception
+    assert student.multiselect(key="pe_dims").value == [0, 3]
+    assert student.slider(key="pe_length").value == 16
+    assert student.query_params["pe_dims"] == ["0", "3"]

@@ -29,6 +29,8 @@ from ui.shared.class_session import (
     attempt,
     classes,
     leave,
+    link_query,
+    published_query,
     role,
     set_role,
     student_id,
@@ -75,12 +77,7 @@ def join_from_link() -> None:
 
 def current_view(page: st.Page) -> View:
     """The page and query this session shows, as a teacher would publish it."""
-    query = {
-        name: value
-        for name, value in st.query_params.to_dict().items()
-        if name not in NOT_PUBLISHED
-    }
-    return page.url_path, query
+    return page.url_path, published_query()
 
 
 def _set_following(following: bool) -> None:
@@ -117,11 +114,12 @@ def student_bar(state: ClassState, following: bool) -> None:
 def _apply(state: ClassState, target: st.Page) -> None:
     """Step (b): forget the old view's widget values, then open the teacher's link."""
     remembered = st.session_state.pop(PENDING_KEY, [])
-    for key in {*remembered, *state.query} - NOT_PUBLISHED:
+    query = link_query(state.query)
+    for key in {*remembered, *query} - NOT_PUBLISHED:
         st.session_state.pop(key, None)
     for key in [key for key in st.session_state if str(key).startswith(URL_CHECKED)]:
         st.session_state.pop(key, None)
-    st.switch_page(target, query_params={**state.query, URL_CODE: state.code})
+    st.switch_page(target, query_params={**query, URL_CODE: state.code})
 
 
 def _poll_check() -> None:

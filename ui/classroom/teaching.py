@@ -17,10 +17,10 @@ from hosting.classroom.records import ClassError
 from ui.classroom import figures
 from ui.classroom.results import answer_rows
 from ui.shared.class_session import (
-    NOT_PUBLISHED,
     Role,
     attempt,
     classes,
+    published_query,
     question_from_json,
     request_id,
     teaching,
@@ -38,11 +38,7 @@ def publish(page: st.Page, content_pages: Collection[str]) -> None:
     teacher = teaching()
     if teacher is None or page.url_path not in content_pages:
         return
-    query = {
-        name: value
-        for name, value in st.query_params.to_dict().items()
-        if name not in NOT_PUBLISHED
-    }
+    query = published_query()
     view = (page.url_path, query)
     if st.session_state.get(PUBLISHED_KEY) == view:
         return

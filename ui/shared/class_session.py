@@ -15,11 +15,12 @@ every verdict is the core's :func:`~attention_core.teaching.questions.check`.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import re
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import streamlit as st
@@ -33,6 +34,7 @@ from ui.shared.safe import show_error, show_warning
 
 URL_CODE = "class"  #: the join link's parameter: ``/?class=K7QH3M``
 NOT_PUBLISHED = frozenset({URL_CODE, "present"})  #: never part of the teacher's view
+LISTS_PARAM = "class_lists"  #: a published view's several-valued parameters, as JSON
 ROLE_KEY = "class_role"
 STUDENT_ID_KEY = "class_student_id"
 GONE_KEY = "class_gone_message"  #: why this session's class ended, shown once
@@ -108,6 +110,43 @@ def leave(message: str = "") -> None:
         del st.query_params[URL_CODE]
     if message:
         st.session_state[GONE_KEY] = message
+
+
+def published_query() -> dict[str, str]:
+    """This session's query as a teacher's view: no ``class``/``present``, one text per name.
+
+    A parameter with several values (a multiselect's) travels as JSON under
+    :data:`LISTS_PARAM`, since a class's view maps each name to one text.
+    """
+    query: dict[str, str] = {}
+    lists: dict[str, list[str]] = {}
+    for name in st.query_params.to_dict():
+        if name in NOT_PUBLISHED:
+            continue
+        values = st.query_params.get_all(name)
+        if len(values) == 1:
+            query[name] = values[0]
+        else:
+            lists[name] = values
+    if lists:
+        query[LISTS_PARAM] = json.dumps(lists, sort_keys=True, separators=(",", ":"))
+    return query
+
+
+def link_query(published: Mapping[str, str]) -> dict[str, str | list[str]]:
+    """A published view's query as the link's parameters (several values where it had them)."""
+    query: dict[str, str | list[str]] = {
+        name: value for name, value in published.items() if name != LISTS_PARAM
+    }
+    try:
+        lists = json.loads(published.get(LISTS_PARAM, "{}"))
+    except ValueError:
+        lists = {}
+    if isinstance(lists, dict):
+        for name, values in lists.items():
+            if isinstance(values, list) and all(isinstance(value, str) for value in values):
+                query[str(name)] = values
+    return query
 
 
 def show_gone_message() -> None:
