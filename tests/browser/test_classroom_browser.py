@@ -123,6 +123,14 @@ def test_a_class_follows_answers_and_refuses_a_forged_key(
     expect(first.get_by_text("Correct.")).to_be_visible(timeout=FOLLOW_MS)
     expect(second.get_by_text("Not quite.")).to_be_visible(timeout=FOLLOW_MS)
 
+    click(second, "class_leave")
+    expect(second.get_by_text(f"You left class {code}.")).to_be_visible()
+    assert "class=" not in second.url
+    assert second.locator(".st-key-class_stop_following").count() == 0
+    second.goto(f"{url}/?class={code}")  # the join link again: a reload rejoins
+    shows_text(second, "a dog barked loudly")
+    expect(second.get_by_text(f"Class {code} · Following the teacher")).to_be_visible()
+
     stranger = person(browser, f"{url}/classroom")
     stranger.get_by_text("Resume a class you teach").click()
     stranger.locator(".st-key-class_resume_code input").fill(code)

@@ -273,3 +273,14 @@ def test_a_setting_with_several_values_reaches_the_follower_whole(own_store: Cla
     assert student.multiselect(key="pe_dims").value == [0, 3]
     assert student.slider(key="pe_length").value == 16
     assert student.query_params["pe_dims"] == ["0", "3"]
+
+
+def test_joining_is_rate_limited_per_browser_session() -> None:
+    student = new_session().run()
+    student.switch_page("views/classroom.py").run()
+    student.text_input(key="class_join_code").set_value("ZZZZZZ").run()
+    for _ in range(5):  # JOINS_PER_MINUTE wrong codes: each told the class is not open
+        student.button(key="class_join").click().run()
+        assert any("not open" in message for message in errors_of(student))
+    student.button(key="class_join").click().run()
+    assert any("Too many attempts to join a class" in m for m in errors_of(student))
