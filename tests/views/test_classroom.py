@@ -284,3 +284,19 @@ def test_joining_is_rate_limited_per_browser_session() -> None:
         assert any("not open" in message for message in errors_of(student))
     student.button(key="class_join").click().run()
     assert any("Too many attempts to join a class" in m for m in errors_of(student))
+
+
+def test_a_follower_who_goes_elsewhere_explores_instead_of_being_pulled_back() -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    student.switch_page("views/walkthrough.py").run()
+    assert not student.exception
+    assert "Exploring on your own" in student.markdown[0].value
+    assert any("exploring on your own" in info.value for info in student.info)
+    assert student.query_params["class"] == role.code  # still in the class
+    walkthrough_title = [title.value for title in student.title]
+    student.run()
+    assert [title.value for title in student.title] == walkthrough_title  # no tug of war
+    student.button(key="class_follow_again").click().run().run()
+    assert student.text_area(key="text").value == SENTENCE

@@ -4,6 +4,8 @@ app.py calls :func:`student_run` before every page. It reads the class once; a s
 fragment then polls only the class's version (one store read, nothing drawn) and reruns
 the app when the teacher changed something.
 
+A follower shows each new view of the teacher; a follower who changes the view themselves
+then explores on their own until they follow again (never a tug of war with the teacher).
 Applying the teacher's view takes two runs, because a widget bound to the link keeps
 its value (and refuses a new one from ``st.query_params``) until a run ends without it:
 (a) one run draws "Following the teacher…" instead of the page and ends normally, so
@@ -35,11 +37,13 @@ from ui.shared.class_session import (
     set_role,
     student_id,
 )
+from ui.shared.safe import show_info
 
 FOLLOWING_KEY = "class_following"
 SEEN_KEY = "class_seen_version"  #: the version the last full run drew
 HEARTBEAT_KEY = "class_heartbeat_at"
 PENDING_KEY = "class_pending_view"  #: step (a) done: the student's query keys to forget
+APPLIED_KEY = "class_applied_view"  #: the teacher's view this app last showed
 FULL_RUN_KEY = "class_full_run"  #: set just before a full run draws a poll fragment
 URL_CHECKED = "_url_checked:"  #: ui.shared.url's first-run flags: a new link is checked again
 APPLY_SECONDS = 0.2  #: how soon step (b) follows step (a)
@@ -56,6 +60,7 @@ def join(code: str) -> bool:
         return False
     set_role(Role(state.code))
     st.session_state[FOLLOWING_KEY] = True
+    st.session_state.pop(APPLIED_KEY, None)
     st.session_state[HEARTBEAT_KEY] = time.monotonic()
     st.query_params[URL_CODE] = state.code
     return True
@@ -82,12 +87,13 @@ def current_view(page: st.Page) -> View:
 
 def _set_following(following: bool) -> None:
     st.session_state[FOLLOWING_KEY] = following
+    st.session_state.pop(APPLIED_KEY, None)  # following again shows the teacher's view at once
 
 
 def _leave() -> None:
     current = role()
     leave(f"You left class {current.code}." if current else "")
-    for key in (FOLLOWING_KEY, SEEN_KEY, PENDING_KEY):
+    for key in (FOLLOWING_KEY, SEEN_KEY, PENDING_KEY, APPLIED_KEY):
         st.session_state.pop(key, None)
 
 
@@ -159,15 +165,12 @@ def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> bool:
     if state is None:
         return True  # gone: the message is shown and the page works on its own
     st.session_state[SEEN_KEY] = state.version
-    following = bool(st.session_state.get(FOLLOWING_KEY, True))
-    target = pages.get(state.page) if following else None
-    if target is None:
-        st.session_state.pop(PENDING_KEY, None)
-    elif PENDING_KEY in st.session_state:
+    target = _target(state, page, pages)
+    if target is not None and PENDING_KEY in st.session_state:
         _apply(state, target)
-    student_bar(state, following)
+    student_bar(state, bool(st.session_state.get(FOLLOWING_KEY)))
     st.session_state[FULL_RUN_KEY] = True
-    if target is not None and current_view(page) != (state.page, state.query):
+    if target is not None:
         st.session_state[PENDING_KEY] = list(st.query_params.to_dict())
         st.info("Following the teacher…", icon=":material/group:")
         _poll_soon()
@@ -175,3 +178,25 @@ def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> bool:
     question_card(state, current.code)
     _poll()
     return True
+
+
+def _target(state: ClassState, page: st.Page, pages: Mapping[str, st.Page]) -> st.Page | None:
+    """The teacher's page if this app must switch to the teacher's view, else None.
+
+    A follower switches when the teacher's view is new to it. When the teacher's view
+    is the one it already had and its own view differs, the student changed something:
+    it now explores on its own (one click follows again), rather than being pulled back.
+    """
+    teachers = (state.page, state.query)
+    target = pages.get(state.page)
+    if not st.session_state.get(FOLLOWING_KEY) or target is None:
+        st.session_state.pop(PENDING_KEY, None)
+        return None
+    if current_view(page) == teachers:
+        st.session_state[APPLIED_KEY] = teachers
+        return None
+    if st.session_state.get(APPLIED_KEY) == teachers and PENDING_KEY not in st.session_state:
+        st.session_state[FOLLOWING_KEY] = False
+        show_info("You changed the view, so you are exploring on your own.")
+        return None
+    return target
