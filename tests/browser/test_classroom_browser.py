@@ -68,6 +68,11 @@ def set_sentence(page: Page, sentence: str) -> None:
     wait_ready(page)
 
 
+def no_axe_violation(page: Page) -> None:
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG_TAGS}})
+    assert results.violations_count == 0, results.generate_report()
+
+
 def choose(page: Page, choice: str) -> None:
     page.locator(".st-key-class_answer").get_by_test_id("stSelectbox").click()
     page.get_by_role("option", name=choice, exact=True).click()
@@ -84,8 +89,7 @@ def test_a_class_follows_answers_and_refuses_a_forged_key(
     link = f"{url}/?class={code}"
     assert teacher.locator("[data-testid='stCode']").first.inner_text().strip() == link
     expect(teacher.get_by_role("img", name=f"QR code of the join link {link}")).to_have_count(1)
-    results = Axe().run(teacher, options={"runOnly": {"type": "tag", "values": WCAG_TAGS}})
-    assert results.violations_count == 0, results.generate_report()
+    no_axe_violation(teacher)
 
     teacher.locator("[data-testid='stSidebarNav'] a[href$='/text']").click()
     wait_ready(teacher)
@@ -111,6 +115,7 @@ def test_a_class_follows_answers_and_refuses_a_forged_key(
     wrong = next(choice for choice in question["choices"] if choice not in question["correct"])
     for student, answer in ((first, question["correct"][0]), (second, wrong)):
         expect(student.locator(".st-key-class_answer")).to_be_visible(timeout=FOLLOW_MS)
+        no_axe_violation(student)  # the class bar and the question card
         choose(student, answer)
         click(student, "class_send")
     expect(teacher.get_by_text("2 of 2 present answered")).to_be_visible(timeout=FOLLOW_MS)
@@ -120,6 +125,7 @@ def test_a_class_follows_answers_and_refuses_a_forged_key(
     click(teacher, "class_reveal")
     expect(panel.get_by_text("Revealed. The answer is")).to_be_visible(timeout=FOLLOW_MS)
     panel.screenshot(path=str(ARTIFACTS / "class_answers_revealed.png"))
+    no_axe_violation(teacher)  # the class bar and the answers chart
     expect(first.get_by_text("Correct.")).to_be_visible(timeout=FOLLOW_MS)
     expect(second.get_by_text("Not quite.")).to_be_visible(timeout=FOLLOW_MS)
 
