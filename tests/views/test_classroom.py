@@ -15,6 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from hosting.classroom.classes import Classes
+from hosting.classroom.records import ClassError
 from hosting.classroom.settings import DATA_DIR_SETTING, open_store
 from ui.classroom.results import results_csv
 from ui.shared import class_session
@@ -300,3 +301,25 @@ def test_a_follower_who_goes_elsewhere_explores_instead_of_being_pulled_back() -
     assert [title.value for title in student.title] == walkthrough_title  # no tug of war
     student.button(key="class_follow_again").click().run().run()
     assert student.text_area(key="text").value == SENTENCE
+
+
+def test_a_store_out_of_reach_is_said_in_words_and_the_class_comes_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+
+    def unreachable(self: Classes, code: str) -> None:
+        raise ClassError("The class service cannot be reached right now.")
+
+    with monkeypatch.context() as outage:
+        outage.setattr(Classes, "state", unreachable)
+        student.run()
+        assert not student.exception
+        assert errors_of(student) == ["The class service cannot be reached right now\\."]
+        assert student.text_area(key="text").value == SENTENCE  # the page still works
+        assert student.session_state["class_role"] == class_session.Role(role.code)
+    student.run()
+    assert errors_of(student) == []
+    assert "Following the teacher" in student.markdown[0].value

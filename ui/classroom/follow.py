@@ -21,7 +21,7 @@ from collections.abc import Mapping
 import streamlit as st
 
 from hosting.classroom import limits
-from hosting.classroom.records import ClassError, ClassState
+from hosting.classroom.records import ClassError, ClassGoneError, ClassState
 from ui.classroom.answering import question_card
 from ui.shared.class_session import (
     NOT_PUBLISHED,
@@ -140,8 +140,10 @@ def _poll_check() -> None:
             st.session_state[HEARTBEAT_KEY] = time.monotonic()
             classes().join(current.code, student_id())
         moved = classes().version(current.code) != st.session_state.get(SEEN_KEY)
-    except ClassError:
+    except ClassGoneError:
         moved = True  # the full run reads the class again and says what happened
+    except ClassError:
+        moved = False  # the store is out of reach for now: keep the page, try the next tick
     if moved or PENDING_KEY in st.session_state:
         st.rerun(scope="app")
 
@@ -162,8 +164,10 @@ def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> bool:
     if current is None or current.teaching:
         return True
     state = attempt(lambda: classes().state(current.code))
-    if state is None:
-        return True  # gone: the message is shown and the page works on its own
+    if state is None:  # the store is out of reach (said above): the page works on its own
+        st.session_state.pop(SEEN_KEY, None)  # so the first answer of the store reruns the app
+        _poll()
+        return True
     st.session_state[SEEN_KEY] = state.version
     target = _target(state, page, pages)
     if target is not None and PENDING_KEY in st.session_state:
