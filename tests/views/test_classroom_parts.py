@@ -22,6 +22,7 @@ from ui.shared.check_yourself import digest
 from ui.shared.class_session import (
     answer_text,
     answer_value,
+    link_query,
     question_from_json,
     question_id,
     question_json,
@@ -126,3 +127,9 @@ def test_the_qr_code_png_draws_the_join_links_modules() -> None:
     assert image.shape == ((modules.shape[0] + 2 * quiet) * scale,) * 2
     centres = image[quiet * scale + scale // 2 :: scale, quiet * scale + scale // 2 :: scale]
     np.testing.assert_array_equal(centres[: len(modules), : len(modules)] < 128, modules)
+
+
+def test_a_views_several_valued_settings_travel_as_json_and_never_carry_the_class() -> None:
+    published = {"pe_length": "16", "class_lists": '{"pe_dims":["0","3"],"class":["X"]}'}
+    assert link_query(published) == {"pe_length": "16", "pe_dims": ["0", "3"]}
+    assert link_query({"text": "a", "class_lists": "not json"}) == {"text": "a"}

@@ -144,7 +144,11 @@ def link_query(published: Mapping[str, str]) -> dict[str, str | list[str]]:
         lists = {}
     if isinstance(lists, dict):
         for name, values in lists.items():
-            if isinstance(values, list) and all(isinstance(value, str) for value in values):
+            if (
+                name not in NOT_PUBLISHED
+                and isinstance(values, list)
+                and all(isinstance(value, str) for value in values)
+            ):
                 query[str(name)] = values
     return query
 
