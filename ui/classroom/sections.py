@@ -6,7 +6,6 @@ class request meets is shown as text (:func:`ui.shared.class_session.attempt`).
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from hosting.classroom import limits
@@ -14,7 +13,7 @@ from ui.classroom import figures
 from ui.classroom.follow import join
 from ui.classroom.results import results_csv, results_rows
 from ui.classroom.state import ClassroomState
-from ui.classroom.teaching import PUBLISHED_KEY, in_words, live_answers
+from ui.classroom.teaching import PUBLISHED_KEY, answers_table, live_answers
 from ui.shared.class_session import (
     Role,
     allowed,
@@ -109,14 +108,7 @@ def results_section(state: ClassroomState) -> None:
     unrevealed = None if current.revealed or not current.question else current.question["id"]
     for number, question, rows in results_rows(results, unrevealed):
         st.markdown(f"**Question {number}.** {escape_markdown(question.prompt)}")
-        table = pd.DataFrame(
-            {
-                "answer": [row.answer for row in rows],
-                "students": [row.count for row in rows],
-                "right?": [in_words(row.correct) for row in rows],
-            }
-        )
-        st.table(table.set_index("answer"))
+        answers_table(rows)
     download_button(
         "Download the results (CSV)",
         lambda: results_csv(results),

@@ -7,7 +7,7 @@ session sent last: an unchanged rerun writes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 import pandas as pd
 import streamlit as st
@@ -15,6 +15,7 @@ import streamlit as st
 from hosting.classroom import limits
 from hosting.classroom.records import ClassError
 from ui.classroom import figures
+from ui.classroom.figures import AnswerCount
 from ui.classroom.results import answer_rows
 from ui.shared.class_session import (
     Role,
@@ -74,14 +75,7 @@ def answers_panel(teacher: Role) -> None:
         key="class_answers_chart",
         alt=figures.answers_alt(rows, answered, present),
     )
-    table = pd.DataFrame(
-        {
-            "answer": [row.answer for row in rows],
-            "students": [row.count for row in rows],
-            "right?": [in_words(row.correct) for row in rows],
-        }
-    )
-    st.table(table.set_index("answer"))  # a real table: a screen reader walks its cells
+    answers_table(rows)
     if REVEAL_ERROR_KEY in st.session_state:
         show_error(st.session_state.pop(REVEAL_ERROR_KEY))
     if state.revealed:
@@ -89,6 +83,18 @@ def answers_panel(teacher: Role) -> None:
     else:
         st.button("Reveal the answer", key="class_reveal", icon=":material/visibility:",
                   on_click=_reveal, args=(teacher,))  # fmt: skip
+
+
+def answers_table(rows: Sequence[AnswerCount]) -> None:
+    """Each answer, how many gave it and whether it is right, in words: a real table."""
+    table = pd.DataFrame(
+        {
+            "answer": [row.answer for row in rows],
+            "students": [row.count for row in rows],
+            "right?": [in_words(row.correct) for row in rows],
+        }
+    )
+    st.table(table.set_index("answer"))  # a screen reader walks its cells
 
 
 def in_words(correct: bool | None) -> str:
