@@ -323,3 +323,30 @@ def test_a_store_out_of_reach_is_said_in_words_and_the_class_comes_back(
     student.run()
     assert errors_of(student) == []
     assert "Following the teacher" in student.markdown[0].value
+
+
+NONSENSE_CODES = {
+    "script": "<script>alert(1)</script>",
+    "long": "K" * 10_000,
+    "repeated": ["ABCDEF", "GHJKMN"],
+    "unicode": "К7QН3М",  # Cyrillic look-alikes
+    "empty": "",
+    "markdown": "[x](javascript:alert(1))",
+}
+
+
+@pytest.mark.parametrize("page", ["text", "positional_encoding"])
+@pytest.mark.parametrize("case", NONSENSE_CODES)
+def test_a_nonsense_class_link_value_leaves_a_working_page_and_no_class(
+    case: str, page: str
+) -> None:
+    student = new_session()
+    student.switch_page(f"views/{page}.py")
+    student.query_params["class"] = NONSENSE_CODES[case]
+    student.run()
+    assert not student.exception, [e.value for e in student.exception]
+    assert "class_role" not in student.session_state
+    assert "class" not in student.query_params
+    assert len(student.title) == 1  # the page itself was drawn
+    for element in [*student.error, *student.warning, *student.markdown]:
+        assert "<script" not in element.value and "](javascript" not in element.value

@@ -74,9 +74,9 @@ def join_from_link() -> None:
         if linked != current.code:  # a page switch dropped the code: keep it in the link
             st.query_params[URL_CODE] = current.code
         return
-    if not linked:
+    if linked is None:
         return
-    if current is not None or not join(linked):
+    if not linked or current is not None or not join(linked):  # an empty code is no class
         del st.query_params[URL_CODE]
 
 
