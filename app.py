@@ -1,4 +1,4 @@
-"""Attention Visualizer: navigation, presentation mode and the landing page.
+"""Attention Visualizer: navigation, presentation mode, live classes and the landing page.
 
 Run with ``make run`` (or ``streamlit run app.py``). Every page is a script in
 ``views/``; this file runs before each of them on every rerun.
@@ -11,6 +11,7 @@ from pathlib import Path
 import streamlit as st
 
 from hosting.memory import keep_freed_memory
+from ui.classroom import around as class_around
 from ui.shared import url
 from ui.shared.presentation import PRESENT_KEY
 
@@ -112,6 +113,7 @@ PAGES = {
         ("walkthrough", "Walkthrough", ":material/school:"),
         ("learning", "Watch attention learn", ":material/model_training:"),
         ("pretrained", "Inside a real model", ":material/neurology:"),
+        ("classroom", "Teach a class", ":material/groups:"),
     )
 }
 LANDING_LINKS = (
@@ -121,6 +123,7 @@ LANDING_LINKS = (
     ("positional_encoding", "Why attention must be told where a token is, and the ways to do it."),
     ("learning", "Train a tiny transformer in seconds and watch its attention form."),
     ("pretrained", "A pretrained model's learned attention, every head, computed by this core."),
+    ("classroom", "Start a live class: students follow your view and answer your questions."),
 )
 
 
@@ -140,7 +143,11 @@ def main() -> None:
     st.html(ACCESSIBLE_CSS)
     if presentation_toggle():
         st.html(PRESENTATION_CSS)
-    page.run()
+    # A live class (ui.classroom.around): the bars above the page; a student's app may skip
+    # the page for one run while it switches to the teacher's view; a teacher's view is sent.
+    if class_around.before_page(page, PAGES):
+        page.run()
+        class_around.after_page(page, PAGES)
 
 
 main()

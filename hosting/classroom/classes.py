@@ -44,6 +44,13 @@ def _json(value: object, max_chars: int, what: str) -> str:
     return text
 
 
+def _changed(version: int) -> int:
+    """A store's new version; a negative one means the class went while the request ran."""
+    if version < 0:
+        raise ClassGoneError()
+    return version
+
+
 class Classes:
     """Class sessions in ``store``; ``clock`` gives seconds since the epoch (tests move it)."""
 
@@ -133,7 +140,9 @@ class Classes:
             for name, value in query.items()
         ):
             raise RefusedError("This view's settings cannot be shared with the class.")
-        return self.store.set_view(code, page, _json(dict(query), limits.MAX_VIEW_CHARS, "view"))
+        return _changed(
+            self.store.set_view(code, page, _json(dict(query), limits.MAX_VIEW_CHARS, "view"))
+        )
 
     def ask(self, code: str, key: str, request_id: str, question: Mapping[str, Any]) -> int:
         """Make ``question`` (JSON-able, with an ``id``) the open one; the new version."""
@@ -147,7 +156,7 @@ class Classes:
             raise FullError(
                 f"This class has asked {limits.MAX_QUESTIONS} questions, the most it keeps."
             )
-        return self.store.ask(code, question_id, body)
+        return _changed(self.store.ask(code, question_id, body))
 
     def reveal(self, code: str, key: str, request_id: str) -> int:
         """Show the open question's answer on every screen; the new version."""
@@ -155,11 +164,11 @@ class Classes:
         state = self.state(code)
         if state.question is None:
             raise RefusedError("No question has been asked yet.")
-        return self.store.reveal(code, str(state.question["id"]))
+        return _changed(self.store.reveal(code, str(state.question["id"])))
 
     def results(self, code: str, key: str) -> list[tuple[dict[str, Any], dict[str, int]]]:
         """Every asked question with its answer counts, in the order asked (teacher only)."""
-        code = self._teacher(code, key, request_id=None)
+        code = self._teacher_key(code, key)
         return [
             (question, self.store.counts(code, question["id"]))
             for question in map(json.loads, self.store.questions(code))
@@ -184,20 +193,28 @@ class Classes:
             raise RefusedError("This browser session has no usable student id.")
         return student
 
-    def _teacher(self, code: str, key: str, request_id: str | None) -> str:
-        """The canonical code if ``key`` opens it and ``request_id`` is new; else refuse."""
+    def _teacher_key(self, code: str, key: str) -> str:
+        """The canonical code if ``key`` opens its class; else refuse (reads change nothing)."""
         canonical = self._code(code)
         stored = self.store.key_digest(canonical, self.clock())
         if stored is None:
             raise ClassGoneError()
         if not isinstance(key, str) or not codes.key_matches(key, stored):
             raise NotTeacherError()
-        if request_id is not None:
-            if (
-                not isinstance(request_id, str)
-                or not 0 < len(request_id) <= limits.MAX_REQUEST_ID_CHARS
-            ):
-                raise RefusedError("This request has no usable id.")
-            if not self.store.first_use(canonical, request_id):
-                raise ReplayedError()
+        return canonical
+
+    def _teacher(self, code: str, key: str, request_id: str) -> str:
+        """The canonical code if ``key`` opens it and ``request_id`` is new; else refuse.
+
+        Every change needs a request id: a missing one is refused, never taken as "no
+        replay check".
+        """
+        canonical = self._teacher_key(code, key)
+        if (
+            not isinstance(request_id, str)
+            or not 0 < len(request_id) <= limits.MAX_REQUEST_ID_CHARS
+        ):
+            raise RefusedError("This request has no usable id.")
+        if not self.store.first_use(canonical, request_id):
+            raise ReplayedError()
         return canonical

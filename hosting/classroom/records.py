@@ -6,8 +6,13 @@ as text.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -77,3 +82,35 @@ class RefusedError(ClassError):
 
 class FullError(ClassError):
     """A bound reached: classes per server, students per class, questions per class."""
+
+
+class StoreUnavailableError(ClassError):
+    """The store cannot be reached or written now (Redis down, SQLite locked or disk full)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The class service cannot be reached right now. Your view still works on its "
+            "own; try again in a moment."
+        )
+
+
+def unavailable_on(
+    *outages: type[Exception],
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """A decorator for a store's methods: ``outages`` become :class:`StoreUnavailableError`.
+
+    Only the errors a store's own backend raises when it is down or overloaded are
+    named, so a programming error (a wrong query, a bad argument) stays loud.
+    """
+
+    def decorate(method: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(method)
+        def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return method(*args, **kwargs)
+            except outages as error:
+                raise StoreUnavailableError() from error
+
+        return guarded
+
+    return decorate

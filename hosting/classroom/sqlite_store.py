@@ -4,7 +4,8 @@ No setup: the file and its tables are made on first use. One connection,
 shared by the server's session threads behind a lock (Streamlit runs each
 rerun on a new thread, so a connection per thread would be opened per rerun).
 Every write is one short transaction. Expired classes are swept when a class
-is created.
+is created. A database that stays locked or a full disk (``sqlite3.OperationalError``)
+is :class:`hosting.classroom.records.StoreUnavailableError` to the caller.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from hosting.classroom.records import ClassState
+from hosting.classroom.records import ClassState, unavailable_on
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS classes (
@@ -35,12 +36,16 @@ CREATE TABLE IF NOT EXISTS requests (
     code TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (code, id));
 """
 CHILD_TABLES = ("questions", "answers", "presence", "requests")
+BUSY_SECONDS = 5.0  #: how long a write waits for another process's lock before giving up
+
+unavailable = unavailable_on(sqlite3.OperationalError)
 
 
 class SQLiteStore:
     """A :class:`hosting.classroom.store.ClassStore` in the SQLite file at ``path``."""
 
-    def __init__(self, path: Path | str) -> None:
+    @unavailable
+    def __init__(self, path: Path | str, busy_seconds: float = BUSY_SECONDS) -> None:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -48,8 +53,13 @@ class SQLiteStore:
         with self._lock:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
             self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        """Close the file (a test's store; the app keeps one for its life)."""
+        with self._lock:
+            self._db.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -57,10 +67,13 @@ class SQLiteStore:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                # A failed COMMIT (busy, disk full) leaves the transaction open; some errors
+                # have already rolled it back. Either way the next request starts clean.
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
     def _one(self, sql: str, *args: object) -> tuple | None:
         with self._lock:
@@ -72,6 +85,7 @@ class SQLiteStore:
             for table in CHILD_TABLES:
                 db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
 
+    @unavailable
     def create(self, code: str, key_digest: str, expires_at: float, now: float) -> bool:
         with self._transaction() as db:
             expired = [
@@ -88,20 +102,24 @@ class SQLiteStore:
             )
             return True
 
+    @unavailable
     def open_classes(self, now: float) -> int:
         row = self._one("SELECT COUNT(*) FROM classes WHERE expires_at > ?", now)
         return int(row[0]) if row else 0
 
+    @unavailable
     def key_digest(self, code: str, now: float) -> str | None:
         row = self._one(
             "SELECT key_digest FROM classes WHERE code = ? AND expires_at > ?", code, now
         )
         return str(row[0]) if row else None
 
+    @unavailable
     def version(self, code: str, now: float) -> int | None:
         row = self._one("SELECT version FROM classes WHERE code = ? AND expires_at > ?", code, now)
         return int(row[0]) if row else None
 
+    @unavailable
     def state(self, code: str, now: float) -> ClassState | None:
         with self._lock:
             row = self._db.execute(
@@ -136,10 +154,12 @@ class SQLiteStore:
         ).fetchone()
         return int(row[0]) if row else -1
 
+    @unavailable
     def set_view(self, code: str, page: str, query_json: str) -> int:
         with self._transaction() as db:
             return self._bump(db, code, "page = ?, query = ?", page, query_json)
 
+    @unavailable
     def ask(self, code: str, question_id: str, question_json: str) -> int:
         with self._transaction() as db:
             db.execute(
@@ -149,10 +169,12 @@ class SQLiteStore:
             )
             return self._bump(db, code, "question_id = ?, revealed = 0", question_id)
 
+    @unavailable
     def reveal(self, code: str, question_id: str) -> int:
         with self._transaction() as db:
             return self._bump(db, code, "revealed = 1")
 
+    @unavailable
     def questions(self, code: str) -> list[str]:
         with self._lock:
             rows = self._db.execute(
@@ -160,6 +182,7 @@ class SQLiteStore:
             ).fetchall()
         return [row[0] for row in rows]
 
+    @unavailable
     def answer(self, code: str, question_id: str, student: str, answer: str) -> bool:
         with self._transaction() as db:
             cursor = db.execute(
@@ -169,6 +192,7 @@ class SQLiteStore:
             )
             return cursor.rowcount == 1
 
+    @unavailable
     def counts(self, code: str, question_id: str) -> dict[str, int]:
         with self._lock:
             rows = self._db.execute(
@@ -178,6 +202,7 @@ class SQLiteStore:
             ).fetchall()
         return {str(answer): int(count) for answer, count in rows}
 
+    @unavailable
     def join(self, code: str, student: str, now: float, max_students: int) -> bool:
         with self._transaction() as db:
             known = db.execute(
@@ -196,10 +221,12 @@ class SQLiteStore:
             )
             return True
 
+    @unavailable
     def present(self, code: str, since: float) -> int:
         row = self._one("SELECT COUNT(*) FROM presence WHERE code = ? AND seen >= ?", code, since)
         return int(row[0]) if row else 0
 
+    @unavailable
     def first_use(self, code: str, request_id: str) -> bool:
         with self._transaction() as db:
             cursor = db.execute(
@@ -207,6 +234,7 @@ class SQLiteStore:
             )
             return cursor.rowcount == 1
 
+    @unavailable
     def end(self, code: str) -> None:
         with self._transaction() as db:
             self._delete(db, [code])

@@ -15,7 +15,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ("text", "time_series", "walkthrough", "positional_encoding", "pretrained", "learning")
+PAGES = (
+    "text",
+    "time_series",
+    "walkthrough",
+    "positional_encoding",
+    "pretrained",
+    "learning",
+    "classroom",
+)
 
 
 @pytest.mark.parametrize("page", PAGES)

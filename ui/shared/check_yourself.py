@@ -9,6 +9,9 @@ a select box shows its choices as plain text already.
 
 Predict, then reveal: ``charts`` maps a question's id to the chart it asks about;
 with ``reveal_after`` that chart appears only once the question has been checked.
+
+A session teaching a class also gets "Ask the class" under each question
+(:func:`ui.shared.class_session.ask_button`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 import streamlit as st
 
 from attention_core.teaching.questions import CHOICE, Question, check
+from ui.shared import class_session
 from ui.shared.safe import escape_markdown
 
 TITLE = "Check yourself"
@@ -27,10 +31,14 @@ NUMBER_STEP = 0.01
 PLACEHOLDER = "Choose an answer"
 
 
+def digest(question: Question) -> str:
+    """The question's content in 8 hex digits: the same id on another view is another question."""
+    return f"{zlib.crc32(repr(question).encode('utf-8')):08x}"
+
+
 def widget_key(page: str, question: Question) -> str:
     """A widget key unique to the page and the question (its id and its content)."""
-    digest = zlib.crc32(repr(question).encode("utf-8"))
-    return f"{KEY_PREFIX}{page}_{question.id}_{digest:08x}"
+    return f"{KEY_PREFIX}{page}_{question.id}_{digest(question)}"
 
 
 def _answer_widget(question: Question, key: str) -> str | float | None:
@@ -64,6 +72,7 @@ def show_question(
     st.markdown(f"**Question {number}**")
     answer = _answer_widget(question, key)
     st.button(f"Check answer {number}", key=f"{key}_check", on_click=_remember, args=(key,))
+    class_session.ask_button(question, key, digest(question))  # only while teaching a class
     answered = f"{key}_checked" in st.session_state  # checked once: the chart stays shown
     if answered and st.session_state[f"{key}_checked"] == answer:  # else: changed, check again
         verdict = check(question, answer)

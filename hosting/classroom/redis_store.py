@@ -1,0 +1,243 @@
+"""The shared class store: one Redis, for several replicas serving one class.
+
+Every replica reads and writes the same keys, so students on different replicas
+follow one teacher and feed one answer count. A class's keys live under
+``attention:class:<code>:`` and expire with the class (EXPIREAT), so Redis frees
+them itself; ``attention:classes``, a sorted set of code -> expires_at, counts
+the open classes. Every write is a Lua script (Redis runs one at a time, so each
+is atomic) that first checks the class still exists: a write racing ``end`` or
+expiry never leaves keys behind. The followers' poll is one HMGET.
+"""
+
+from __future__ import annotations
+
+import json
+
+import redis
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.commands.core import Script
+from redis.retry import Retry
+
+from hosting.classroom.records import ClassState, unavailable_on
+
+INDEX = "attention:classes"  #: sorted set: code -> expires_at of every class not ended
+PREFIX = "attention:class:"
+#: Answers and counts are kept per question (``answers:<id>``, ``counts:<id>``); the
+#: other keys of a class are fixed, passed to every script in this order.
+PARTS = ("meta", "asked", "bodies", "presence", "requests")
+SOCKET_SECONDS = 2.0  #: a poll fails fast when Redis is away: the page keeps working alone
+HEALTH_CHECK_SECONDS = 30  #: an idle pooled connection is pinged before reuse after this
+RETRIES = 1  #: once more, for a pooled connection Redis dropped (a restart); then give up
+
+# Every script sees KEYS = (INDEX, meta, asked, bodies, presence, requests) and ARGV[1] =
+# the class's key prefix; ``expires`` is nil when the class is gone.
+PRELUDE = """
+local index, meta, asked, bodies = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local presence, requests, prefix = KEYS[5], KEYS[6], ARGV[1]
+local expires = redis.call('HGET', meta, 'expires_at')
+local function keep(key)
+  redis.call('EXPIREAT', key, math.ceil(tonumber(expires)))
+end
+local function drop()
+  for _, id in ipairs(redis.call('LRANGE', asked, 0, -1)) do
+    redis.call('DEL', prefix .. 'answers:' .. id, prefix .. 'counts:' .. id)
+  end
+  redis.call('DEL', meta, asked, bodies, presence, requests)
+end
+"""
+# ARGV: prefix, code, key digest, expires_at, now. A code whose class expired is reused.
+CREATE = """
+redis.call('ZREMRANGEBYSCORE', index, '-inf', ARGV[5])
+if expires and tonumber(expires) > tonumber(ARGV[5]) then return 0 end
+drop()
+redis.call('HSET', meta, 'key_digest', ARGV[3], 'expires_at', ARGV[4], 'version', 0,
+  'page', '', 'query', '{}', 'question', '', 'revealed', 0)
+expires = ARGV[4]
+keep(meta)
+redis.call('ZADD', index, ARGV[4], ARGV[2])
+return 1
+"""
+SET_VIEW = """
+if not expires then return -1 end
+redis.call('HSET', meta, 'page', ARGV[2], 'query', ARGV[3])
+return redis.call('HINCRBY', meta, 'version', 1)
+"""
+# A question asked again keeps its first body, its place and its answers.
+ASK = """
+if not expires then return -1 end
+if redis.call('HSETNX', bodies, ARGV[2], ARGV[3]) == 1 then
+  redis.call('RPUSH', asked, ARGV[2])
+  keep(bodies)
+  keep(asked)
+end
+redis.call('HSET', meta, 'question', redis.call('HGET', bodies, ARGV[2]), 'revealed', 0)
+return redis.call('HINCRBY', meta, 'version', 1)
+"""
+REVEAL = """
+if not expires then return -1 end
+redis.call('HSET', meta, 'revealed', 1)
+return redis.call('HINCRBY', meta, 'version', 1)
+"""
+QUESTIONS = """
+local ids = redis.call('LRANGE', asked, 0, -1)
+if #ids == 0 then return {} end
+return redis.call('HMGET', bodies, unpack(ids))
+"""
+# ARGV: prefix, question id, student, answer. The first answer counts.
+ANSWER = """
+if not expires then return 0 end
+local answers, counts = prefix .. 'answers:' .. ARGV[2], prefix .. 'counts:' .. ARGV[2]
+if redis.call('HSETNX', answers, ARGV[3], ARGV[4]) == 0 then return 0 end
+redis.call('HINCRBY', counts, ARGV[4], 1)
+keep(answers)
+keep(counts)
+return 1
+"""
+# ARGV: prefix, student, now, max students. A gone class has no one to refuse.
+JOIN = """
+if not expires then return 1 end
+if not redis.call('ZSCORE', presence, ARGV[2])
+    and redis.call('ZCARD', presence) >= tonumber(ARGV[4]) then
+  return 0
+end
+redis.call('ZADD', presence, ARGV[3], ARGV[2])
+keep(presence)
+return 1
+"""
+# A gone class replays nothing: the write that follows finds it gone.
+FIRST_USE = """
+if not expires then return 1 end
+local added = redis.call('SADD', requests, ARGV[2])
+keep(requests)
+return added
+"""
+END = """
+drop()
+redis.call('ZREM', index, ARGV[2])
+return 1
+"""
+
+unavailable = unavailable_on(redis.ConnectionError, redis.TimeoutError)
+
+
+def _open(expires_at: object, now: float) -> bool:
+    """Is a class whose stored ``expires_at`` is this open at ``now``? (None: no class.)"""
+    return isinstance(expires_at, str) and float(expires_at) > now
+
+
+class RedisStore:
+    """A :class:`hosting.classroom.store.ClassStore` in the Redis at ``url`` (``redis://...``)."""
+
+    def __init__(self, url: str) -> None:
+        self._redis = redis.Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_timeout=SOCKET_SECONDS,
+            socket_connect_timeout=SOCKET_SECONDS,
+            health_check_interval=HEALTH_CHECK_SECONDS,
+            retry=Retry(ExponentialWithJitterBackoff(cap=0.5, base=0.05), RETRIES),
+        )
+        script = self._redis.register_script
+        self._create, self._set_view = script(PRELUDE + CREATE), script(PRELUDE + SET_VIEW)
+        self._ask, self._reveal = script(PRELUDE + ASK), script(PRELUDE + REVEAL)
+        self._questions, self._answer = script(PRELUDE + QUESTIONS), script(PRELUDE + ANSWER)
+        self._join, self._first_use = script(PRELUDE + JOIN), script(PRELUDE + FIRST_USE)
+        self._end = script(PRELUDE + END)
+
+    @staticmethod
+    def prefix(code: str) -> str:
+        """The start of every key name of the class ``code``."""
+        return f"{PREFIX}{code}:"
+
+    def _keys(self, code: str) -> list[str]:
+        return [INDEX, *(self.prefix(code) + part for part in PARTS)]
+
+    def _run(self, script: Script, code: str, *args: str | int) -> int:
+        return int(script(keys=self._keys(code), args=[self.prefix(code), *args]))
+
+    def _field(self, code: str, name: str, now: float) -> str | None:
+        """One field of an open class: one HMGET with its ``expires_at``; None if gone."""
+        value, expires_at = self._redis.hmget(self.prefix(code) + "meta", name, "expires_at")
+        return str(value) if _open(expires_at, now) else None
+
+    def close(self) -> None:
+        """Close the connections to Redis (a test's store; the app keeps one for its life)."""
+        self._redis.close()
+
+    @unavailable
+    def create(self, code: str, key_digest: str, expires_at: float, now: float) -> bool:
+        return self._run(self._create, code, code, key_digest, repr(expires_at), repr(now)) == 1
+
+    @unavailable
+    def open_classes(self, now: float) -> int:
+        return int(self._redis.zcount(INDEX, f"({now!r}", "+inf"))
+
+    @unavailable
+    def key_digest(self, code: str, now: float) -> str | None:
+        return self._field(code, "key_digest", now)
+
+    @unavailable
+    def version(self, code: str, now: float) -> int | None:
+        version = self._field(code, "version", now)
+        return None if version is None else int(version)
+
+    @unavailable
+    def state(self, code: str, now: float) -> ClassState | None:
+        with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hgetall(self.prefix(code) + "meta")
+            pipe.llen(self.prefix(code) + "asked")
+            meta, asked = pipe.execute()
+        if not _open(meta.get("expires_at"), now):
+            return None
+        return ClassState(
+            code=code,
+            version=int(meta["version"]),
+            expires_at=float(meta["expires_at"]),
+            page=meta["page"],
+            query=json.loads(meta["query"]),
+            question=json.loads(meta["question"]) if meta["question"] else None,
+            revealed=meta["revealed"] == "1",
+            asked=int(asked),
+        )
+
+    @unavailable
+    def set_view(self, code: str, page: str, query_json: str) -> int:
+        return self._run(self._set_view, code, page, query_json)
+
+    @unavailable
+    def ask(self, code: str, question_id: str, question_json: str) -> int:
+        return self._run(self._ask, code, question_id, question_json)
+
+    @unavailable
+    def reveal(self, code: str, question_id: str) -> int:
+        return self._run(self._reveal, code)
+
+    @unavailable
+    def questions(self, code: str) -> list[str]:
+        bodies = self._questions(keys=self._keys(code), args=[self.prefix(code)])
+        return [str(body) for body in bodies]
+
+    @unavailable
+    def answer(self, code: str, question_id: str, student: str, answer: str) -> bool:
+        return self._run(self._answer, code, question_id, student, answer) == 1
+
+    @unavailable
+    def counts(self, code: str, question_id: str) -> dict[str, int]:
+        counts = self._redis.hgetall(f"{self.prefix(code)}counts:{question_id}")
+        return {str(answer): int(count) for answer, count in counts.items()}
+
+    @unavailable
+    def join(self, code: str, student: str, now: float, max_students: int) -> bool:
+        return self._run(self._join, code, student, repr(now), max_students) == 1
+
+    @unavailable
+    def present(self, code: str, since: float) -> int:
+        return int(self._redis.zcount(self.prefix(code) + "presence", repr(since), "+inf"))
+
+    @unavailable
+    def first_use(self, code: str, request_id: str) -> bool:
+        return self._run(self._first_use, code, request_id) == 1
+
+    @unavailable
+    def end(self, code: str) -> None:
+        self._run(self._end, code, code)

@@ -1,0 +1,150 @@
+"""A live class in Chromium: a teacher and two students, each in their own browser context.
+
+The server is this test's own (``streamlit run app.py``) with its own SQLite folder, so a
+``Classes`` opened on that folder reads what the app wrote. Students follow by the poll
+fragment alone: nothing here reloads a student's page.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+from hosting.classroom.classes import Classes
+from hosting.classroom.settings import DATA_DIR_SETTING, open_store
+from hosting.local_server import ROOT, running_server
+from tests.browser.helpers import ARTIFACTS, EXCEPTION, wait_ready
+
+FOLLOW_MS = 10_000  #: generous for a loaded test machine; the benchmark measures the real time
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+TEXT_BOX = ".st-key-text textarea"
+
+
+@pytest.fixture()
+def class_server(tmp_path: Path) -> Iterator[tuple[str, Classes]]:
+    """A server whose class store is in ``tmp_path``, and a ``Classes`` on the same store."""
+    before = os.environ.get(DATA_DIR_SETTING)
+    os.environ[DATA_DIR_SETTING] = str(tmp_path)  # the server inherits it
+    ARTIFACTS.mkdir(exist_ok=True)
+    try:
+        with (
+            open(ARTIFACTS / "streamlit-class-server.log", "w") as log,
+            running_server(ROOT / "app.py", log) as (_, url),
+        ):
+            yield url, Classes(open_store(""))
+    finally:
+        if before is None:
+            os.environ.pop(DATA_DIR_SETTING, None)
+        else:
+            os.environ[DATA_DIR_SETTING] = before
+
+
+def person(browser: Browser, url: str) -> Page:
+    page = browser.new_context(viewport={"width": 1400, "height": 1400}).new_page()
+    page.goto(url)
+    wait_ready(page)
+    return page
+
+
+def click(page: Page, key: str) -> None:
+    page.locator(f".st-key-{key} button").first.click()
+    wait_ready(page)
+
+
+def shows_text(page: Page, sentence: str) -> None:
+    """Wait until ``page`` is on the text page showing ``sentence`` (by the poll, no reload)."""
+    expect(page.locator(TEXT_BOX)).to_have_value(sentence, timeout=FOLLOW_MS)
+
+
+def set_sentence(page: Page, sentence: str) -> None:
+    box = page.locator(TEXT_BOX)
+    box.fill(sentence)
+    box.press("Control+Enter")
+    wait_ready(page)
+
+
+def no_axe_violation(page: Page) -> None:
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG_TAGS}})
+    assert results.violations_count == 0, results.generate_report()
+
+
+def choose(page: Page, choice: str) -> None:
+    page.locator(".st-key-class_answer").get_by_test_id("stSelectbox").click()
+    page.get_by_role("option", name=choice, exact=True).click()
+    wait_ready(page)
+
+
+def test_a_class_follows_answers_and_refuses_a_forged_key(
+    browser: Browser, class_server: tuple[str, Classes]
+) -> None:
+    url, store = class_server
+    teacher = person(browser, f"{url}/classroom")
+    click(teacher, "class_start")
+    code = teacher.locator("[data-testid='stMetricValue']").inner_text().strip()
+    link = f"{url}/?class={code}"
+    assert teacher.locator("[data-testid='stCode']").first.inner_text().strip() == link
+    expect(teacher.get_by_role("img", name=f"QR code of the join link {link}")).to_have_count(1)
+    no_axe_violation(teacher)
+
+    teacher.locator("[data-testid='stSidebarNav'] a[href$='/text']").click()
+    wait_ready(teacher)
+    set_sentence(teacher, "the cat sat on the mat")
+    first = person(browser, f"{url}/?class={code}")
+    second = person(browser, f"{url}/walkthrough?class={code}")
+    for student in (first, second):
+        shows_text(student, "the cat sat on the mat")
+        assert f"class={code}" in student.url
+
+    click(second, "class_stop_following")
+    set_sentence(teacher, "a dog barked loudly")
+    shows_text(first, "a dog barked loudly")
+    second.wait_for_timeout(2000)
+    assert second.locator(TEXT_BOX).input_value() == "the cat sat on the mat"
+    click(second, "class_follow_again")
+    shows_text(second, "a dog barked loudly")
+
+    teacher.locator("[class*='st-key-class_ask_'] button").first.click()
+    wait_ready(teacher)
+    question = store.state(code).question
+    assert question is not None and question["kind"] == "choice"
+    wrong = next(choice for choice in question["choices"] if choice not in question["correct"])
+    for student, answer in ((first, question["correct"][0]), (second, wrong)):
+        expect(student.locator(".st-key-class_answer")).to_be_visible(timeout=FOLLOW_MS)
+        no_axe_violation(student)  # the class bar and the question card
+        choose(student, answer)
+        click(student, "class_send")
+    expect(teacher.get_by_text("2 of 2 present answered")).to_be_visible(timeout=FOLLOW_MS)
+    panel = teacher.get_by_test_id("stExpander").filter(has_text="The class's answers")
+    expect(panel.get_by_test_id("stPlotlyChart")).to_be_visible()
+    panel.screenshot(path=str(ARTIFACTS / "class_answers.png"))  # for the README
+    click(teacher, "class_reveal")
+    expect(panel.get_by_text("Revealed. The answer is")).to_be_visible(timeout=FOLLOW_MS)
+    panel.screenshot(path=str(ARTIFACTS / "class_answers_revealed.png"))
+    no_axe_violation(teacher)  # the class bar and the answers chart
+    expect(first.get_by_text("Correct.")).to_be_visible(timeout=FOLLOW_MS)
+    expect(second.get_by_text("Not quite.")).to_be_visible(timeout=FOLLOW_MS)
+
+    click(second, "class_leave")
+    expect(second.get_by_text(f"You left class {code}.")).to_be_visible()
+    assert "class=" not in second.url
+    assert second.locator(".st-key-class_stop_following").count() == 0
+    second.goto(f"{url}/?class={code}")  # the join link again: a reload rejoins
+    shows_text(second, "a dog barked loudly")
+    expect(second.get_by_text(f"Class {code} · Following the teacher")).to_be_visible()
+
+    stranger = person(browser, f"{url}/classroom")
+    stranger.get_by_text("Resume a class you teach").click()
+    stranger.locator(".st-key-class_resume_code input").fill(code)
+    stranger.locator(".st-key-class_resume_key input").fill("forged-key-0123456789")
+    stranger.locator(".st-key-class_resume_key input").press("Enter")
+    wait_ready(stranger)
+    click(stranger, "class_resume")
+    expect(stranger.get_by_text("the teacher key is not right")).to_be_visible()
+    assert store.state(code).page == "text"
+    for page in (teacher, first, second, stranger):
+        assert page.locator(EXCEPTION).count() == 0

@@ -1,0 +1,156 @@
+"""Every size a stranger controls is bounded (hosting/classroom/limits.py), on both stores."""
+
+from __future__ import annotations
+
+import pytest
+
+from hosting.classroom import limits
+from hosting.classroom.classes import Classes
+from hosting.classroom.records import FullError, RefusedError
+from tests.hosting.conftest import FakeClock
+
+QUESTION = {"id": "q1", "prompt": "How many?"}
+
+
+def _students(count: int) -> list[str]:
+    return [f"student-{number:04d}" for number in range(count)]
+
+
+def test_the_server_opens_at_most_max_classes_at_once(
+    classes: Classes, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "MAX_CLASSES", 3)
+    first = classes.start()
+    classes.start()
+    classes.start()
+    with pytest.raises(FullError, match="as many classes as it can"):
+        classes.start()
+    classes.end(first.code, first.key, "r1")
+    classes.start()
+    clock.advance(12 * 3600)
+    assert classes.store.open_classes(clock()) == 0
+    assert len({classes.start().code for _ in range(3)}) == 3
+
+
+def test_a_class_takes_at_most_max_students_and_keeps_those_it_has(
+    classes: Classes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "MAX_STUDENTS", 3)
+    code = classes.start().code
+    first, second, third, fourth = _students(4)
+    for student in (first, second, third):
+        classes.join(code, student)
+    with pytest.raises(FullError, match=r"This class is full \(3 students\)"):
+        classes.join(code, fourth)
+    classes.join(code, first)  # "still here" from a student already in
+    assert classes.present(code) == 3
+
+
+def test_a_class_asks_at_most_max_questions_but_may_ask_one_again(
+    classes: Classes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "MAX_QUESTIONS", 2)
+    started = classes.start()
+    code, key = started.code, started.key
+    classes.ask(code, key, "r1", {"id": "q1"})
+    classes.ask(code, key, "r2", {"id": "q2"})
+    with pytest.raises(FullError, match="has asked 2 questions"):
+        classes.ask(code, key, "r3", {"id": "q3"})
+    assert classes.ask(code, key, "r4", {"id": "q1"}) == 3
+    assert classes.state(code).asked == 2
+
+
+@pytest.mark.parametrize("question", [{}, {"id": ""}, {"id": 7}, {"id": "has space"}])
+def test_a_question_without_a_usable_id_is_refused(classes: Classes, question) -> None:
+    started = classes.start()
+    with pytest.raises(RefusedError, match="no usable id"):
+        classes.ask(started.code, started.key, "r1", question)
+
+
+def test_a_question_longer_than_max_question_chars_is_refused(classes: Classes) -> None:
+    started = classes.start()
+    question = {"id": "q1", "prompt": "x" * limits.MAX_QUESTION_CHARS}
+    with pytest.raises(RefusedError, match="too large"):
+        classes.ask(started.code, started.key, "r1", question)
+    assert classes.state(started.code).asked == 0
+
+
+def test_an_answer_has_one_to_max_answer_chars_characters(classes: Classes) -> None:
+    started = classes.start()
+    code = started.code
+    classes.ask(code, started.key, "r1", QUESTION)
+    first, second = _students(2)
+    for too_long_or_empty in ("", "x" * (limits.MAX_ANSWER_CHARS + 1)):
+        with pytest.raises(RefusedError, match="An answer has 1 to 64 characters"):
+            classes.answer(code, first, "q1", too_long_or_empty)
+    assert classes.answer(code, second, "q1", "é" * limits.MAX_ANSWER_CHARS) is True
+    assert classes.counts(code, "q1") == {"é" * 64: 1}
+
+
+def test_a_question_keeps_at_most_max_choices_different_answers(classes: Classes) -> None:
+    started = classes.start()
+    code = started.code
+    classes.ask(code, started.key, "r1", QUESTION)
+    students = _students(limits.MAX_CHOICES + 2)
+    for number, student in enumerate(students[: limits.MAX_CHOICES]):
+        classes.answer(code, student, "q1", str(number))
+    with pytest.raises(RefusedError, match="as many different answers"):
+        classes.answer(code, students[-2], "q1", "another")
+    assert classes.answer(code, students[-1], "q1", "0") is True
+    assert classes.counts(code, "q1") == {str(n): 1 + (n == 0) for n in range(12)}
+
+
+def test_only_the_open_question_takes_answers(classes: Classes) -> None:
+    started = classes.start()
+    code, key = started.code, started.key
+    with pytest.raises(RefusedError, match="no longer open"):
+        classes.answer(code, "student-0000", "q1", "B")
+    classes.ask(code, key, "r1", QUESTION)
+    classes.ask(code, key, "r2", {"id": "q2"})
+    with pytest.raises(RefusedError, match="no longer open"):
+        classes.answer(code, "student-0000", "q1", "B")
+    assert classes.counts(code, "q1") == {}
+
+
+def test_a_view_has_at_most_max_view_params_settings(classes: Classes) -> None:
+    started = classes.start()
+    code, key = started.code, started.key
+    query = {f"p{number}": "1" for number in range(limits.MAX_VIEW_PARAMS)}
+    assert classes.steer(code, key, "r1", "text", query) == 1
+    with pytest.raises(RefusedError, match="settings cannot be shared"):
+        classes.steer(code, key, "r2", "text", query | {"one_more": "1"})
+    assert classes.state(code).query == query
+
+
+def test_a_view_longer_than_max_view_chars_is_refused(classes: Classes) -> None:
+    started = classes.start()
+    query = {"sentence": "x" * limits.MAX_VIEW_CHARS}
+    with pytest.raises(RefusedError, match="too large"):
+        classes.steer(started.code, started.key, "r1", "text", query)
+    assert classes.version(started.code) == 0
+
+
+@pytest.mark.parametrize(
+    "query", [{"has space": "1"}, {"": "1"}, {"head": 2}, {"x" * 41: "1"}, {"a/b": "c"}]
+)
+def test_settings_with_unusable_names_or_values_are_refused(classes: Classes, query) -> None:
+    started = classes.start()
+    with pytest.raises(RefusedError, match="settings cannot be shared"):
+        classes.steer(started.code, started.key, "r1", "text", query)
+
+
+@pytest.mark.parametrize(
+    "page", ["", "Text", "../text", "text/x", "1text", "text page", "a" * 41, "<b>text</b>"]
+)
+def test_only_page_names_can_be_shared(classes: Classes, page: str) -> None:
+    started = classes.start()
+    with pytest.raises(RefusedError, match="That page cannot be shared"):
+        classes.steer(started.code, started.key, "r1", page, {})
+    assert classes.state(started.code).page == ""
+
+
+@pytest.mark.parametrize("page", ["text", "time_series", "positional_encoding", "a" * 40])
+def test_page_names_can_be_shared(classes: Classes, page: str) -> None:
+    started = classes.start()
+    assert classes.steer(started.code, started.key, "r1", page, {}) == 1
+    assert classes.state(started.code).page == page

@@ -1,0 +1,113 @@
+"""A class from start to end, through the checked entry point, on both stores."""
+
+from __future__ import annotations
+
+import pytest
+
+from hosting.classroom.classes import Classes
+from hosting.classroom.records import ClassGoneError, ClassState, RefusedError
+from tests.hosting.conftest import START_TIME
+
+QUESTION = {"id": "text:weight:2", "prompt": "Which key does <i>it</i> attend to?", "answer": "B"}
+SECOND = {"id": "text:softmax", "prompt": "softmax([1, 2, 3])₃ ≈ ?", "answer": "0.67"}
+STUDENTS = ("student-aaaa", "student-bbbb", "student-cccc")
+
+
+def test_a_class_lives_from_start_to_end(classes: Classes) -> None:
+    started = classes.start()
+    code, key = started.code, started.key
+    assert started.expires_at == START_TIME + 12 * 3600
+    assert classes.state(code) == ClassState(code=code, version=0, expires_at=started.expires_at)
+    assert classes.version(code) == 0
+
+    query = {"sentence": "<b>x</b> attends — ünïcødé ✓", "head": "2"}
+    assert classes.steer(code, key, "r1", "text", query) == 1
+    assert classes.version(code) == 1
+    state = classes.state(code)
+    assert (state.page, state.query, state.question, state.asked) == ("text", query, None, 0)
+
+    assert classes.ask(code, key, "r2", QUESTION) == 2
+    for student in STUDENTS:
+        assert classes.join(code, student).question == QUESTION
+    assert classes.present(code) == 3
+    assert classes.answer(code, STUDENTS[0], QUESTION["id"], "B") is True
+    assert classes.answer(code, STUDENTS[1], QUESTION["id"], "<script>") is True
+    assert classes.answer(code, STUDENTS[0], QUESTION["id"], "C") is False
+    assert classes.counts(code, QUESTION["id"]) == {"B": 1, "<script>": 1}
+
+    assert classes.reveal(code, key, "r3") == 3
+    assert classes.state(code).revealed is True
+    with pytest.raises(RefusedError, match="revealed"):
+        classes.answer(code, STUDENTS[2], QUESTION["id"], "B")
+
+    assert classes.ask(code, key, "r4", SECOND) == 4
+    state = classes.state(code)
+    assert (state.question, state.revealed, state.asked, state.version) == (SECOND, False, 2, 4)
+    assert classes.answer(code, STUDENTS[2], SECOND["id"], "0.67") is True
+    assert classes.results(code, key) == [
+        (QUESTION, {"B": 1, "<script>": 1}),
+        (SECOND, {"0.67": 1}),
+    ]
+
+    classes.end(code, key, "r5")
+    for call in (
+        lambda: classes.state(code),
+        lambda: classes.version(code),
+        lambda: classes.join(code, STUDENTS[0]),
+        lambda: classes.answer(code, STUDENTS[1], SECOND["id"], "1"),
+        lambda: classes.counts(code, SECOND["id"]),
+        lambda: classes.present(code),
+        lambda: classes.steer(code, key, "r6", "text", {}),
+        lambda: classes.ask(code, key, "r7", QUESTION),
+        lambda: classes.reveal(code, key, "r8"),
+        lambda: classes.results(code, key),
+        lambda: classes.end(code, key, "r9"),
+    ):
+        with pytest.raises(ClassGoneError, match="not open"):
+            call()
+
+
+def test_a_question_asked_again_keeps_its_answers_and_place(classes: Classes) -> None:
+    started = classes.start()
+    code, key = started.code, started.key
+    classes.ask(code, key, "r1", QUESTION)
+    classes.answer(code, STUDENTS[0], QUESTION["id"], "B")
+    classes.ask(code, key, "r2", SECOND)
+    classes.ask(code, key, "r3", QUESTION | {"prompt": "changed"})
+    state = classes.state(code)
+    assert (state.question, state.asked, state.revealed) == (QUESTION, 2, False)
+    assert classes.answer(code, STUDENTS[0], QUESTION["id"], "C") is False
+    assert classes.answer(code, STUDENTS[1], QUESTION["id"], "C") is True
+    assert classes.results(code, key) == [(QUESTION, {"B": 1, "C": 1}), (SECOND, {})]
+
+
+def test_reasking_after_reveal_opens_the_question_again(classes: Classes) -> None:
+    started = classes.start()
+    code, key = started.code, started.key
+    classes.ask(code, key, "r1", QUESTION)
+    classes.reveal(code, key, "r2")
+    assert classes.ask(code, key, "r3", QUESTION) == 3
+    assert classes.state(code).revealed is False
+    assert classes.answer(code, STUDENTS[0], QUESTION["id"], "B") is True
+
+
+def test_a_student_is_present_for_thirty_seconds_after_their_last_word(
+    classes: Classes, clock
+) -> None:
+    code = classes.start().code
+    classes.join(code, STUDENTS[0])
+    clock.advance(20)
+    classes.join(code, STUDENTS[1])
+    clock.advance(10)
+    assert classes.present(code) == 2
+    clock.advance(0.5)
+    assert classes.present(code) == 1
+    classes.join(code, STUDENTS[0])
+    assert classes.present(code) == 2
+
+
+def test_a_typed_code_opens_its_class_in_any_case_and_spacing(classes: Classes) -> None:
+    code = classes.start().code
+    typed = f" {code[:3].lower()}-{code[3:]} "
+    assert classes.state(typed).code == code
+    assert classes.version(typed) == 0

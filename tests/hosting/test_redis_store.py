@@ -1,0 +1,102 @@
+"""What only Redis needs: keys that expire with their class, none left behind, a cheap poll."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from hosting.classroom.classes import Classes
+from hosting.classroom.redis_store import INDEX, RedisStore
+from tests.hosting.conftest import START_TIME, FakeClock
+
+EXPIRES = int(START_TIME) + 12 * 3600
+
+
+@pytest.fixture
+def redis_store(redis_url: str, redis_client: redis.Redis) -> Iterator[RedisStore]:
+    redis_client.flushdb()
+    store = RedisStore(redis_url)
+    yield store
+    store.close()
+
+
+def _busy_class(classes: Classes) -> tuple[str, str]:
+    """A class with a view, two questions, answers, a student and used request ids."""
+    started = classes.start()
+    code, key = started.code, started.key
+    classes.steer(code, key, "r1", "text", {"head": "1"})
+    classes.ask(code, key, "r2", {"id": "q1"})
+    classes.join(code, "student-aaaa")
+    classes.answer(code, "student-aaaa", "q1", "B")
+    classes.ask(code, key, "r3", {"id": "q2"})
+    classes.answer(code, "student-aaaa", "q2", "C")
+    return code, key
+
+
+def test_every_key_of_a_class_expires_when_the_class_does(
+    redis_store: RedisStore, redis_client: redis.Redis
+) -> None:
+    code, _ = _busy_class(Classes(redis_store, clock=FakeClock()))
+    keys = sorted(redis_client.scan_iter(match=f"attention:class:{code}:*"))
+    assert [key.removeprefix(f"attention:class:{code}:") for key in keys] == [
+        "answers:q1",
+        "answers:q2",
+        "asked",
+        "bodies",
+        "counts:q1",
+        "counts:q2",
+        "meta",
+        "presence",
+        "requests",
+    ]
+    assert {key: redis_client.expiretime(key) for key in keys} == dict.fromkeys(keys, EXPIRES)
+    assert redis_client.zrange(INDEX, 0, -1, withscores=True) == [(code, EXPIRES)]
+
+
+def test_an_ended_class_leaves_no_key(redis_store: RedisStore, redis_client: redis.Redis) -> None:
+    classes = Classes(redis_store, clock=FakeClock())
+    code, key = _busy_class(classes)
+    other = classes.start()
+    classes.end(code, key, "r4")
+    assert set(redis_client.scan_iter()) == {INDEX, f"attention:class:{other.code}:meta"}
+    assert redis_client.zrange(INDEX, 0, -1) == [other.code]
+
+
+def test_a_write_to_a_gone_class_makes_no_key(
+    redis_store: RedisStore, redis_client: redis.Redis
+) -> None:
+    assert redis_store.answer("K7QH3M", "q1", "student-aaaa", "B") is False
+    assert redis_store.set_view("K7QH3M", "text", "{}") == -1
+    assert redis_store.ask("K7QH3M", "q1", '{"id":"q1"}') == -1
+    assert redis_store.reveal("K7QH3M", "q1") == -1
+    assert redis_store.first_use("K7QH3M", "r1") is True
+    assert redis_store.join("K7QH3M", "student-aaaa", START_TIME, 400) is True
+    assert list(redis_client.scan_iter()) == []
+
+
+def test_an_expired_class_is_dropped_from_the_count_when_a_class_starts(
+    redis_store: RedisStore, redis_client: redis.Redis
+) -> None:
+    clock = FakeClock()
+    classes = Classes(redis_store, clock=clock)
+    old = classes.start()
+    clock.advance(12 * 3600)
+    new = classes.start()
+    assert redis_client.zrange(INDEX, 0, -1) == [new.code]
+    assert old.code != new.code
+
+
+def test_a_followers_poll_is_one_command(
+    redis_store: RedisStore, redis_client: redis.Redis
+) -> None:
+    classes = Classes(redis_store, clock=FakeClock())
+    code, _ = _busy_class(classes)
+    redis_client.config_resetstat()
+    assert classes.version(code) == 3
+    calls = {
+        name.removeprefix("cmdstat_"): stats["calls"]
+        for name, stats in redis_client.info("commandstats").items()
+    }
+    assert calls == {"config|resetstat": 1, "hmget": 1}

@@ -1,0 +1,352 @@
+"""A live class in AppTest: a teacher and students as separate sessions on one SQLite store.
+
+Each test points the store at its own folder (``ATTENTION_DATA_DIR``) and clears the
+server's cached store, so classes never leak between tests. A ``Classes`` opened on the
+same folder reads what the app wrote.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from hosting.classroom.classes import Classes
+from hosting.classroom.records import ClassError
+from hosting.classroom.settings import DATA_DIR_SETTING, open_store
+from ui.classroom.results import results_csv
+from ui.shared import class_session
+from ui.shared.safe import escape_markdown
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+SENTENCE = "the cat sat on the mat"
+
+
+@pytest.fixture(autouse=True)
+def own_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Classes:
+    """This test's own class store, shared by the app's sessions and the test."""
+    monkeypatch.setenv(DATA_DIR_SETTING, str(tmp_path))
+    class_session.classes.clear()
+    yield Classes(open_store(""))
+    class_session.classes.clear()
+
+
+def new_session() -> AppTest:
+    return AppTest.from_file(APP, default_timeout=60)
+
+
+def errors_of(at: AppTest) -> list[str]:
+    return [element.value for element in at.error]
+
+
+def start_class(page: str = "classroom") -> tuple[AppTest, class_session.Role]:
+    """A teacher session that started a class on the class page."""
+    teacher = new_session().run()
+    teacher.switch_page("views/classroom.py").run()
+    teacher.button(key="class_start").click().run()
+    assert not teacher.exception
+    role = teacher.session_state["class_role"]
+    assert role.teaching
+    return teacher, role
+
+
+def teach(teacher: AppTest, **query: str) -> AppTest:
+    """The teacher opens the text page with ``query`` in the link (as a change of view)."""
+    for name in list(teacher.query_params):
+        del teacher.query_params[name]
+    teacher.query_params.update(query)
+    return teacher.switch_page("views/text.py").run()
+
+
+def join_by_link(code: str) -> AppTest:
+    """A student opening the join link, and the follow-up run that applies the teacher's view."""
+    student = new_session()
+    student.query_params["class"] = code
+    student.run()
+    assert not student.exception, [e.value for e in student.exception]
+    return student.run()  # the poll fragment's tick, done by hand
+
+
+def test_starting_a_class_shows_the_code_the_link_and_its_qr_code() -> None:
+    teacher, role = start_class()
+    assert [metric.value for metric in teacher.metric] == [role.code]
+    link = f"http://localhost:8501/?class={role.code}"
+    assert link in [block.value for block in teacher.code]
+    (qr,) = teacher.get("image")
+    assert link in qr.proto.imgs[0].caption
+    assert role.key in [block.value for block in teacher.code]  # inside the expander
+
+
+def test_a_student_joins_by_code_and_a_wrong_code_is_refused_in_words(own_store: Classes) -> None:
+    _, role = start_class()
+    student = new_session().run()
+    student.switch_page("views/classroom.py").run()
+    student.text_input(key="class_join_code").set_value("ZZZZZZ").run()
+    student.button(key="class_join").click().run()
+    assert "class_role" not in student.session_state
+    assert any("not open" in message for message in errors_of(student))
+    student.text_input(key="class_join_code").set_value(role.code.lower()).run()
+    student.button(key="class_join").click().run()
+    assert not student.exception
+    assert student.session_state["class_role"] == class_session.Role(role.code)
+    assert student.query_params["class"] == role.code
+    assert own_store.present(role.code) == 1
+
+
+def test_the_teacher_publishes_a_view_only_when_it_changes(own_store: Classes) -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    state = own_store.state(role.code)
+    assert (state.page, state.query) == ("text", {"text": SENTENCE})
+    teacher.run()  # an unchanged rerun writes nothing
+    assert own_store.version(role.code) == state.version
+    teach(teacher, text="a dog", present="1")  # presentation mode is not part of the view
+    state = own_store.state(role.code)
+    assert (state.page, state.query) == ("text", {"text": "a dog"})
+
+
+def test_a_follower_gets_the_teachers_view_and_keeps_their_own_after_stopping() -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    assert not student.exception
+    assert student.text_area(key="text").value == SENTENCE
+    assert dict(student.query_params) == {"text": SENTENCE, "class": role.code}
+    assert "Following the teacher" in student.markdown[0].value
+
+    student.button(key="class_stop_following").click().run()
+    assert "Exploring on your own" in student.markdown[0].value
+    teach(teacher, text="a dog barked")
+    student.run().run()
+    assert student.text_area(key="text").value == SENTENCE  # still the student's own view
+
+    student.button(key="class_follow_again").click().run()
+    assert [info.value for info in student.info] == ["Following the teacher…"]
+    student.run()
+    assert student.text_area(key="text").value == "a dog barked"
+    assert student.query_params["text"] == "a dog barked"
+
+
+def ask_buttons(at: AppTest) -> list[str]:
+    return [button.key for button in at.button if (button.key or "").startswith("class_ask_")]
+
+
+def test_ask_answer_once_count_reveal_verdict(own_store: Classes) -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    assert ask_buttons(student) == []  # only a teacher asks
+    asked = ask_buttons(teacher)
+    assert asked
+    teacher.button(key=asked[0]).click().run()
+    assert not teacher.exception
+    question = class_session.question_from_json(own_store.state(role.code).question)
+
+    student.run()
+    answer = student.get("selectbox") if question.kind == "choice" else []
+    card = (
+        student.selectbox(key="class_answer")
+        if answer
+        else student.number_input(key="class_answer")
+    )
+    assert card.label == escape_markdown(question.prompt)
+    wrong = next(choice for choice in question.choices if choice not in question.correct)
+    card.set_value(wrong).run()
+    student.button(key="class_send").click().run()
+    assert own_store.counts(role.code, question.id) == {wrong: 1}
+    student.selectbox(key="class_answer").set_value(question.correct[0]).run()
+    student.button(key="class_send").click().run()
+    assert any("first answer counts" in info.value for info in student.info)
+    assert own_store.counts(role.code, question.id) == {wrong: 1}
+
+    teacher.run()
+    assert any("1 of 1 present answered" in md.value for md in teacher.markdown)
+    (bars,) = [c for c in teacher.get("plotly_chart") if "answers" in c.proto.alt]
+    assert f"{wrong}: 1" in bars.proto.alt
+    teacher.button(key="class_reveal").click().run()
+    assert own_store.state(role.code).revealed
+
+    student.run()
+    assert [error.value.startswith("**Not quite.**") for error in student.error] == [True]
+    assert "class_send" not in [button.key for button in student.button]
+
+
+def test_a_prompt_with_markup_is_shown_as_text(own_store: Classes) -> None:
+    _, role = start_class()
+    student = join_by_link(role.code)
+    prompt = "Which is **bold** <b>here</b> [link](http://x.example)?"
+    own_store.ask(
+        role.code,
+        role.key,
+        "request-1",
+        {"id": "q1", "prompt": prompt, "kind": "choice", "explanation": "*why*",
+         "choices": ["<i>a</i>", "b"], "correct": ["b"], "value": None, "tolerance": 0.0},
+    )  # fmt: skip
+    student.run()
+    assert student.selectbox(key="class_answer").label == escape_markdown(prompt)
+    assert student.selectbox(key="class_answer").options == ["<i>a</i>", "b"]
+
+
+def test_ending_the_class_tells_students_and_they_keep_the_app() -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    teacher.switch_page("views/classroom.py").run()
+    teacher.button(key="class_end").click().run()
+    assert "class_role" not in teacher.session_state
+    student.run()
+    assert not student.exception
+    assert any("not open" in warning.value for warning in student.warning)
+    assert "class_role" not in student.session_state
+    assert "class" not in student.query_params
+    assert student.text_area(key="text").value == SENTENCE  # the page still works
+
+
+def test_resume_needs_the_teacher_key() -> None:
+    _, role = start_class()
+    other = new_session().run()
+    other.switch_page("views/classroom.py").run()
+    other.text_input(key="class_resume_code").set_value(role.code).run()
+    other.text_input(key="class_resume_key").set_value("forged-key-123").run()
+    other.button(key="class_resume").click().run()
+    assert any("teacher key is not right" in message for message in errors_of(other))
+    assert "class_role" not in other.session_state
+    other.text_input(key="class_resume_key").set_value(role.key).run()
+    other.button(key="class_resume").click().run()
+    assert other.session_state["class_role"] == role
+
+
+def test_the_results_csv_counts_answers_and_names_no_student(own_store: Classes) -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    teacher.button(key=ask_buttons(teacher)[0]).click().run()
+    question = own_store.state(role.code).question
+    for student in ("student-aaaaaaaa", "student-bbbbbbbb"):
+        own_store.join(role.code, student)
+        own_store.answer(role.code, student, question["id"], question["correct"][0])
+    teacher.switch_page("views/classroom.py").run()
+    assert "class_results_csv" in [button.key for button in teacher.get("download_button")]
+    text = results_csv(own_store.results(role.code, role.key)).decode("utf-8")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    right = [row for row in rows if row["answer"] == question["correct"][0]]
+    assert [(row["count"], row["right"]) for row in right] == [("2", "yes")]
+    assert "student-" not in text
+
+
+def test_a_join_link_with_a_wrong_code_says_so_and_the_page_still_works() -> None:
+    student = new_session()
+    student.query_params["class"] = "ZZZZZZ"
+    student.run()
+    assert not student.exception
+    assert any("not open" in message for message in errors_of(student))
+    assert "class" not in student.query_params
+    assert "class_role" not in student.session_state
+    assert student.title[0].value == "Attention Visualizer"
+
+
+def test_a_class_that_disappears_under_the_teacher_is_left_with_a_message(
+    own_store: Classes,
+) -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    own_store.end(role.code, role.key, "ended-elsewhere")  # another tab, expiry, a restart
+    teach(teacher, text="a dog")
+    assert not teacher.exception
+    assert any("not open" in warning.value for warning in teacher.warning)
+    assert "class_role" not in teacher.session_state
+    assert [title.value for title in teacher.title] == ["Text attention"]  # the page still runs
+
+
+def test_a_setting_with_several_values_reaches_the_follower_whole(own_store: Classes) -> None:
+    teacher, role = start_class()
+    teacher.query_params.update({"pe_length": "16", "pe_dims": ["0", "3"]})
+    teacher.switch_page("views/positional_encoding.py").run()
+    state = own_store.state(role.code)
+    assert (state.page, state.query) == (
+        "positional_encoding",
+        {"pe_length": "16", "class_lists": '{"pe_dims":["0","3"]}'},
+    )
+    student = join_by_link(role.code)
+    assert not student.exception
+    assert student.multiselect(key="pe_dims").value == [0, 3]
+    assert student.slider(key="pe_length").value == 16
+    assert student.query_params["pe_dims"] == ["0", "3"]
+
+
+def test_joining_is_rate_limited_per_browser_session() -> None:
+    student = new_session().run()
+    student.switch_page("views/classroom.py").run()
+    student.text_input(key="class_join_code").set_value("ZZZZZZ").run()
+    for _ in range(5):  # JOINS_PER_MINUTE wrong codes: each told the class is not open
+        student.button(key="class_join").click().run()
+        assert any("not open" in message for message in errors_of(student))
+    student.button(key="class_join").click().run()
+    assert any("Too many attempts to join a class" in m for m in errors_of(student))
+
+
+def test_a_follower_who_goes_elsewhere_explores_instead_of_being_pulled_back() -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    student.switch_page("views/walkthrough.py").run()
+    assert not student.exception
+    assert "Exploring on your own" in student.markdown[0].value
+    assert any("exploring on your own" in info.value for info in student.info)
+    assert student.query_params["class"] == role.code  # still in the class
+    walkthrough_title = [title.value for title in student.title]
+    student.run()
+    assert [title.value for title in student.title] == walkthrough_title  # no tug of war
+    student.button(key="class_follow_again").click().run().run()
+    assert student.text_area(key="text").value == SENTENCE
+
+
+def test_a_store_out_of_reach_is_said_in_words_and_the_class_comes_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+
+    def unreachable(self: Classes, code: str) -> None:
+        raise ClassError("The class service cannot be reached right now.")
+
+    with monkeypatch.context() as outage:
+        outage.setattr(Classes, "state", unreachable)
+        student.run()
+        assert not student.exception
+        assert errors_of(student) == ["The class service cannot be reached right now\\."]
+        assert student.text_area(key="text").value == SENTENCE  # the page still works
+        assert student.session_state["class_role"] == class_session.Role(role.code)
+    student.run()
+    assert errors_of(student) == []
+    assert "Following the teacher" in student.markdown[0].value
+
+
+NONSENSE_CODES = {
+    "script": "<script>alert(1)</script>",
+    "long": "K" * 10_000,
+    "repeated": ["ABCDEF", "GHJKMN"],
+    "unicode": "К7QН3М",  # Cyrillic look-alikes
+    "empty": "",
+    "markdown": "[x](javascript:alert(1))",
+}
+
+
+@pytest.mark.parametrize("page", ["text", "positional_encoding"])
+@pytest.mark.parametrize("case", NONSENSE_CODES)
+def test_a_nonsense_class_link_value_leaves_a_working_page_and_no_class(
+    case: str, page: str
+) -> None:
+    student = new_session()
+    student.switch_page(f"views/{page}.py")
+    student.query_params["class"] = NONSENSE_CODES[case]
+    student.run()
+    assert not student.exception, [e.value for e in student.exception]
+    assert "class_role" not in student.session_state
+    assert "class" not in student.query_params
+    assert len(student.title) == 1  # the page itself was drawn
+    for element in [*student.error, *student.warning, *student.markdown]:
+        assert "<script" not in element.value and "](javascript" not in element.value

@@ -1,0 +1,91 @@
+"""A student's card for the teacher's open question: answer once, then the core's verdict.
+
+The prompt may quote tokens someone typed, so it is escaped and shown as text; the verdict
+is :func:`attention_core.teaching.questions.check` on the answer this session sent.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention_core.teaching.questions import CHOICE, Question, check
+from hosting.classroom import limits
+from hosting.classroom.records import ClassState
+from ui.shared.check_yourself import NUMBER_STEP, PLACEHOLDER
+from ui.shared.class_session import (
+    allowed,
+    answer_text,
+    answer_value,
+    attempt,
+    classes,
+    question_from_json,
+    student_id,
+)
+from ui.shared.safe import escape_markdown, show_info, show_warning
+
+ANSWER_KEY = "class_answer"
+ANSWER_FOR_KEY = "class_answer_for"  #: the question the answer widget holds an answer to
+SENT_KEY = "class_sent"  #: question id -> the answer this session sent
+
+
+def _sent() -> dict[str, str]:
+    return st.session_state.setdefault(SENT_KEY, {})
+
+
+def _answer_widget(question: Question) -> str | float | None:
+    if st.session_state.get(ANSWER_FOR_KEY) != question.id:  # a new question: a fresh widget
+        st.session_state.pop(ANSWER_KEY, None)
+        st.session_state[ANSWER_FOR_KEY] = question.id
+    label = escape_markdown(question.prompt)
+    if question.kind == CHOICE:
+        return st.selectbox(
+            label, question.choices, index=None, key=ANSWER_KEY, placeholder=PLACEHOLDER
+        )
+    return st.number_input(label, value=None, step=NUMBER_STEP, format="%.3f", key=ANSWER_KEY)
+
+
+def _send(code: str, question: Question, answer: str | float | None) -> None:
+    if answer is None:
+        show_warning("Choose or type an answer first.")
+        return
+    if not allowed("answer", limits.ANSWERS_PER_MINUTE, 60, "answers"):
+        return
+    text = answer_text(question, answer)
+    counted = attempt(lambda: classes().answer(code, student_id(), question.id, text))
+    if counted:
+        _sent()[question.id] = text
+        st.success(f"Sent: {escape_markdown(text)}. Wait for the teacher to reveal the answer.")
+    elif counted is False:
+        show_info("You have already answered this question: your first answer counts.")
+
+
+def _verdict(question: Question) -> None:
+    sent = _sent().get(question.id)
+    if sent is None:
+        show_info(f"You did not answer. The answer is {question.answer}. {question.explanation}")
+        return
+    verdict = check(question, answer_value(question, sent))
+    text = escape_markdown(f"You answered {sent}. {verdict.explanation}")
+    show = st.success if verdict.correct else st.error
+    show(f"**{verdict.headline}** {text}", icon="✅" if verdict.correct else "❌")
+
+
+def question_card(state: ClassState, code: str) -> None:
+    """The open question: its answer widget and "Send answer", or, once revealed, the verdict."""
+    if state.question is None:
+        return
+    question = question_from_json(state.question)
+    with st.container(border=True):
+        st.markdown("**The teacher asks**")
+        if state.revealed:
+            st.markdown(escape_markdown(question.prompt))
+            _verdict(question)
+            return
+        answer = _answer_widget(question)
+        sent = _sent().get(question.id)
+        if st.button("Send answer", key="class_send"):
+            _send(code, question, answer)
+        elif sent is not None:
+            st.caption(f"You answered {escape_markdown(sent)}. The first answer counts.")
+        else:
+            st.caption("One answer each: the first one you send counts.")

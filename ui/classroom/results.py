@@ -1,0 +1,78 @@
+"""A question's answers as rows (right ones marked by the core's check) and the class's CSV.
+
+No Streamlit: the rows feed the live chart and the results tables; the CSV holds counts
+per question and answer, never who answered.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from attention_core.teaching.questions import CHOICE, Question, check
+from ui.classroom.figures import AnswerCount
+from ui.shared.class_session import answer_value, question_from_json
+
+CSV_COLUMNS = ("question", "prompt", "answer", "count", "right")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(text: str) -> str:
+    """Text a spreadsheet will not run as a formula (a number stays a number)."""
+    try:
+        float(text)
+    except ValueError:
+        return f"'{text}" if text.startswith(FORMULA_START) else text
+    return text
+
+
+def answer_rows(question: Question, counts: Mapping[str, int], revealed: bool) -> list[AnswerCount]:
+    """Every choice (or every number given) with its count; right or not once revealed."""
+    if question.kind == CHOICE:
+        answers = [*question.choices, *sorted(set(counts) - set(question.choices))]
+    else:
+        answers = sorted(counts, key=lambda text: (-counts[text], text))
+    return [
+        AnswerCount(
+            answer,
+            int(counts.get(answer, 0)),
+            check(question, answer_value(question, answer)).correct if revealed else None,
+        )
+        for answer in answers
+    ]
+
+
+def results_rows(
+    results: Sequence[tuple[dict[str, Any], Mapping[str, int]]], unrevealed: str | None = None
+) -> list[tuple[int, Question, list[AnswerCount]]]:
+    """Each asked question (numbered from 1), its answers marked right or wrong.
+
+    The question whose id is ``unrevealed`` (open, answer not shown yet) is not marked.
+    """
+    rows = []
+    for number, (data, counts) in enumerate(results, start=1):
+        question = question_from_json(data)
+        revealed = data.get("id") != unrevealed
+        rows.append((number, question, answer_rows(question, counts, revealed)))
+    return rows
+
+
+def results_csv(results: Sequence[tuple[dict[str, Any], Mapping[str, int]]]) -> bytes:
+    """One line per question and answer: counts only, no student ids."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(CSV_COLUMNS)
+    for number, question, answers in results_rows(results):
+        for row in answers:
+            writer.writerow(
+                (
+                    number,
+                    _cell(question.prompt),
+                    _cell(row.answer),
+                    row.count,
+                    "yes" if row.correct else "no",
+                )
+            )
+    return buffer.getvalue().encode("utf-8")

@@ -1,0 +1,259 @@
+"""A live class in this browser session: the server's one store, this session's role, questions.
+
+Every page may be part of a class (app.py draws the teacher's and the students' bars around
+it) and "Check yourself" offers "Ask the class" while this session teaches, so this module
+sits below both. The class itself lives in :class:`hosting.classroom.classes.Classes`; here is
+only what a browser session keeps: its role (a teacher holds the code and the teacher key, a
+student the code and an anonymous random id) and its rate limits. Every session_state key of
+the feature starts with ``class_``.
+
+Questions travel as JSON (:func:`question_json`) and come back as core
+:class:`~attention_core.teaching.questions.Question` objects (:func:`question_from_json`), so
+every verdict is the core's :func:`~attention_core.teaching.questions.check`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+import secrets
+import uuid
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+import streamlit as st
+
+from attention_core.teaching.questions import CHOICE, Question
+from hosting.classroom import settings
+from hosting.classroom.classes import Classes
+from hosting.classroom.rate import RateLimit
+from hosting.classroom.records import ClassError, ClassGoneError
+from ui.shared.safe import show_error, show_warning
+
+URL_CODE = "class"  #: the join link's parameter: ``/?class=K7QH3M``
+NOT_PUBLISHED = frozenset({URL_CODE, "present"})  #: never part of the teacher's view
+LISTS_PARAM = "class_lists"  #: a published view's several-valued parameters, as JSON
+ROLE_KEY = "class_role"
+STUDENT_ID_KEY = "class_student_id"
+GONE_KEY = "class_gone_message"  #: why this session's class ended, shown once
+NUMBER_DECIMALS = 3  #: a number answer is sent rounded, so equal answers count together
+_UNSAFE_ID = re.compile(r"[^A-Za-z0-9_.:-]")
+
+Result = TypeVar("Result")
+
+
+@dataclasses.dataclass(frozen=True)
+class Role:
+    """This session's place in a class: its code, and the teacher key if it teaches."""
+
+    code: str
+    key: str = ""
+
+    @property
+    def teaching(self) -> bool:
+        return bool(self.key)
+
+
+def _secret() -> str | None:
+    """The store URL from Streamlit's secrets, if there is a secrets file that names one."""
+    try:
+        value = st.secrets.get(settings.SETTING)
+    except FileNotFoundError:  # no secrets file: StreamlitSecretNotFoundError
+        return None
+    return str(value) if value else None
+
+
+@st.cache_resource(show_spinner=False)
+def classes() -> Classes:
+    """The server process's one entry point to the class store (SQLite, or Redis if set)."""
+    return Classes(settings.open_store(settings.store_url(_secret())))
+
+
+def role() -> Role | None:
+    """This session's class role, or None outside a class."""
+    current = st.session_state.get(ROLE_KEY)
+    return current if isinstance(current, Role) else None
+
+
+def teaching() -> Role | None:
+    """The role if this session teaches a class, else None."""
+    current = role()
+    return current if current is not None and current.teaching else None
+
+
+def set_role(new_role: Role | None) -> None:
+    """Enter a class (or leave it with None)."""
+    if new_role is None:
+        st.session_state.pop(ROLE_KEY, None)
+    else:
+        st.session_state[ROLE_KEY] = new_role
+
+
+def student_id() -> str:
+    """This browser session's anonymous id: random, nothing personal."""
+    if STUDENT_ID_KEY not in st.session_state:
+        st.session_state[STUDENT_ID_KEY] = secrets.token_urlsafe(12)
+    return str(st.session_state[STUDENT_ID_KEY])
+
+
+def request_id() -> str:
+    """A fresh id for one teacher request (the store refuses a replayed one)."""
+    return uuid.uuid4().hex
+
+
+def leave(message: str = "") -> None:
+    """Leave the class: drop the role, the link's code, and keep ``message`` to show once."""
+    set_role(None)
+    if URL_CODE in st.query_params:
+        del st.query_params[URL_CODE]
+    if message:
+        st.session_state[GONE_KEY] = message
+
+
+def published_query() -> dict[str, str]:
+    """This session's query as a teacher's view: no ``class``/``present``, one text per name.
+
+    A parameter with several values (a multiselect's) travels as JSON under
+    :data:`LISTS_PARAM`, since a class's view maps each name to one text.
+    """
+    query: dict[str, str] = {}
+    lists: dict[str, list[str]] = {}
+    for name in st.query_params.to_dict():
+        if name in NOT_PUBLISHED:
+            continue
+        values = st.query_params.get_all(name)
+        if len(values) == 1:
+            query[name] = values[0]
+        else:
+            lists[name] = values
+    if lists:
+        query[LISTS_PARAM] = json.dumps(lists, sort_keys=True, separators=(",", ":"))
+    return query
+
+
+def link_query(published: Mapping[str, str]) -> dict[str, str | list[str]]:
+    """A published view's query as the link's parameters (several values where it had them)."""
+    query: dict[str, str | list[str]] = {
+        name: value for name, value in published.items() if name != LISTS_PARAM
+    }
+    try:
+        lists = json.loads(published.get(LISTS_PARAM, "{}"))
+    except ValueError:
+        lists = {}
+    if isinstance(lists, dict):
+        for name, values in lists.items():
+            if (
+                name not in NOT_PUBLISHED
+                and isinstance(values, list)
+                and all(isinstance(value, str) for value in values)
+            ):
+                query[str(name)] = values
+    return query
+
+
+def show_gone_message() -> None:
+    """Why the class ended (once), with the way back: the page keeps working."""
+    message = st.session_state.pop(GONE_KEY, None)
+    if message:
+        show_warning(message)
+        st.caption("Keep exploring on your own: every page works as before.")
+
+
+def attempt(action: Callable[[], Result]) -> Result | None:
+    """Run a class request; show its error as text (None).
+
+    A class that is gone is left, and the whole app reruns: the next run, above the page,
+    says why (:func:`show_gone_message`), even when this request ran in a fragment.
+    """
+    try:
+        return action()
+    except ClassGoneError as error:
+        if role() is None:
+            show_error(str(error))
+            return None
+        leave(str(error))
+        st.rerun(scope="app")
+    except ClassError as error:
+        show_error(str(error))
+    return None
+
+
+def allowed(name: str, limit: int, seconds: float, what: str) -> bool:
+    """One more ``what`` within this session's rate limit ``name``? Says so when not."""
+    key = f"class_rate_{name}"
+    if key not in st.session_state:
+        st.session_state[key] = RateLimit(limit, seconds)
+    rate: RateLimit = st.session_state[key]
+    if rate.allow():
+        return True
+    show_error(
+        f"Too many {what} from this browser. Try again in {math.ceil(rate.wait_seconds())} s."
+    )
+    return False
+
+
+# --- questions ----------------------------------------------------------------------------
+def question_id(question: Question, digest: str) -> str:
+    """An id unique to the question's content: its id plus ``digest`` (the widget key's crc)."""
+    return f"{_UNSAFE_ID.sub('', question.id.replace('/', ':'))[:100]}.{digest}"
+
+
+def question_json(question: Question, digest: str) -> dict[str, Any]:
+    """``question`` as JSON-able data (tuples as lists, NaN as None) with a unique id."""
+    data = dataclasses.asdict(question)
+    data.update(
+        id=question_id(question, digest),
+        choices=list(question.choices),
+        correct=list(question.correct),
+        value=None if math.isnan(question.value) else question.value,
+    )
+    return data
+
+
+def question_from_json(data: dict[str, Any]) -> Question:
+    """A question sent as JSON, back as the core's :class:`Question` (for its check)."""
+    value = data.get("value")
+    return Question(
+        id=str(data["id"]),
+        prompt=str(data["prompt"]),
+        kind=str(data["kind"]),
+        explanation=str(data["explanation"]),
+        choices=tuple(map(str, data.get("choices", ()))),
+        correct=tuple(map(str, data.get("correct", ()))),
+        value=math.nan if value is None else float(value),
+        tolerance=float(data.get("tolerance", 0.0)),
+    )
+
+
+def answer_text(question: Question, answer: str | float) -> str:
+    """An answer as the store keeps it: the choice, or the number rounded."""
+    if question.kind == CHOICE:
+        return str(answer)
+    return f"{float(answer):.{NUMBER_DECIMALS}f}"
+
+
+def answer_value(question: Question, text: str) -> str | float | None:
+    """A stored answer back as :func:`check` takes it (None if a number does not parse)."""
+    if question.kind == CHOICE:
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def ask_button(question: Question, widget_key: str, digest: str) -> None:
+    """While teaching: "Ask the class" beside the question; it opens it on every screen."""
+    teacher = teaching()
+    if teacher is None:
+        return
+    if st.button("Ask the class", key=f"class_ask_{widget_key}", icon=":material/campaign:"):
+        asked = attempt(
+            lambda: classes().ask(
+                teacher.code, teacher.key, request_id(), question_json(question, digest)
+            )
+        )
+        if asked is not None:
+            st.rerun()  # the class bar above the page opens the live answers
