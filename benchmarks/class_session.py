@@ -65,6 +65,7 @@ IDLE_S = 60.0
 SETTLE_S = 5.0  # after the others leave, before the idle minute
 TIMEOUT_S = 180.0
 SEEN_TIMEOUT_S = 30.0
+TEACHER_SEED = 500
 CHANGE_TARGET_S, FOLLOW_TARGET_S, RSS_TARGET_MB = 1.0, 2.0, 690.0
 QUESTION = {
     "id": "bench-q1",
@@ -105,6 +106,14 @@ class Tally:
     replicas: Counter = field(default_factory=Counter)
 
 
+def teachers_view(turn: int) -> dict[str, str]:
+    """The teacher's text page at change ``turn``: a seed no follower has seen yet.
+
+    Never the page's default seed: a widget at its default is not in the link.
+    """
+    return {"seed": str(TEACHER_SEED + turn)}
+
+
 def p95(samples: list[float]) -> float:
     return statistics.quantiles(samples, n=20)[-1] if len(samples) > 1 else sum(samples)
 
@@ -122,7 +131,7 @@ async def follower(where: Where, code: str, delay: float, tally: Tally) -> Sessi
     try:
         await session.open(TIMEOUT_S)
         await session.follow()
-        view = await session.wait_for_query({"seed": "0", "class": code}, 0.0, TIMEOUT_S)
+        view = await session.wait_for_query(teachers_view(0) | {"class": code}, 0.0, TIMEOUT_S)
     except (LostRunError, OSError) as error:
         tally.join_errors.append(f"{type(error).__name__}: {error}")
         await session.close()
@@ -163,7 +172,7 @@ async def teach(
     """``steers`` changes of the teacher's view; each timed until every follower shows it."""
     for turn in range(1, steers + 1):
         await asyncio.sleep(STEER_GAP_S)
-        wanted = {"seed": str(turn)}
+        wanted = teachers_view(turn)
         sent = time.perf_counter()
         await asyncio.to_thread(where.classes.steer, code, key, uuid.uuid4().hex, "text", wanted)
         seen = await asyncio.gather(
@@ -211,7 +220,7 @@ async def class_session(where: Where, plan: Plan) -> Tally:
     tally = Tally()
     started = await asyncio.to_thread(where.classes.start)
     code, key = started.code, started.key
-    where.classes.steer(code, key, uuid.uuid4().hex, "text", {"seed": "0"})
+    where.classes.steer(code, key, uuid.uuid4().hex, "text", teachers_view(0))
     rng = random.Random(21)
     joined = await asyncio.gather(
         *(
