@@ -65,6 +65,7 @@ IDLE_S = 60.0
 SETTLE_S = 5.0  # after the others leave, before the idle minute
 TIMEOUT_S = 180.0
 SEEN_TIMEOUT_S = 30.0
+PICK_TIMEOUT_S = 30.0
 TEACHER_SEED = 500
 CHANGE_TARGET_S, FOLLOW_TARGET_S, RSS_TARGET_MB = 1.0, 2.0, 690.0
 QUESTION = {
@@ -98,6 +99,8 @@ class Tally:
     follow_s: list[float] = field(default_factory=list)
     missed: int = 0
     answers_counted: int = 0
+    answers_s: list[float] = field(default_factory=list)  # pick + send, each to its run's end
+    picks_never_drawn: int = 0
     answer_errors: list[str] = field(default_factory=list)
     idle_cpu_s: float = 0.0
     idle_polls: int = 0
@@ -187,12 +190,21 @@ async def answer(session: Session, choice: str, tally: Tally) -> None:
     deadline = time.monotonic() + TIMEOUT_S
     while "class_answer" not in session.last.widget_ids and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
+    start = time.perf_counter()
     try:
-        await session.set_widget("class_answer", choice, TIMEOUT_S, in_link=False)
-        run = await session.set_widget("class_send", TRIGGER, TIMEOUT_S)
-        tally.answer_errors.extend(run.exceptions)
+        await session.set_widget("class_answer", choice, PICK_TIMEOUT_S, in_link=False)
+    except LostRunError:
+        # The server ran the pick but never sent that run (a fragment poll arriving just
+        # after it replaced its ScriptRunner, whose late messages Streamlit then drops).
+        # A browser shows the picked answer anyway, and its "Send" carries it.
+        tally.picks_never_drawn += 1
+    try:
+        also = {"class_answer": choice}
+        sent = await session.set_widget("class_send", TRIGGER, TIMEOUT_S, also=also)
+        tally.answers_s.append(time.perf_counter() - start)
+        tally.answer_errors.extend(sent.exceptions)
     except (LostRunError, OSError, KeyError) as error:
-        tally.answer_errors.append(f"{type(error).__name__}: {error}")
+        tally.answer_errors.append(f"class_send: {type(error).__name__}: {error}")
 
 
 async def idle(where: Where, followers: list[Session], tally: Tally, idle_s: float) -> None:
@@ -285,7 +297,13 @@ def results(name: str, tally: Tally, plan: Plan) -> list[Result]:
             plan.followers,
             "answers",
             lower_is_better=False,
-            details={"errors": len(tally.answer_errors), "first_error": tally.answer_errors[:1]},
+            details={
+                "p95_s": round(p95(tally.answers_s), 2) if tally.answers_s else None,
+                "max_s": round(max(tally.answers_s), 2) if tally.answers_s else None,
+                "errors": len(tally.answer_errors),
+                "first_error": tally.answer_errors[:1],
+                "picks_never_drawn": tally.picks_never_drawn,
+            },
         ),
         Result(
             f"class session: server CPU per idle poll, {name}",

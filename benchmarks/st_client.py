@@ -137,19 +137,27 @@ class Session:
                 self._start_timer(fragment_id, interval)
 
     async def set_widget(
-        self, key: str, value: object, timeout: float = 120.0, in_link: bool = True
+        self,
+        key: str,
+        value: object,
+        timeout: float = 120.0,
+        in_link: bool = True,
+        also: Mapping[str, object] | None = None,
     ) -> Run:
         """Change one widget (by user key), or press a button (``TRIGGER``), and wait for the run.
 
         As the frontend does for a URL-bound widget, the link's ``key`` becomes
         the new value too (unless ``in_link`` is False: a widget the app does
         not bind to the URL), so a reconnect reopens the view as it is now.
+        ``also``: other widgets' values to send with it, as the frontend sends
+        every widget's value it holds (say, the answer picked before "Send").
         """
         if value is not TRIGGER and in_link:
             params = dict(parse_qsl(self.query, keep_blank_values=True))
             params[key] = str(value).lower() if isinstance(value, bool) else str(value)
             self.query = urlencode(params)
-        return await self._rerun((self.last.widget_ids[key], value), timeout)
+        changes = [(self.last.widget_ids[name], held) for name, held in (also or {}).items()]
+        return await self._rerun([*changes, (self.last.widget_ids[key], value)], timeout)
 
     async def wait_for_query(
         self, wanted: Mapping[str, str], since: float, timeout: float
@@ -180,7 +188,7 @@ class Session:
         if self.socket is not None:
             await self.socket.close()
 
-    async def _rerun(self, change: tuple[str, object] | None, timeout: float) -> Run:
+    async def _rerun(self, changes: list[tuple[str, object]] | None, timeout: float) -> Run:
         message = BackMsg()
         state = message.rerun_script
         state.query_string = self.query
@@ -188,10 +196,10 @@ class Session:
             state.page_script_hash = self.page_script_hash
         else:
             state.page_name = self.page
-        if change is not None:
+        for widget_id, value in changes or ():
             widget = state.widget_states.widgets.add()
-            widget.id = change[0]
-            _set_value(widget, change[1])
+            widget.id = widget_id
+            _set_value(widget, value)
         start = time.perf_counter()
         try:
             if self._reader is None:
