@@ -6,9 +6,11 @@ the app when the teacher changed something.
 
 A follower shows each new view of the teacher; a follower who changes the view themselves
 then explores on their own until they follow again (never a tug of war with the teacher).
-Applying the teacher's view is one switch of page: the run that sees the new view forgets
-the old view's widgets (:func:`ui.shared.url.forget_link_widgets`) and switches to the
-teacher's page with the teacher's query, which the new page's widgets read as a link.
+Applying the teacher's view takes two runs, because a widget bound to the link keeps
+its value (and refuses a new one from ``st.query_params``) until a run ends without it:
+(a) one run draws "Following the teacher…" instead of the page and ends normally, so
+Streamlit forgets the page's widgets and their URL bindings; (b) the next run forgets
+their values and switches to the teacher's page with the teacher's query.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ import streamlit as st
 from hosting.classroom import limits
 from hosting.classroom.records import ClassError, ClassGoneError, ClassState
 from ui.classroom.answering import question_card
-from ui.shared import url
 from ui.shared.class_session import (
     NOT_PUBLISHED,
     URL_CODE,
@@ -41,8 +42,11 @@ from ui.shared.safe import show_info
 FOLLOWING_KEY = "class_following"
 SEEN_KEY = "class_seen_version"  #: the version the last full run drew
 HEARTBEAT_KEY = "class_heartbeat_at"
+PENDING_KEY = "class_pending_view"  #: step (a) done: the student's query keys to forget
 APPLIED_KEY = "class_applied_view"  #: the teacher's view this app last showed
 FULL_RUN_KEY = "class_full_run"  #: set just before a full run draws a poll fragment
+URL_CHECKED = "_url_checked:"  #: ui.shared.url's first-run flags: a new link is checked again
+APPLY_SECONDS = 0.2  #: how soon step (b) follows step (a)
 
 View = tuple[str, dict[str, str]]
 
@@ -89,7 +93,7 @@ def _set_following(following: bool) -> None:
 def _leave() -> None:
     current = role()
     leave(f"You left class {current.code}." if current else "")
-    for key in (FOLLOWING_KEY, SEEN_KEY, APPLIED_KEY):
+    for key in (FOLLOWING_KEY, SEEN_KEY, PENDING_KEY, APPLIED_KEY):
         st.session_state.pop(key, None)
 
 
@@ -114,9 +118,13 @@ def student_bar(state: ClassState, following: bool) -> None:
 
 
 def _apply(state: ClassState, target: st.Page) -> None:
-    """Forget this view's widgets and their values, then open the teacher's link."""
+    """Step (b): forget the old view's widget values, then open the teacher's link."""
+    remembered = st.session_state.pop(PENDING_KEY, [])
     query = link_query(state.query)
-    url.forget_link_widgets({*st.query_params, *query} - NOT_PUBLISHED)
+    for key in {*remembered, *query} - NOT_PUBLISHED:
+        st.session_state.pop(key, None)
+    for key in [key for key in st.session_state if str(key).startswith(URL_CHECKED)]:
+        st.session_state.pop(key, None)
     st.switch_page(target, query_params={**query, URL_CODE: state.code})
 
 
@@ -136,12 +144,17 @@ def _poll_check() -> None:
         moved = True  # the full run reads the class again and says what happened
     except ClassError:
         moved = False  # the store is out of reach for now: keep the page, try the next tick
-    if moved:
+    if moved or PENDING_KEY in st.session_state:
         st.rerun(scope="app")
 
 
 @st.fragment(run_every=limits.POLL_SECONDS)
 def _poll() -> None:
+    _poll_check()
+
+
+@st.fragment(run_every=APPLY_SECONDS)
+def _poll_soon() -> None:
     _poll_check()
 
 
@@ -157,10 +170,15 @@ def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> bool:
         return True
     st.session_state[SEEN_KEY] = state.version
     target = _target(state, page, pages)
-    if target is not None:
-        _apply(state, target)  # switches page: nothing below runs
+    if target is not None and PENDING_KEY in st.session_state:
+        _apply(state, target)
     student_bar(state, bool(st.session_state.get(FOLLOWING_KEY)))
     st.session_state[FULL_RUN_KEY] = True
+    if target is not None:
+        st.session_state[PENDING_KEY] = list(st.query_params.to_dict())
+        st.info("Following the teacher…", icon=":material/group:")
+        _poll_soon()
+        return False
     question_card(state, current.code)
     _poll()
     return True
@@ -176,11 +194,12 @@ def _target(state: ClassState, page: st.Page, pages: Mapping[str, st.Page]) -> s
     teachers = (state.page, state.query)
     target = pages.get(state.page)
     if not st.session_state.get(FOLLOWING_KEY) or target is None:
+        st.session_state.pop(PENDING_KEY, None)
         return None
     if current_view(page) == teachers:
         st.session_state[APPLIED_KEY] = teachers
         return None
-    if st.session_state.get(APPLIED_KEY) == teachers:
+    if st.session_state.get(APPLIED_KEY) == teachers and PENDING_KEY not in st.session_state:
         st.session_state[FOLLOWING_KEY] = False
         show_info("You changed the view, so you are exploring on your own.")
         return None

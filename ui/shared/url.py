@@ -13,12 +13,10 @@ from collections.abc import Iterable
 from typing import Final
 
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from ui.shared.safe import show_warning
 
 BIND: Final = "query-params"
-CHECKED_FLAG: Final = "_url_checked:"  #: :func:`warn_rejected`'s once-per-link flags
 MAX_SHOWN_CHARS = 40
 
 
@@ -51,7 +49,7 @@ def warn_rejected(before: dict[str, str], keys: Iterable[str]) -> list[str]:
     Returns the rejected keys.
     """
     keys = list(keys)
-    first_run_flag = CHECKED_FLAG + ",".join(sorted(keys))
+    first_run_flag = "_url_checked:" + ",".join(sorted(keys))
     if st.session_state.get(first_run_flag):
         return []
     st.session_state[first_run_flag] = True
@@ -108,24 +106,3 @@ def reload_without_overflowing_numbers(page: st.Page) -> None:
         kept = {key: raw for key, raw in params.items() if key not in refused}
         st.switch_page(page, query_params=kept)
     warn_refused(st.session_state.pop(_REFUSED_NUMBERS, {}))
-
-
-def forget_link_widgets(keys: Iterable[str]) -> None:
-    """Forget the widgets bound to the link and the values of ``keys``, to open another link.
-
-    A widget bound to the link refuses a new value from ``st.query_params`` (and
-    ``st.switch_page(page, query_params=...)``) while it is bound, and keeps its value
-    over the link's. Here every binding is dropped, the values of ``keys`` are forgotten
-    and the link checks are reset, so after ``st.switch_page`` the page's widgets read
-    the new link as a first visit does. Streamlit drops bindings itself only when a run
-    ends without their widgets; ``unbind_widget`` is its own method for that, reached
-    through the run's session state (Streamlit is pinned; tests/views/test_classroom.py
-    and the browser test follow a teacher through it).
-    """
-    ctx = get_script_run_ctx()
-    if ctx is not None:
-        with ctx.session_state.query_params() as params:
-            for widget_id in list(params._bindings_by_widget):
-                params.unbind_widget(widget_id)
-    for key in [*keys, *(key for key in st.session_state if str(key).startswith(CHECKED_FLAG))]:
-        st.session_state.pop(key, None)
