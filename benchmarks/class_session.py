@@ -190,6 +190,13 @@ async def answer(session: Session, choice: str, tally: Tally) -> None:
     deadline = time.monotonic() + TIMEOUT_S
     while "class_answer" not in session.last.widget_ids and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
+    if "class_answer" not in session.last.widget_ids:
+        last = session.last
+        tally.answer_errors.append(
+            f"no question drawn in {TIMEOUT_S:.0f} s: last full run had {last.elements} "
+            f"elements, exceptions {last.exceptions[:1]}, widgets {sorted(last.widget_ids)[:8]}"
+        )
+        return
     start = time.perf_counter()
     try:
         await session.set_widget("class_answer", choice, PICK_TIMEOUT_S, in_link=False)
