@@ -96,3 +96,16 @@ def test_typed_html_and_script_are_shown_as_text_and_never_run(page: Page, app_u
         weights = page.locator(".js-plotly-plot").filter(has_text="Attention weights · head 1")
         expect(weights.locator("text", has_text="alert")).not_to_have_count(0)
         expect(text_area).to_have_value(payload)
+
+
+def test_check_yourself_boxes_are_named_by_their_question_without_escapes(
+    page: Page, app_url: str
+) -> None:
+    # The mask question's prompt has brackets, which the visible text escapes for Markdown;
+    # a screen reader must hear the question, not its backslashes.
+    open_text_page(page, app_url, "?text=the+cat+(sat)+down")
+    boxes = page.get_by_role("combobox", name="Which mask produced the pattern", exact=False)
+    expect(boxes.first).to_be_visible()
+    names = [box.get_attribute("aria-label") or "" for box in boxes.all()]
+    assert names and all("\\" not in name and "(grey cells get weight 0)" in name for name in names)
+    expect(page.get_by_text("(grey cells get weight 0)", exact=False).first).to_be_visible()

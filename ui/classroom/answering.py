@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attention_core.teaching.questions import CHOICE, Question, check
+from attention_core.teaching.questions import Question, check
 from hosting.classroom import limits
 from hosting.classroom.records import ClassState
-from ui.shared.check_yourself import NUMBER_STEP, PLACEHOLDER
+from ui.shared.check_yourself import answer_widget
 from ui.shared.class_session import (
     allowed,
     answer_text,
@@ -36,12 +36,7 @@ def _answer_widget(question: Question) -> str | float | None:
     if st.session_state.get(ANSWER_FOR_KEY) != question.id:  # a new question: a fresh widget
         st.session_state.pop(ANSWER_KEY, None)
         st.session_state[ANSWER_FOR_KEY] = question.id
-    label = escape_markdown(question.prompt)
-    if question.kind == CHOICE:
-        return st.selectbox(
-            label, question.choices, index=None, key=ANSWER_KEY, placeholder=PLACEHOLDER
-        )
-    return st.number_input(label, value=None, step=NUMBER_STEP, format="%.3f", key=ANSWER_KEY)
+    return answer_widget(question, ANSWER_KEY)
 
 
 def _send(code: str, question: Question, answer: str | float | None) -> None:

@@ -41,18 +41,22 @@ def widget_key(page: str, question: Question) -> str:
     return f"{KEY_PREFIX}{page}_{question.id}_{digest(question)}"
 
 
-def _answer_widget(question: Question, key: str) -> str | float | None:
-    label = escape_markdown(question.prompt)
+def answer_widget(question: Question, key: str) -> str | float | None:
+    """The answer box of ``question`` under its prompt: a select box of choices, or a number.
+
+    The prompt is drawn as escaped text above the box, and the box is named by the plain
+    prompt with its label collapsed: Streamlit renders a label as Markdown but gives the
+    raw label to screen readers, so an escaped label would be read with its backslashes.
+    """
+    st.markdown(escape_markdown(question.prompt))
     if question.kind == CHOICE:
         # A select box, not a radio group: an unanswered radio group is one Tab stop whose
         # other options only arrow keys reach, and the page promises Tab reaches every control.
         # Its options are shown as plain text (no Markdown), so tokens need no escaping.
-        return st.selectbox(
-            label, question.choices, index=None, key=f"{key}_answer", placeholder=PLACEHOLDER
-        )
-    return st.number_input(
-        label, value=None, step=NUMBER_STEP, format="%.3f", key=f"{key}_answer"
-    )  # fmt: skip
+        return st.selectbox(question.prompt, question.choices, index=None, key=key,
+                            placeholder=PLACEHOLDER, label_visibility="collapsed")  # fmt: skip
+    return st.number_input(question.prompt, value=None, step=NUMBER_STEP, format="%.3f",
+                           key=key, label_visibility="collapsed")  # fmt: skip
 
 
 def _remember(key: str) -> None:
@@ -70,7 +74,7 @@ def show_question(
     """Question ``number``: the answer widget, "Check", the verdict in words, its chart."""
     key = widget_key(page, question)
     st.markdown(f"**Question {number}**")
-    answer = _answer_widget(question, key)
+    answer = answer_widget(question, f"{key}_answer")
     st.button(f"Check answer {number}", key=f"{key}_check", on_click=_remember, args=(key,))
     class_session.ask_button(question, key, digest(question))  # only while teaching a class
     answered = f"{key}_checked" in st.session_state  # checked once: the chart stays shown
