@@ -17,9 +17,10 @@ W_q + b_q`), the same for :math:`k`, and the score splits into one term per pair
     q_i \cdot k_j = \sum_{a, b} q_{a,i} \cdot k_{b,j}
 
 (token-token, token-position, position-token, position-position, ..., and the terms with
-"bias", which do not depend on the input at all). Nothing is approximated: the terms sum
-to the real score to float rounding. The scores are raw, before the :math:`1/\sqrt{d_k}`
-scale, which multiplies every term alike.
+the input-independent "bias" part). A term whose key part is "bias" is the same for every
+key of a query, so softmax ignores it (:func:`share` with ``centre_rows``). Nothing is
+approximated: the terms sum to the real score to float rounding. The scores are raw,
+before the :math:`1/\sqrt{d_k}` scale, which multiplies every term alike.
 
 Where the split is exact: GPT-2 at every layer, with ``token = wte[ids]``, ``position =
 wpe[0..T-1]`` and ``rest = x_l - token - position`` (:func:`absolute_position_components`;
@@ -135,20 +136,38 @@ def term_label(term: tuple[str, str]) -> str:
 
 
 def share(
-    split: Mapping[tuple[str, str], np.ndarray], mask: np.ndarray | None = None
+    split: Mapping[tuple[str, str], np.ndarray],
+    mask: np.ndarray | None = None,
+    centre_rows: bool = False,
 ) -> dict[str, float]:
     r"""Each term's share of the total absolute score mass, :math:`\sum|S_{ab}| / \sum_{a,b}
-    \sum|S_{ab}|`, keyed by :func:`term_label`; the shares sum to 1.
+    \sum|S_{ab}|`, keyed by :func:`term_label`; the shares sum to 1 (all 0 for zero scores).
 
     ``mask (T, S)`` bool, True = may attend: count only those cells (a causal head never
-    uses the scores above the diagonal). All-zero scores give every term 0.
+    uses the scores above the diagonal). ``centre_rows``: first subtract each term's mean
+    over a query's allowed keys. Softmax ignores anything the same for every key of a
+    query, such as every term whose key part is ``"bias"``, so centred shares tell what
+    decides *where* the head looks (for a previous-token head, position-position).
     """
+    allowed = np.ones(next(iter(split.values())).shape, dtype=bool) if mask is None else mask
     masses = {
-        term_label(term): float(np.abs(scores if mask is None else scores[mask]).sum())
-        for term, scores in split.items()
+        term_label(term): _mass(scores, allowed, centre_rows) for term, scores in split.items()
     }
     total = sum(masses.values())
     return {label: mass / total if total > 0 else 0.0 for label, mass in masses.items()}
+
+
+def _mass(scores: np.ndarray, allowed: np.ndarray, centre_rows: bool) -> float:
+    r""":math:`\sum |S|` over the ``allowed`` cells, each row centred first if asked."""
+    counted = _centred(scores, allowed) if centre_rows else scores
+    return float(np.abs(counted[allowed]).sum())
+
+
+def _centred(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """``scores (T, S)`` minus each row's mean over its ``allowed (T, S)`` cells."""
+    counts = np.maximum(allowed.sum(axis=-1, keepdims=True), 1)  # (T, 1); no key: nothing
+    means = np.where(allowed, scores, 0.0).sum(axis=-1, keepdims=True) / counts
+    return scores - means
 
 
 def _project(

@@ -10,7 +10,7 @@ from hypothesis.extra.numpy import arrays
 
 from attention_core.boundary.errors import InputError
 from attention_core.maths.layers import layer_norm
-from attention_core.pretrained import score_split
+from attention_core.pretrained import bert, loading, score_split
 
 EPS = 1e-5
 
@@ -136,6 +136,22 @@ def test_the_mask_counts_only_the_cells_a_head_may_use() -> None:
     assert causal == {"token-token": pytest.approx(0.25), "position-position": pytest.approx(0.75)}
 
 
+def test_centred_shares_give_nothing_to_a_term_softmax_ignores() -> None:
+    split = {
+        ("token", "bias"): np.array([[5.0, 5.0, 5.0], [-2.0, -2.0, -2.0]]),  # same for every key
+        ("position", "position"): np.array([[1.0, -1.0, 0.0], [0.0, 2.0, 4.0]]),
+    }
+
+    raw = score_split.share(split)
+    centred = score_split.share(split, centre_rows=True)
+    causal = score_split.share(split, mask=np.tril(np.ones((2, 3), dtype=bool)), centre_rows=True)
+
+    assert raw == {"token-bias": pytest.approx(21 / 29), "position-position": pytest.approx(8 / 29)}
+    assert centred == {"token-bias": 0.0, "position-position": 1.0}
+    # causal rows: [1] alone (centred 0) and [0, 2] (centred -1, 1)
+    assert causal == {"token-bias": 0.0, "position-position": 1.0}
+
+
 def test_biases_are_collected_under_terms_with_bias() -> None:
     x = np.array([[1.0, -1.0], [2.0, 0.0]])
     identity = np.eye(2)
@@ -231,3 +247,50 @@ def test_gpt2_rest_is_zero_at_layer_0_and_the_split_is_exact_at_every_layer() ->
             columns = slice(head * head_width, (head + 1) * head_width)
             q, k = qkv[:, :width][:, columns], qkv[:, width : 2 * width][:, columns]  # (T, dk)
             np.testing.assert_allclose(sum(split.values()), q @ k.T, rtol=1e-9, atol=1e-12)
+
+
+def bert_layer0_split(model: loading.PretrainedModel, encoded: loading.Encoded, head: int):
+    """The split of one head of the bundled BERT's first layer, which reads
+    LN(word + position + type): the segment embedding is "rest".
+    """
+    weights = model.weights
+    layer = weights.layers[0]
+    parts = {
+        "token": weights.word[encoded.ids],
+        "position": weights.position[: len(encoded)],
+        "rest": weights.token_type[encoded.type_ids],
+    }
+    w_q, b_q, w_k, b_k = (
+        score_split.head_columns(a, head, weights.n_heads)
+        for a in (layer.w_q, layer.b_q, layer.w_k, layer.b_k)
+    )
+    return score_split.self_attention_split(
+        parts, weights.ln_gain, weights.ln_bias, weights.eps, w_q, b_q, w_k, b_k
+    )
+
+
+def test_bert_layer_0_scores_split_exactly_on_the_bundled_model() -> None:
+    model = loading.load_model()
+    encoded = loading.encode(model.tokenizer, "The cat sat on the mat.", "It was tired.")
+    trace = bert.forward(model.weights, encoded.ids, encoded.type_ids)
+    scores = trace.layers[0].heads.scores  # (H, T, T), float32
+
+    for head in range(model.weights.n_heads):
+        split = bert_layer0_split(model, encoded, head)
+        largest = np.abs(scores[head]).max()  # equal to float32 rounding of the largest score
+        np.testing.assert_allclose(sum(split.values()), scores[head], atol=1e-5 * largest)
+
+
+def test_the_bundled_models_previous_token_head_attends_by_position() -> None:
+    # all-MiniLM-L6-v2's layer 0 head 2 looks at the previous token; centred, its score is
+    # mostly position-position: it attends by where a token is, not by what it is.
+    model, head = loading.load_model(), 2
+    text = "The cat sat on the mat because it was tired and the dog ran away."
+    encoded = loading.encode(model.tokenizer, text)
+
+    shares = score_split.share(bert_layer0_split(model, encoded, head), centre_rows=True)
+
+    trace = bert.forward(model.weights, encoded.ids, encoded.type_ids)
+    assert np.diagonal(trace.layers[0].heads.weights[head], offset=-1).mean() > 0.95
+    assert max(shares, key=shares.__getitem__) == "position-position"
+    assert shares["position-position"] > 0.5
