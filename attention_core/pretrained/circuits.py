@@ -43,14 +43,18 @@ def repeated_sequence(
 
     Ids are drawn from ``0 .. vocab_size - 1`` without those in ``avoid`` (special tokens
     such as BOS/EOS/padding, which would mean something to the model). ``bos``: an id
-    put first, for models whose tokenizer starts every text with one (Llama-family);
-    GPT-2 starts with none. The score functions find it from the length, ``T - 2n``.
+    put first (and never drawn), for models whose tokenizer starts every text with one
+    (Llama-family); GPT-2 starts with none. The score functions find it from the length,
+    ``T - 2n``.
     """
     vocab_size = check_positive_int(vocab_size, "The vocabulary size")
     n = check_positive_int(n, "The length of the repeated part")
     if n < 2:
         raise InputError("The repeated part needs at least 2 tokens for an induction pattern.")
-    allowed = np.setdiff1d(np.arange(vocab_size), np.fromiter(avoid, dtype=np.int64, count=-1))
+    if bos is not None and not 0 <= bos < vocab_size:
+        raise InputError(f"The BOS id {bos} is not in the vocabulary 0 .. {vocab_size - 1}.")
+    avoided = np.fromiter([*avoid, *([] if bos is None else [bos])], dtype=np.int64)
+    allowed = np.setdiff1d(np.arange(vocab_size), avoided)
     if allowed.size < n:
         raise InputError(
             f"Only {allowed.size} tokens may be drawn, fewer than the {n} distinct tokens "

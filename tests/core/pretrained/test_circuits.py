@@ -51,6 +51,13 @@ def test_a_bos_token_comes_first_and_the_same_seed_gives_the_same_tokens() -> No
     np.testing.assert_array_equal(with_bos[1:], without)
 
 
+def test_the_bos_token_is_never_drawn_into_the_copies() -> None:
+    ids = circuits.repeated_sequence(np.random.default_rng(0), vocab_size=3, n=2, bos=1)
+
+    np.testing.assert_array_equal(ids, [1, *ids[1:3], *ids[1:3]])
+    assert sorted(ids[1:3].tolist()) == [0, 2]
+
+
 def test_every_allowed_token_can_be_used() -> None:
     ids = circuits.repeated_sequence(np.random.default_rng(1), vocab_size=4, n=3, avoid={2})
 
@@ -70,6 +77,11 @@ def test_every_allowed_token_can_be_used() -> None:
 def test_impossible_sequences_are_refused_with_a_message(vocab_size, n, avoid, message) -> None:
     with pytest.raises(InputError, match=message):
         circuits.repeated_sequence(np.random.default_rng(0), vocab_size, n, avoid)
+
+
+def test_a_bos_outside_the_vocabulary_is_refused() -> None:
+    with pytest.raises(InputError, match=r"BOS id 5 is not in the vocabulary 0 \.\. 4"):
+        circuits.repeated_sequence(np.random.default_rng(0), 5, 2, bos=5)
 
 
 # --- scores of heads made by hand -------------------------------------------------
