@@ -1,0 +1,172 @@
+r"""The heads that copy: previous-token, duplicate-token and induction scores for every head.
+
+The standard test (Olsson et al., 2022; TransformerLens's ``head_detector``): run the model
+on ``n`` random tokens repeated twice, ``[bos] a b c d a b c d``, and read each head's
+weights ``A (T, T)``. With ``p`` = 1 if a BOS token comes first, else 0, the second copy
+is the query rows :math:`R = \{p + n, \dots, p + 2n - 1\}` and
+
+.. math::
+    \text{previous} = \operatorname{mean}_{t \ge 1} A_{t,\,t-1} \qquad
+    \text{duplicate} = \operatorname{mean}_{i \in R} A_{i,\,i-n} \qquad
+    \text{induction} = \operatorname{mean}_{i \in R} A_{i,\,i-n+1}
+
+A duplicate-token head looks back at the same token's earlier copy; an induction head
+at the token *after* it, the one that came next last time, which is how a model
+continues a pattern it has seen once. Each score is in [0, 1]; 1 is a perfect head.
+
+Unlike TransformerLens's default (``error_measure="mul"``), which divides by every
+row's attention, the means here run over the rows that *can* show the pattern: a
+perfect induction head scores 1 here and about ``n / T`` (one half) there.
+The ``n`` tokens of one copy are distinct, so each token of the second copy has exactly
+one earlier occurrence and the duplicate and induction targets are unambiguous.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from attention_core.boundary.errors import InputError
+from attention_core.boundary.validation import check_positive_int
+
+
+def repeated_sequence(
+    rng: np.random.Generator,
+    vocab_size: int,
+    n: int,
+    avoid: Iterable[int] = (),
+    bos: int | None = None,
+) -> np.ndarray:
+    """``n`` distinct random token ids repeated twice: ``(2n,)``, or ``(2n + 1,)`` with ``bos``.
+
+    Ids are drawn from ``0 .. vocab_size - 1`` without those in ``avoid`` (special tokens
+    such as BOS/EOS/padding, which would mean something to the model). ``bos``: an id
+    put first (and never drawn), for models whose tokenizer starts every text with one
+    (Llama-family); GPT-2 starts with none. The score functions find it from the length,
+    ``T - 2n``.
+    """
+    vocab_size = check_positive_int(vocab_size, "The vocabulary size")
+    n = check_positive_int(n, "The length of the repeated part")
+    if n < 2:
+        raise InputError("The repeated part needs at least 2 tokens for an induction pattern.")
+    if bos is not None and not 0 <= bos < vocab_size:
+        raise InputError(f"The BOS id {bos} is not in the vocabulary 0 .. {vocab_size - 1}.")
+    avoided = np.fromiter([*avoid, *([] if bos is None else [bos])], dtype=np.int64)
+    allowed = np.setdiff1d(np.arange(vocab_size), avoided)
+    if allowed.size < n:
+        raise InputError(
+            f"Only {allowed.size} tokens may be drawn, fewer than the {n} distinct tokens "
+            "asked for; choose a shorter repeated part."
+        )
+    copy = rng.choice(allowed, size=n, replace=False)  # (n,) distinct
+    start = np.array([] if bos is None else [bos], dtype=np.int64)
+    return np.concatenate([start, copy, copy]).astype(np.int64)  # (p + 2n,)
+
+
+def _second_copy(weights: np.ndarray, n: int) -> np.ndarray:
+    """The query rows of the second copy, ``p + n .. p + 2n - 1`` for weights ``(..., T, T)``."""
+    length = weights.shape[-1]
+    return np.arange(length - n, length)
+
+
+def _stripe_mean(weights: np.ndarray, rows: np.ndarray, offset: int) -> np.ndarray:
+    r""":math:`\operatorname{mean}_{i \in rows} A_{i,\, i + offset}`: ``(L, H, T, T) -> (L, H)``."""
+    return weights[..., rows, rows + offset].mean(axis=-1)
+
+
+def previous_token_score(weights: np.ndarray) -> np.ndarray:
+    r""":math:`\operatorname{mean}_{t \ge 1} A_{t,\,t-1}`, attention to the token just before:
+    ``(L, H, T, T) -> (L, H)``.
+    """
+    _check_weights(weights, minimum_length=2)
+    length = weights.shape[-1]
+    return _stripe_mean(weights, np.arange(1, length), -1)
+
+
+def duplicate_token_score(weights: np.ndarray, n: int) -> np.ndarray:
+    r"""In the second copy, attention to the same token's earlier occurrence,
+    :math:`\operatorname{mean}_{i \in R} A_{i,\,i-n}`: ``(L, H, T, T) -> (L, H)``.
+    """
+    _check_repeated(weights, n)
+    return _stripe_mean(weights, _second_copy(weights, n), -n)
+
+
+def induction_score(weights: np.ndarray, n: int) -> np.ndarray:
+    r"""In the second copy, attention to the token after the earlier occurrence,
+    :math:`\operatorname{mean}_{i \in R} A_{i,\,i-n+1}`: ``(L, H, T, T) -> (L, H)``.
+    """
+    _check_repeated(weights, n)
+    return _stripe_mean(weights, _second_copy(weights, n), -(n - 1))
+
+
+@dataclass(frozen=True)
+class HeadDetector:
+    """One kind of copying head: its label, a sentence for students and its score."""
+
+    label: str
+    help: str
+    score: Callable[[np.ndarray, int], np.ndarray]  #: (weights (L, H, T, T), n) -> (L, H)
+
+
+#: name -> detector, in the order a table shows them
+DETECTORS: dict[str, HeadDetector] = {
+    "previous_token": HeadDetector(
+        "previous token",
+        "How much each token attends to the token just before it.",
+        lambda weights, n: previous_token_score(weights),
+    ),
+    "duplicate_token": HeadDetector(
+        "duplicate token",
+        "In the repeated half, how much a token attends to its own earlier copy.",
+        duplicate_token_score,
+    ),
+    "induction": HeadDetector(
+        "induction",
+        "In the repeated half, how much a token attends to the token that followed its "
+        "earlier copy: the head that lets a model continue a pattern it has seen once.",
+        induction_score,
+    ),
+}
+
+
+def detect_heads(weights: np.ndarray, n: int) -> dict[str, np.ndarray]:
+    """Every detector's score ``(L, H)`` on the weights of :func:`repeated_sequence`'s ids."""
+    return {name: detector.score(weights, n) for name, detector in DETECTORS.items()}
+
+
+def strongest(scores: np.ndarray, k: int) -> list[tuple[int, int, float]]:
+    """The ``k`` best heads of ``scores (L, H)`` as ``(layer, head, score)``, best first.
+
+    Equal scores go to the lower layer, then the lower head; ``k`` above ``L * H``
+    gives every head.
+    """
+    k = check_positive_int(k, "The number of heads")
+    layers, heads = np.indices(scores.shape)
+    order = np.lexsort((heads.ravel(), layers.ravel(), -scores.ravel()))[:k]
+    return [(int(layers.flat[i]), int(heads.flat[i]), float(scores.flat[i])) for i in order]
+
+
+def _check_weights(weights: np.ndarray, minimum_length: int) -> None:
+    """Refuse weights that are not ``(L, H, T, T)`` with ``T >= minimum_length``."""
+    if weights.ndim != 4 or weights.shape[-1] != weights.shape[-2]:
+        raise InputError(
+            f"The attention weights must be (layers, heads, T, T), got shape {weights.shape}."
+        )
+    if weights.shape[-1] < minimum_length:
+        raise InputError(
+            f"The sequence needs at least {minimum_length} tokens, got {weights.shape[-1]}."
+        )
+
+
+def _check_repeated(weights: np.ndarray, n: int) -> None:
+    """Refuse weights too short to hold two copies of ``n`` tokens (after at most a BOS)."""
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 2:
+        raise InputError(f"The repeated part must be a whole number of at least 2, got {n!r}.")
+    _check_weights(weights, minimum_length=2 * n)
+    if weights.shape[-1] > 2 * n + 1:
+        raise InputError(
+            f"{weights.shape[-1]} tokens are not two copies of {n} (with at most one BOS "
+            f"first); use the ids of repeated_sequence with n = {n}."
+        )
