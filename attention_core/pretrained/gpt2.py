@@ -90,8 +90,10 @@ class GPT2:
         )
         y = x + attended.output  # (T, d)
         normed_y = layer_norm(y, widen(layer.ln2_gain), widen(layer.ln2_bias), self.eps)
-        widened = [widen(a) for a in (layer.w_in, layer.b_in, layer.w_out, layer.b_out)]
-        output = y + mlp(normed_y, *widened, gelu_tanh)  # (T, d)
+        w_in, b_in, w_out, b_out = (
+            widen(a) for a in (layer.w_in, layer.b_in, layer.w_out, layer.b_out)
+        )
+        output = y + mlp(normed_y, w_in, b_in, w_out, b_out, gelu_tanh)  # (T, d)
         return block_trace(x, normed, attended, output)
 
     def forward(self, ids: np.ndarray) -> ModelTrace:

@@ -243,7 +243,7 @@ def load(directory: Path, config: settings.Config) -> Llama:
     info = _info(directory, config, base)
     d_ff = settings.integer(config, "intermediate_size")
     stored = open_tensors(directory)
-    tensors = {**without_prefix(stored, "model."), "lm_head.weight": stored.get("lm_head.weight")}
+    tensors = without_prefix(stored, "model.")  # lm_head.weight keeps its name
     shape = (info.vocab_size, info.d_model)
     token_table = expect(tensors, "embed_tokens.weight", shape)
     tied = settings.flag(config, "tie_word_embeddings", False)

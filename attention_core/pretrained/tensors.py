@@ -24,8 +24,24 @@ from attention_core.boundary.errors import InputError
 
 WEIGHTS_FILE = "model.safetensors"
 INDEX_FILE = "model.safetensors.index.json"
-#: Stored dtypes the loader reads, as NumPy dtypes (BF16: raw 16-bit words, see :func:`widen`).
-DTYPES = {"F32": np.dtype("<f4"), "F16": np.dtype("<f2"), "BF16": np.dtype("<u2")}
+#: Stored dtypes of weights, as NumPy dtypes (BF16: raw 16-bit words, see :func:`widen`).
+DTYPES: dict[str, np.dtype] = {
+    "F32": np.dtype("<f4"),
+    "F16": np.dtype("<f2"),
+    "BF16": np.dtype("<u2"),
+}
+#: Other dtypes a checkpoint may store (buffers such as GPT-2's old causal-mask ``attn.bias``):
+#: mapped so that nothing fails on them, never used as weights (:func:`expect` refuses them).
+#: Dtypes NumPy cannot name (float8, unsigned 16-64 bit) are not mapped at all.
+OTHER_DTYPES: dict[str, np.dtype] = {
+    "F64": np.dtype("<f8"),
+    "I64": np.dtype("<i8"),
+    "I32": np.dtype("<i4"),
+    "I16": np.dtype("<i2"),
+    "I8": np.dtype("i1"),
+    "U8": np.dtype("u1"),
+    "BOOL": np.dtype("?"),
+}
 #: A header larger than this is not a model header (the safetensors library's own cap).
 MAX_HEADER_BYTES = 100_000_000
 
@@ -57,16 +73,19 @@ def read_header(path: Path) -> tuple[int, dict[str, dict]]:
     return 8 + size, header
 
 
-def _view(path: Path, data: np.ndarray, name: str, entry: dict) -> np.ndarray:
-    """One tensor: its bytes in ``data`` (the file after the header) as a read-only array."""
-    dtype = DTYPES.get(entry.get("dtype", ""))
+def _view(path: Path, data: np.ndarray, name: str, entry: dict) -> np.ndarray | None:
+    """One tensor: its bytes in ``data`` (the file after the header) as a read-only array;
+    None for a dtype NumPy cannot name.
+    """
+    stored = entry.get("dtype") if isinstance(entry, dict) else None
+    dtype = DTYPES.get(str(stored)) or OTHER_DTYPES.get(str(stored))
     if dtype is None:
-        raise InputError(
-            f"{name} in {path.name} is stored as {entry.get('dtype')}; the app reads "
-            f"{', '.join(DTYPES)} tensors only."
-        )
-    shape = tuple(entry.get("shape", ()))
-    begin, end = entry.get("data_offsets", (0, -1))
+        return None
+    try:
+        shape = tuple(int(size) for size in entry["shape"])
+        begin, end = (int(offset) for offset in entry["data_offsets"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise _corrupt(path, f"the header entry of {name} is malformed") from error
     count = int(np.prod(shape, dtype=np.int64))
     if not 0 <= begin <= end <= data.size or end - begin != count * dtype.itemsize:
         raise _corrupt(path, f"the bytes of {name} do not fit the file")
@@ -82,7 +101,8 @@ def map_file(path: Path) -> Tensors:
         data = np.memmap(path, np.uint8, mode="r", offset=start)  # (bytes,)
     except ValueError as error:  # nothing after the header
         raise _corrupt(path, "it holds no tensor data") from error
-    return {name: _view(path, data, name, entry) for name, entry in header.items()}
+    views = {name: _view(path, data, name, entry) for name, entry in header.items()}
+    return {name: view for name, view in views.items() if view is not None}
 
 
 def _shards(directory: Path) -> list[Path]:
@@ -140,6 +160,11 @@ def expect(tensors: Tensors, name: str, shape: tuple[int, ...]) -> np.ndarray:
     if tensor is None:
         raise InputError(
             f"The weights have no tensor {name!r}: they do not match config.json's model."
+        )
+    if tensor.dtype not in DTYPES.values():
+        raise InputError(
+            f"{name} is stored as {tensor.dtype}; the app reads weights stored as "
+            "float32, float16 or bfloat16 only."
         )
     if tensor.shape != shape:
         raise InputError(

@@ -7,6 +7,7 @@ Each checkpoint is built offline by ``transformers`` and saved as the Hub serves
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ import torch
 import transformers
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from safetensors.numpy import load_file, save_file
 
 from attention_core.boundary.errors import InputError
 from attention_core.pretrained import Checkpoint, load_checkpoint
@@ -169,3 +171,26 @@ def test_an_empty_text_is_refused(loaded: dict, text: str) -> None:
 def test_ids_outside_the_vocabulary_or_the_length_limit_are_refused(loaded: dict, ids) -> None:
     with pytest.raises(InputError):
         loaded["gpt2"][0].forward(ids)
+
+
+def test_gpt2_as_the_hub_stores_it_loads_the_same_numbers(folders: dict, tmp_path: Path) -> None:
+    """The Hub's GPT-2 files name tensors without "transformer." and keep old mask buffers."""
+    tensors = load_file(folders["gpt2"] / "model.safetensors")
+    assert "transformer.wte.weight" in tensors
+    hub = {name.removeprefix("transformer."): tensor for name, tensor in tensors.items()}
+    hub["h.0.attn.bias"] = np.tril(np.ones((1, 1, 4, 4), dtype=bool))
+    hub["h.0.attn.masked_bias"] = np.array(-1e4, dtype=np.float32)
+    folder = Path(shutil.copytree(folders["gpt2"], tmp_path / "hub"))
+    save_file(hub, folder / "model.safetensors")
+    ids = np.array([3, 1, 4, 1, 5])
+    ours = load_checkpoint(folder).forward(ids)
+    np.testing.assert_array_equal(ours.logits, load_checkpoint(folders["gpt2"]).forward(ids).logits)
+
+
+def test_a_weight_stored_as_integers_is_refused(folders: dict, tmp_path: Path) -> None:
+    tensors = load_file(folders["llama"] / "model.safetensors")
+    tensors["model.norm.weight"] = np.ones(32, dtype=np.int64)
+    folder = Path(shutil.copytree(folders["llama"], tmp_path / "ints"))
+    save_file(tensors, folder / "model.safetensors")
+    with pytest.raises(InputError, match=r"norm\.weight is stored as int64"):
+        load_checkpoint(folder)
