@@ -197,11 +197,13 @@ def multi_head_attention(
     a group's heads holding the same copy, so head h's keys are always ``k[h]``; the
     ``weights`` are ``(H, T, S)``.
     """
-    n_repeats = 1 if kv_heads is None else n_heads // kv_heads
+    kv_count = n_heads if kv_heads is None else kv_heads
     q = project(x, projections.w_q, n_heads, projections.b_q)  # (H, T, dk)
-    k = repeat_kv(project(x_kv, projections.w_k, n_heads // n_repeats, projections.b_k), n_repeats)
-    v = repeat_kv(project(x_kv, projections.w_v, n_heads // n_repeats, projections.b_v), n_repeats)
-    q_unrotated = k_unrotated = None  # k, v: (H, S, dk), (H, S, dv)
+    k = project(x_kv, projections.w_k, kv_count, projections.b_k)  # (Hkv, S, dk)
+    v = project(x_kv, projections.w_v, kv_count, projections.b_v)  # (Hkv, S, dv)
+    if kv_heads is not None:  # each K/V head for each query head of its group
+        k, v = repeat_kv(k, n_heads // kv_heads), repeat_kv(v, n_heads // kv_heads)  # (H, S, ·)
+    q_unrotated = k_unrotated = None
     if rotary_base is not None:
         q_unrotated, k_unrotated = q, k
         q, k = rotate(q, rotary_base), rotate(k, rotary_base)
