@@ -194,3 +194,34 @@ def test_a_weight_stored_as_integers_is_refused(folders: dict, tmp_path: Path) -
     save_file(tensors, folder / "model.safetensors")
     with pytest.raises(InputError, match=r"norm\.weight is stored as int64"):
         load_checkpoint(folder)
+
+
+def test_llama_with_wide_heads_one_kv_head_and_biases_on_q_k_v_o_equals_transformers(
+    tmp_path: Path,
+) -> None:
+    """head_dim 16 given explicitly (4 heads x 16 > width 32), multi-query attention, and
+    Llama's attention_bias (biases on Q, K, V and O), LM head tied."""
+    config = transformers.LlamaConfig(
+        vocab_size=VOCAB_SIZE, hidden_size=32, intermediate_size=40, num_hidden_layers=2,
+        num_attention_heads=4, num_key_value_heads=1, head_dim=16, attention_bias=True,
+        max_position_embeddings=128, tie_word_embeddings=True, rope_theta=200.0,
+    )  # fmt: skip
+    save_model(config, tmp_path)
+    checkpoint = load_checkpoint(tmp_path)
+    assert (checkpoint.info.d_head, checkpoint.info.n_kv_heads) == (16, 1)
+    for length in (3, 128):
+        ids = np.random.default_rng(length).integers(0, VOCAB_SIZE, size=length)
+        assert_equal_to_reference(checkpoint, reference(tmp_path), ids)
+
+
+def test_a_trace_counts_each_of_its_arrays_once(loaded: dict) -> None:
+    trace = loaded["llama"][0].forward(np.arange(10))
+    every = [trace.hidden, trace.logits]
+    for layer in trace.layers:
+        every += [*vars(layer).values(), *vars(layer.heads).values()]
+    every = [a for a in every if isinstance(a, np.ndarray)]
+    distinct = {id(a): a.nbytes for a in every}
+    assert trace.layers[1].x is trace.layers[0].output  # one array, counted once
+    assert trace.layers[0].q is not trace.layers[0].q_rotated  # RoPE: both kept
+    assert trace.nbytes == sum(distinct.values()) < sum(a.nbytes for a in every)
+    assert trace.weights.shape == (3, 4, 10, 10)
