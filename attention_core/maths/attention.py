@@ -153,6 +153,26 @@ class MultiHeadTrace(AttentionTrace):
     v: np.ndarray  #: (H, S, dv)
     concat: np.ndarray  #: (T, H*dv) the heads side by side
     output: np.ndarray  #: (T, d_out) the heads combined
+    #: (H, T, dk), (H, S, dk) before RoPE turned them (``q``, ``k`` are after); None without RoPE
+    q_unrotated: np.ndarray | None = None
+    k_unrotated: np.ndarray | None = None
+
+
+def kv_group(head: int, n_heads: int, kv_heads: int) -> int:
+    r"""The K/V head that query head ``head`` reads: :math:`\lfloor h / (H / H_{kv}) \rfloor`.
+
+    Grouped-query attention (Ainslie et al. 2023): ``n_heads // kv_heads`` neighbouring
+    query heads share one key and one value head (query heads 0, 1 -> K/V head 0 ...).
+    """
+    return head // (n_heads // kv_heads)
+
+
+def repeat_kv(x: np.ndarray, n_repeats: int) -> np.ndarray:
+    """Each K/V head repeated for the query heads of its group: ``(Hkv, S, d) -> (Hkv*r, S, d)``.
+
+    Head ``h`` of the result is head :func:`kv_group` (h) of ``x``; ``r = 1`` returns ``x``.
+    """
+    return x if n_repeats == 1 else np.repeat(x, n_repeats, axis=0)
 
 
 def multi_head_attention(
@@ -165,18 +185,38 @@ def multi_head_attention(
     normaliser: Callable[[np.ndarray], np.ndarray] = softmax,
     combine: Callable[[np.ndarray, Projections], np.ndarray] = output_projection,
     rotary_base: float | None = None,
+    kv_heads: int | None = None,
 ) -> MultiHeadTrace:
     r"""Project, attend in every head, combine; ``x_kv`` is ``x`` in self-attention.
 
     ``normaliser``: softmax or hardmax (the function); ``combine``: :math:`W^O` or another way to
-    merge heads; ``rotary_base``: rotate queries and keys by position first (RoPE).
+    merge heads; ``rotary_base``: rotate queries and keys by position first (RoPE), positions
+    0, 1, ... of ``x`` and of ``x_kv``; ``kv_heads``: grouped-query attention, ``w_k, w_v
+    (d_in, Hkv*dk)`` make ``kv_heads`` K/V heads, each read by ``n_heads // kv_heads`` query
+    heads (:func:`repeat_kv`). The trace's ``k`` and ``v`` are per *query* head ``(H, S, dk)``,
+    a group's heads holding the same copy, so head h's keys are always ``k[h]``; the
+    ``weights`` are ``(H, T, S)``.
     """
+    kv_count = n_heads if kv_heads is None else kv_heads
     q = project(x, projections.w_q, n_heads, projections.b_q)  # (H, T, dk)
-    k = project(x_kv, projections.w_k, n_heads, projections.b_k)  # (H, S, dk)
-    v = project(x_kv, projections.w_v, n_heads, projections.b_v)  # (H, S, dv)
+    k = project(x_kv, projections.w_k, kv_count, projections.b_k)  # (Hkv, S, dk)
+    v = project(x_kv, projections.w_v, kv_count, projections.b_v)  # (Hkv, S, dv)
+    if kv_heads is not None:  # each K/V head for each query head of its group
+        k, v = repeat_kv(k, n_heads // kv_heads), repeat_kv(v, n_heads // kv_heads)  # (H, S, ·)
+    q_unrotated = k_unrotated = None
     if rotary_base is not None:
+        q_unrotated, k_unrotated = q, k
         q, k = rotate(q, rotary_base), rotate(k, rotary_base)
     heads = scaled_dot_product_attention(q, k, v, scale, mask, normaliser)  # (H, T, ·)
     output = combine(heads.context, projections)  # (T, d_out)
     concat = merge_heads(heads.context)  # (T, H*dv)
-    return MultiHeadTrace(**vars(heads), q=q, k=k, v=v, concat=concat, output=output)
+    return MultiHeadTrace(
+        **vars(heads),
+        q=q,
+        k=k,
+        v=v,
+        concat=concat,
+        output=output,
+        q_unrotated=q_unrotated,
+        k_unrotated=k_unrotated,
+    )

@@ -74,3 +74,31 @@ def mlp(
     """
     hidden = activation(x @ w_in + b_in)  # (T, d_ff)
     return hidden @ w_out + b_out  # (T, d)
+
+
+def silu(x: np.ndarray) -> np.ndarray:
+    r"""SiLU (swish), :math:`x\, \sigma(x) = x / (1 + e^{-x})`, elementwise (Llama's activation).
+
+    :math:`\sigma(x) = \tfrac12 (1 + \tanh(x/2))`: the same number without overflowing
+    :math:`e^{-x}` for very negative x.
+    """
+    return x * (0.5 * (1.0 + np.tanh(0.5 * x)))
+
+
+def rms_norm(x: np.ndarray, gain: np.ndarray, eps: float) -> np.ndarray:
+    r""":math:`\mathrm{RMSNorm}(x) = g \odot x / \sqrt{\tfrac1d \sum_j x_j^2 + \epsilon}`, per row.
+
+    ``x (T, d)``, ``gain (d,)`` -> ``(T, d)``. LayerNorm without the mean and the
+    bias (Zhang & Sennrich 2019), as Llama and Qwen2 use it.
+    """
+    mean_square = np.square(x).mean(axis=-1, keepdims=True)  # (T, 1)
+    return x / np.sqrt(mean_square + eps) * gain
+
+
+def swiglu(x: np.ndarray, w_gate: np.ndarray, w_up: np.ndarray, w_down: np.ndarray) -> np.ndarray:
+    r"""Gated feed-forward :math:`(\mathrm{SiLU}(x W_g) \odot x W_u)\, W_d` (Shazeer 2020).
+
+    ``x (T, d)``, ``w_gate, w_up (d, d_ff)``, ``w_down (d_ff, d)`` -> ``(T, d)``; no biases.
+    """
+    hidden = silu(x @ w_gate) * (x @ w_up)  # (T, d_ff)
+    return hidden @ w_down  # (T, d)

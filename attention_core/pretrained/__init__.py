@@ -1,7 +1,15 @@
-"""A real pretrained encoder, all-MiniLM-L6-v2, run by the project's own attention core.
+"""Real pretrained models run by the project's own attention core.
 
-``loading`` reads and checks the files (weights hash, tokenizer), ``bert`` is the
-NumPy forward pass (its attention is :mod:`attention_core.maths.attention`),
-``head_measures`` the per-head summaries of Clark et al. (2019) and ``rollout``
-attention rollout (Abnar & Zuidema, 2020). Nothing here imports torch.
+``load_checkpoint(path)`` reads a checkpoint folder (safetensors only) of a
+supported family: BERT (all-MiniLM-L6-v2), GPT-2, and the Llama family (Llama,
+Qwen2, Mistral). ``loading`` reads and checks all-MiniLM-L6-v2 (weights hash,
+tokenizer), ``bert``, ``gpt2`` and ``llama`` are the NumPy forward passes (their
+attention is :mod:`attention_core.maths.attention`), ``trace`` the names they
+share, ``head_measures`` the per-head summaries of Clark et al. (2019) and
+``rollout`` attention rollout (Abnar & Zuidema, 2020). Nothing here imports torch.
 """
+
+from attention_core.pretrained.checkpoint import Checkpoint, load_checkpoint
+from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace, Tokens
+
+__all__ = ["BlockTrace", "Checkpoint", "ModelInfo", "ModelTrace", "Tokens", "load_checkpoint"]

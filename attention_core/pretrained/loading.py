@@ -235,7 +235,7 @@ def load_tokenizer(directory: Path, max_tokens: int = MAX_TOKENS) -> WordPiece:
     return WordPiece(whole, cut)
 
 
-def _clean(text: str) -> str:
+def clean_text(text: str) -> str:
     """Control and format characters become spaces (the tokenizer would drop most anyway;
     a string of only them must count as empty)."""
     kept = (ch if unicodedata.category(ch)[0] != "C" else " " for ch in text[:MAX_TEXT_CHARS])
@@ -248,8 +248,8 @@ def encode(tokenizer: WordPiece, text: str, pair: str | None = None) -> Encoded:
     Longer input loses tokens from the end of the longer sentence first (BERT's
     "longest first"). Raises :class:`InputError` for a sentence with no words.
     """
-    first = _clean(text)
-    second = None if pair is None else _clean(pair)
+    first = clean_text(text)
+    second = None if pair is None else clean_text(pair)
     if not first:
         raise InputError("The first sentence is empty: type a few words.")
     if second is not None and not second:

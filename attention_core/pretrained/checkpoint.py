@@ -1,0 +1,132 @@
+"""Load a checkpoint folder of a supported family: ``load_checkpoint(path) -> Checkpoint``.
+
+A folder as the Hugging Face Hub serves it: ``config.json``, ``model.safetensors``
+(or ``model.safetensors.index.json`` and its shards) and ``tokenizer.json``. The
+family comes from config.json's ``model_type`` (:data:`FAMILIES`); anything else,
+a missing or damaged file, pickle-only weights (``pytorch_model.bin``) or weights
+that do not match the config are refused with an :class:`InputError`. Only
+safetensors are read (never pickle) and no code from the folder is run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from attention_core.boundary.errors import InputError
+from attention_core.boundary.limits import MAX_TOKENS
+from attention_core.boundary.text import unique_labels
+from attention_core.pretrained import bert_checkpoint, gpt2, llama, loading
+from attention_core.pretrained import config as settings
+from attention_core.pretrained.loading import WordPiece
+from attention_core.pretrained.trace import Model, ModelInfo, ModelTrace, Tokens
+
+
+def decoder_tokenize(tokenizer: WordPiece, text: str) -> Tokens:
+    """The tokenizer's own encoding of ``text`` (its special tokens too), cut to MAX_TOKENS."""
+    cleaned = loading.clean_text(text)
+    if not cleaned:
+        raise InputError("The text is empty: type a few words.")
+    whole = tokenizer.whole.encode(cleaned)
+    encoding = tokenizer.cut.encode(cleaned)
+    if not encoding.ids:
+        raise InputError("The model finds no tokens in this text: type a few words.")
+    tokens = tuple(encoding.tokens)
+    return Tokens(
+        ids=np.asarray(encoding.ids, dtype=np.int64),
+        tokens=tokens,
+        labels=unique_labels(tokens),
+        cut=len(whole.ids) - len(encoding.ids),
+    )
+
+
+@dataclass(frozen=True)
+class Family:
+    """One supported architecture: its name for people, its loader, its tokenization."""
+
+    label: str
+    load: Callable[[Path, settings.Config], Model]
+    tokenize: Callable[[WordPiece, str], Tokens]
+
+
+#: config.json's ``model_type`` -> the family that runs it.
+FAMILIES: dict[str, Family] = {
+    "bert": Family("BERT (all-MiniLM-L6-v2)", bert_checkpoint.load, bert_checkpoint.tokenize),
+    "gpt2": Family("GPT-2", gpt2.load, decoder_tokenize),
+    "llama": Family("Llama", llama.load, decoder_tokenize),
+    "qwen2": Family("Qwen2", llama.load, decoder_tokenize),
+    "mistral": Family("Mistral (no sliding window)", llama.load, decoder_tokenize),
+}
+
+
+def supported() -> str:
+    """The families, for messages: "bert (BERT ...), gpt2 (GPT-2), ..."."""
+    return ", ".join(f"{name} ({family.label})" for name, family in FAMILIES.items())
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A loaded model and its tokenizer: ``info``, ``tokenize(text)``, ``forward(ids)``."""
+
+    model: Model
+    tokenizer: WordPiece
+    family: Family
+
+    @property
+    def info(self) -> ModelInfo:
+        return self.model.info
+
+    def tokenize(self, text: str) -> Tokens:
+        """``text`` as the model's tokens, cut to MAX_TOKENS (``Tokens.cut`` says how many)."""
+        return self.family.tokenize(self.tokenizer, text)
+
+    def forward(self, ids: np.ndarray | list[int]) -> ModelTrace:
+        """Every layer, the final hidden states and (decoders) the logits for ``ids (T,)``."""
+        return self.model.forward(check_ids(ids, self.info))
+
+
+def check_ids(ids: np.ndarray | list[int], info: ModelInfo) -> np.ndarray:
+    """``ids`` as ``(T,)`` int64; refused unless 1 <= T <= the limit and every id is known."""
+    array = np.asarray(ids)
+    longest = min(MAX_TOKENS, info.max_positions)
+    if array.ndim != 1 or not 1 <= array.size <= longest:
+        raise InputError(f"Give between 1 and {longest} token ids in a flat list.")
+    if not np.issubdtype(array.dtype, np.integer):
+        raise InputError("Token ids must be whole numbers.")
+    if array.min() < 0 or array.max() >= info.vocab_size:
+        raise InputError(f"Token ids must be between 0 and {info.vocab_size - 1}.")
+    return array.astype(np.int64)
+
+
+def _tokenizer(directory: Path, vocab_size: int) -> WordPiece:
+    if not (directory / loading.TOKENIZER_FILE).is_file():
+        raise InputError(f"{directory.name} has no {loading.TOKENIZER_FILE}.")
+    try:
+        tokenizer = loading.load_tokenizer(directory)
+    except Exception as error:  # the tokenizers library raises plain Exception
+        raise InputError(f"{loading.TOKENIZER_FILE} in {directory.name} is damaged.") from error
+    if tokenizer.whole.get_vocab_size(with_added_tokens=True) > vocab_size:
+        raise InputError(
+            f"{loading.TOKENIZER_FILE} knows more tokens than the model's {vocab_size}: "
+            "they do not belong together."
+        )
+    return tokenizer
+
+
+def load_checkpoint(path: str | Path) -> Checkpoint:
+    """Read the checkpoint folder ``path`` of a supported family (:data:`FAMILIES`)."""
+    directory = Path(path)
+    if not directory.is_dir():
+        raise InputError(f"{directory} is not a folder: give the folder holding config.json.")
+    config = settings.read_config(directory)
+    family = FAMILIES.get(str(config.get("model_type")))
+    if family is None:
+        raise InputError(
+            f"The model type {config.get('model_type')!r} is not supported. "
+            f"Supported model types: {supported()}."
+        )
+    model = family.load(directory, config)
+    return Checkpoint(model, _tokenizer(directory, model.info.vocab_size), family)

@@ -1,0 +1,54 @@
+r"""What every family's forward pass shares: a layer's trace and the next-token logits.
+
+.. math:: \mathrm{logits} = h_{\text{final}}\, W_{\text{LM}}^\top
+
+``T`` tokens, ``d`` width, ``V`` vocabulary, ``H`` query heads of width ``dk``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attention_core.maths import attention
+from attention_core.pretrained.bert import per_head
+from attention_core.pretrained.tensors import widen
+from attention_core.pretrained.trace import BlockTrace
+
+#: Rows of the LM head widened at once: a float16 vocabulary is never widened whole.
+LOGIT_ROWS = 8192
+
+
+def block_trace(
+    x: np.ndarray,
+    attention_input: np.ndarray,
+    attended: attention.MultiHeadTrace,
+    output: np.ndarray,
+    angles: np.ndarray | None = None,
+) -> BlockTrace:
+    """A layer's :class:`BlockTrace` from its attention trace (before/after RoPE split out)."""
+    q = attended.q if attended.q_unrotated is None else attended.q_unrotated  # (H, T, dk)
+    k = attended.k if attended.k_unrotated is None else attended.k_unrotated
+    return BlockTrace(
+        x=x,
+        attention_input=attention_input,
+        q=q,
+        k=k,
+        q_rotated=attended.q,
+        k_rotated=attended.k,
+        angles=angles,
+        v=attended.v,
+        heads=per_head(attended),
+        attention_output=attended.output,
+        output=output,
+    )
+
+
+def next_token_logits(hidden: np.ndarray, head: np.ndarray) -> np.ndarray:
+    r""":math:`h W^\top`: ``hidden (T, d)``, ``head (V, d)`` the LM head (or the tied token
+    table) -> ``(T, V)`` float32, widened :data:`LOGIT_ROWS` rows at a time.
+    """
+    logits = np.empty((hidden.shape[0], head.shape[0]), dtype=np.float32)  # (T, V)
+    for start in range(0, head.shape[0], LOGIT_ROWS):
+        rows = widen(head[start : start + LOGIT_ROWS])  # (rows, d)
+        logits[:, start : start + LOGIT_ROWS] = hidden @ rows.T
+    return logits
