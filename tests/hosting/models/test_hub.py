@@ -1,0 +1,213 @@
+"""Downloading from the Hub, through huggingface_hub's real client, against a loopback fake Hub.
+
+The files are a few kB of stand-in bytes: these tests prove transport (progress,
+cap, checksums, cache, offline), not the model's maths.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from huggingface_hub import constants
+
+from hosting.models.catalogue import CatalogueEntry
+from hosting.models.errors import ModelSourceError
+from hosting.models.hub import cached_folder, download
+from tests.hosting.models.fake_hub import FakeHub, FakeRepo, git_blob_id
+
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+CONFIG = json.dumps({"model_type": "gpt2", "n_layer": 1}).encode()
+WEIGHTS = bytes(range(256)) * 16  # 4,096 bytes
+TOKENIZER = json.dumps({"model": {"type": "BPE", "vocab": {"a": 0}}}).encode()
+FILES = ("config.json", "model.safetensors", "tokenizer.json")
+TOTAL = len(CONFIG) + len(WEIGHTS) + len(TOKENIZER)
+OFFLINE = (
+    "This server cannot reach the Hugging Face Hub, so tests/tiny-gpt2 cannot be downloaded. "
+    "The bundled model still works."
+)
+
+
+def ignore_progress(done: int, total: int) -> None:
+    """A progress callback for tests that do not look at progress."""
+
+
+def tiny_entry(repo_id: str = "tests/tiny-gpt2", revision: str = COMMIT) -> CatalogueEntry:
+    return CatalogueEntry(
+        repo_id=repo_id,
+        label="tiny GPT-2",
+        source="hub",
+        family="gpt2",
+        revision=revision,
+        parameters=1_000,
+        size_mb=0.004,
+        files=FILES,
+    )
+
+
+def tiny_repo(**extra_files: bytes) -> FakeRepo:
+    """The tiny checkpoint as the Hub would hold it: the weights in LFS, the JSON in git."""
+    files = {"config.json": CONFIG, "model.safetensors": WEIGHTS, "tokenizer.json": TOKENIZER}
+    return FakeRepo("tests/tiny-gpt2", COMMIT, files | extra_files, lfs=frozenset(FILES[1:2]))
+
+
+def test_download_lands_every_file_and_reports_bytes_up_to_the_total(
+    fake_hub: FakeHub, tmp_path: Path
+) -> None:
+    fake_hub.add(tiny_repo())
+    reports: list[tuple[int, int]] = []
+    folder = download(
+        tiny_entry(),
+        tmp_path,
+        lambda done, total: reports.append((done, total)),
+        endpoint=fake_hub.endpoint,
+    )
+    assert sorted(path.name for path in folder.iterdir()) == sorted(FILES)
+    assert (folder / "model.safetensors").read_bytes() == WEIGHTS
+    assert (folder / "config.json").read_bytes() == CONFIG
+    assert folder.name == COMMIT
+    assert reports == [
+        (0, TOTAL),
+        (len(CONFIG), TOTAL),
+        (len(CONFIG) + len(WEIGHTS), TOTAL),
+        (TOTAL, TOTAL),
+    ]
+
+
+def test_second_call_uses_the_cache_with_the_server_stopped(
+    fake_hub: FakeHub, tmp_path: Path
+) -> None:
+    fake_hub.add(tiny_repo())
+    first = download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint)
+    fake_hub.stop()
+    requests_before = len(fake_hub.requests)
+    assert download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint) == first
+    assert len(fake_hub.requests) == requests_before
+
+
+def test_the_cache_serves_a_downloaded_model_in_offline_mode(
+    fake_hub: FakeHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_hub.add(tiny_repo())
+    first = download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint) == first
+
+
+def test_size_cap_refuses_before_any_file_is_requested(fake_hub: FakeHub, tmp_path: Path) -> None:
+    fake_hub.add(tiny_repo())
+    with pytest.raises(ModelSourceError) as refused:
+        download(tiny_entry(), tmp_path, ignore_progress, max_mb=0.004, endpoint=fake_hub.endpoint)
+    assert str(refused.value) == (
+        f"tests/tiny-gpt2 is {TOTAL / 1000:.1f} kB, over this server's cap of 4.0 kB, "
+        "so it is not downloaded."
+    )
+    assert fake_hub.resolved() == []
+    assert cached_folder(tiny_entry(), tmp_path) is None
+
+
+def test_a_corrupted_lfs_file_is_refused_and_not_left_in_the_cache(
+    fake_hub: FakeHub, tmp_path: Path
+) -> None:
+    repo = fake_hub.add(tiny_repo())
+    repo.corrupt.add("model.safetensors")
+    with pytest.raises(ModelSourceError) as refused:
+        download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint)
+    assert str(refused.value) == (
+        "The downloaded model.safetensors of tests/tiny-gpt2 does not match the Hub's checksum, "
+        "so it was deleted. Try again later; the bundled model still works."
+    )
+    stored = tmp_path / "models--tests--tiny-gpt2"
+    # config.json came first and stays; the weights' blob and its snapshot link are gone.
+    assert sorted(path.name for path in (stored / "blobs").iterdir()) == [git_blob_id(CONFIG)]
+    assert sorted(path.name for path in (stored / "snapshots" / COMMIT).iterdir()) == [
+        "config.json"
+    ]
+    repo.corrupt.clear()  # the next attempt downloads the weights again, and succeeds
+    folder = download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint)
+    assert (folder / "model.safetensors").read_bytes() == WEIGHTS
+
+
+def test_a_corrupted_git_file_is_refused_by_its_blob_id(fake_hub: FakeHub, tmp_path: Path) -> None:
+    repo = fake_hub.add(tiny_repo())
+    repo.corrupt.add("config.json")
+    with pytest.raises(ModelSourceError) as refused:
+        download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint)
+    assert str(refused.value).startswith("The downloaded config.json of tests/tiny-gpt2 does not")
+    assert list((tmp_path / "models--tests--tiny-gpt2" / "blobs").iterdir()) == []
+    assert cached_folder(tiny_entry(), tmp_path) is None
+
+
+def test_a_stopped_server_means_the_plain_offline_message(
+    fake_hub: FakeHub, tmp_path: Path
+) -> None:
+    fake_hub.stop()
+    with pytest.raises(ModelSourceError) as refused:
+        download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint)
+    assert str(refused.value) == OFFLINE
+
+
+def test_hf_hub_offline_refuses_without_a_request(
+    fake_hub: FakeHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_hub.add(tiny_repo())
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ModelSourceError) as refused:
+        download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint)
+    assert str(refused.value) == OFFLINE
+    assert fake_hub.requests == []
+
+
+def test_offline_mode_set_when_the_client_loaded_gives_the_same_message(
+    fake_hub: FakeHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_hub.add(tiny_repo())
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    with pytest.raises(ModelSourceError) as refused:
+        download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint)
+    assert str(refused.value) == OFFLINE
+    assert fake_hub.requests == []
+
+
+@pytest.mark.parametrize(
+    ("repo_id", "revision"),
+    [("tests/no-such-model", COMMIT), ("tests/tiny-gpt2", "f" * 40)],
+    ids=["unknown repository", "unknown revision"],
+)
+def test_a_missing_repository_or_revision_is_a_plain_message(
+    fake_hub: FakeHub, tmp_path: Path, repo_id: str, revision: str
+) -> None:
+    fake_hub.add(tiny_repo())
+    with pytest.raises(ModelSourceError) as refused:
+        download(
+            tiny_entry(repo_id, revision), tmp_path, ignore_progress, endpoint=fake_hub.endpoint
+        )
+    assert str(refused.value) == (
+        f"The Hub has no {repo_id} at revision {revision}. The bundled model still works."
+    )
+    assert fake_hub.resolved() == []
+
+
+def test_a_revision_without_the_tokenizer_is_refused_before_downloading(
+    fake_hub: FakeHub, tmp_path: Path
+) -> None:
+    repo = fake_hub.add(tiny_repo())
+    del repo.files["tokenizer.json"]
+    with pytest.raises(ModelSourceError) as refused:
+        download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint)
+    assert str(refused.value) == (
+        f"The Hub's tests/tiny-gpt2 at revision {COMMIT} does not hold tokenizer.json. "
+        "The bundled model still works."
+    )
+    assert fake_hub.resolved() == []
+
+
+def test_pickles_and_code_are_never_requested_even_when_listed(
+    fake_hub: FakeHub, tmp_path: Path
+) -> None:
+    fake_hub.add(tiny_repo(**{"pytorch_model.bin": b"pickle", "modeling_tiny.py": b"import os"}))
+    folder = download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint)
+    asked = {path.rsplit("/", 1)[-1] for path in fake_hub.resolved()}
+    assert asked == set(FILES)
+    assert sorted(path.name for path in folder.iterdir()) == sorted(FILES)
