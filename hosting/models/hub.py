@@ -147,7 +147,7 @@ def _fetch(
                 cache_dir=cache_dir,
                 endpoint=endpoint,
                 token=False,
-                tqdm_class=counter.bar_class(),  # type: ignore[arg-type]
+                tqdm_class=counter.bar_class(),
             )
         )
     if not _matches(path, file):

@@ -7,11 +7,15 @@ cap, checksums, cache, offline), not the model's maths.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from huggingface_hub import constants
 
+from hosting.local_server import ROOT
 from hosting.models.catalogue import CatalogueEntry
 from hosting.models.errors import ModelSourceError
 from hosting.models.hub import cached_folder, download
@@ -211,3 +215,31 @@ def test_pickles_and_code_are_never_requested_even_when_listed(
     asked = {path.rsplit("/", 1)[-1] for path in fake_hub.resolved()}
     assert asked == set(FILES)
     assert sorted(path.name for path in folder.iterdir()) == sorted(FILES)
+
+
+def test_hf_endpoint_in_the_environment_points_the_client_at_a_mirror(
+    fake_hub: FakeHub, tmp_path: Path
+) -> None:
+    """``HF_ENDPOINT`` is read when huggingface_hub is imported, so a fresh process proves it."""
+    fake_hub.add(tiny_repo())
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from hosting.models.hub import download\n"
+        "from tests.hosting.models.test_hub import tiny_entry, ignore_progress\n"
+        "print(download(tiny_entry(), Path(sys.argv[1]), ignore_progress))\n"
+    )
+    environment = os.environ | {"HF_ENDPOINT": fake_hub.endpoint, "PYTHONPATH": str(ROOT)}
+    environment.pop("HF_HUB_OFFLINE", None)
+    finished = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        env=environment,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert finished.returncode == 0, finished.stderr
+    folder = Path(finished.stdout.strip())
+    assert (folder / "model.safetensors").read_bytes() == WEIGHTS
+    assert len(fake_hub.resolved()) == len(FILES) * 2  # a HEAD and a GET each
