@@ -69,6 +69,8 @@ def download(
     the repository, revision or a file is missing, the files exceed ``max_mb``, or a
     file does not match its checksum (the file is then deleted from the cache).
     """
+    if entry.source != "hub":
+        raise ValueError(f"{entry.repo_id} is {entry.source}, not on the Hub")
     cached = cached_folder(entry, cache_dir)
     if cached is not None:
         return cached
@@ -84,6 +86,11 @@ def download(
     counter = _ByteCounter(total, progress)
     paths = [_fetch(entry, file, cache_dir, counter, endpoint) for file in remote]
     return paths[0].parent
+
+
+def default_cache_dir() -> Path:
+    """``huggingface_hub``'s own cache (``HF_HUB_CACHE``, else ``HF_HOME``/hub)."""
+    return Path(constants.HF_HUB_CACHE)
 
 
 def cached_folder(entry: CatalogueEntry, cache_dir: Path) -> Path | None:
@@ -115,17 +122,20 @@ def _remote_files(entry: CatalogueEntry, endpoint: str | None) -> list[RemoteFil
             f"The Hub's {entry.repo_id} at revision {entry.revision} does not hold "
             f"{', '.join(missing) or 'the pinned commit'}. The bundled model still works."
         )
-    return [_remote_file(listed[name]) for name in entry.files if is_fetchable(name)]
+    return [_remote_file(entry, listed[name]) for name in entry.files if is_fetchable(name)]
 
 
-def _remote_file(sibling: RepoSibling) -> RemoteFile:
+def _remote_file(entry: CatalogueEntry, sibling: RepoSibling) -> RemoteFile:
+    """The listed file's size and checksum; refused when the Hub lists either without the other."""
     lfs = sibling.lfs
-    return RemoteFile(
-        name=sibling.rfilename,
-        size=lfs.size if lfs else sibling.size or 0,
-        sha256=lfs.sha256 if lfs else None,
-        git_blob_id=None if lfs else sibling.blob_id,
-    )
+    if lfs:
+        return RemoteFile(sibling.rfilename, lfs.size, sha256=lfs.sha256, git_blob_id=None)
+    if sibling.size is None or not sibling.blob_id:
+        raise ModelSourceError(
+            f"The Hub lists no size or checksum for {sibling.rfilename} of {entry.repo_id}, "
+            "so it is not downloaded. The bundled model still works."
+        )
+    return RemoteFile(sibling.rfilename, sibling.size, sha256=None, git_blob_id=sibling.blob_id)
 
 
 def _fetch(
@@ -160,15 +170,13 @@ def _fetch(
 
 
 def _matches(path: Path, file: RemoteFile) -> bool:
-    """True when the file's bytes have the checksum the Hub listed (or it listed none)."""
+    """True when the file's bytes have the checksum the Hub listed for them."""
     with path.open("rb") as stream:
         if file.sha256:
             return hashlib.file_digest(stream, "sha256").hexdigest() == file.sha256
-        if file.git_blob_id:
-            header = f"blob {path.stat().st_size}\0".encode()
-            git = hashlib.sha1(header, usedforsecurity=False)
-            return hashlib.file_digest(stream, lambda: git).hexdigest() == file.git_blob_id
-    return True
+        header = f"blob {path.stat().st_size}\0".encode()
+        git = hashlib.sha1(header, usedforsecurity=False)
+        return hashlib.file_digest(stream, lambda: git).hexdigest() == file.git_blob_id
 
 
 def _remove_from_cache(pointer: Path) -> None:

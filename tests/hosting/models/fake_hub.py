@@ -40,9 +40,13 @@ class FakeRepo:
     lfs: frozenset[str] = frozenset()
     #: Served with one byte changed (same length), while the listing keeps the true checksum.
     corrupt: set[str] = field(default_factory=set)
+    #: Listed with a name only, as the Hub's API does without ``blobs=true``.
+    bare: set[str] = field(default_factory=set)
 
     def sibling(self, name: str) -> dict[str, object]:
         content = self.files[name]
+        if name in self.bare:
+            return {"rfilename": name}
         entry: dict[str, object] = {
             "rfilename": name,
             "size": len(content),

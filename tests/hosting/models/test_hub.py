@@ -16,7 +16,7 @@ import pytest
 from huggingface_hub import constants
 
 from hosting.local_server import ROOT
-from hosting.models.catalogue import CatalogueEntry
+from hosting.models.catalogue import BUNDLED, CatalogueEntry
 from hosting.models.errors import ModelSourceError
 from hosting.models.hub import cached_folder, download
 from tests.hosting.models.fake_hub import FakeHub, FakeRepo, git_blob_id
@@ -205,6 +205,26 @@ def test_a_revision_without_the_tokenizer_is_refused_before_downloading(
         "The bundled model still works."
     )
     assert fake_hub.resolved() == []
+
+
+@pytest.mark.parametrize("name", ["config.json", "model.safetensors"])
+def test_a_file_listed_without_a_checksum_is_refused_before_downloading(
+    fake_hub: FakeHub, tmp_path: Path, name: str
+) -> None:
+    repo = fake_hub.add(tiny_repo())
+    repo.bare.add(name)
+    with pytest.raises(ModelSourceError) as refused:
+        download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint)
+    assert str(refused.value) == (
+        f"The Hub lists no size or checksum for {name} of tests/tiny-gpt2, so it is not "
+        "downloaded. The bundled model still works."
+    )
+    assert fake_hub.resolved() == []
+
+
+def test_the_bundled_model_is_not_downloaded(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="is bundled, not on the Hub"):
+        download(BUNDLED, tmp_path, ignore_progress)
 
 
 def test_pickles_and_code_are_never_requested_even_when_listed(
