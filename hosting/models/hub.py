@@ -20,6 +20,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx2
 from huggingface_hub import HfApi, constants, hf_hub_download, try_to_load_from_cache
@@ -32,6 +33,7 @@ from huggingface_hub.errors import (
     RevisionNotFoundError,
 )
 from huggingface_hub.hf_api import RepoSibling
+from huggingface_hub.utils import tqdm as hf_tqdm
 
 from hosting.models.catalogue import CatalogueEntry, is_fetchable
 from hosting.models.errors import ModelSourceError
@@ -235,24 +237,26 @@ class _ByteCounter:
             self.done += n_bytes
             self.report(self.done, self.total)
 
-    def bar_class(self) -> type:
-        """A stand-in for ``tqdm`` that ``huggingface_hub`` updates with each chunk's size."""
+    def bar_class(self) -> type[hf_tqdm]:
+        """A silent ``tqdm`` whose updates (bytes written, per chunk) feed this counter.
+
+        ``huggingface_hub`` makes one per file, over plain HTTP or Xet. Xet also reports
+        bytes received (``update_transfer``); they are not counted, so no byte counts twice.
+        """
         counter = self
 
-        class _Bar:
-            def __init__(self, *args: object, **kwargs: object) -> None:
+        class _SilentBar(hf_tqdm):
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, **(kwargs | {"disable": True}))
+
+            def update(self, n: float | None = 1) -> bool | None:
+                counter.add(int(n or 0))
+                return super().update(n)
+
+            def update_transfer(self, n_bytes: int) -> None:
                 pass
 
-            def update(self, n_bytes: float | None = 1) -> None:
-                counter.add(int(n_bytes or 0))
-
-            def close(self) -> None:
+            def set_transfer_postfix_str(self, text: str, refresh: bool = True) -> None:
                 pass
 
-            def __enter__(self) -> _Bar:
-                return self
-
-            def __exit__(self, *exc: object) -> None:
-                self.close()
-
-        return _Bar
+        return _SilentBar

@@ -7,18 +7,23 @@ cap, checksums, cache, offline), not the model's maths.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from huggingface_hub import constants
 
+# Private, but it is the code that reports a Xet download's progress to our class.
+from huggingface_hub.utils._xet_progress_reporting import XetDownloadProgressReporter
+
 from hosting.local_server import ROOT
 from hosting.models.catalogue import BUNDLED, CatalogueEntry
 from hosting.models.errors import ModelSourceError
-from hosting.models.hub import cached_folder, download
+from hosting.models.hub import _ByteCounter, cached_folder, download
 from tests.hosting.models.fake_hub import FakeHub, FakeRepo, git_blob_id
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
@@ -263,3 +268,31 @@ def test_hf_endpoint_in_the_environment_points_the_client_at_a_mirror(
     folder = Path(finished.stdout.strip())
     assert (folder / "model.safetensors").read_bytes() == WEIGHTS
     assert len(fake_hub.resolved()) == len(FILES) * 2  # a HEAD and a GET each
+
+
+def test_xet_downloads_count_bytes_written_once_not_bytes_received_too() -> None:
+    """The real Hub serves most weights through Xet, which a loopback server cannot imitate.
+
+    Its progress reporter (``huggingface_hub``'s own) drives our progress class directly
+    here, with the reports hf_xet sends: bytes written and bytes received, growing.
+    """
+    reports: list[tuple[int, int]] = []
+    counter = _ByteCounter(1_000, lambda done, total: reports.append((done, total)))
+    reporter = XetDownloadProgressReporter(
+        reconstruction_desc="model.safetensors",
+        total=1_000,
+        log_level=logging.WARNING,
+        tqdm_class=counter.bar_class(),
+    )
+    with reporter:
+        for written, received in [(0, 300), (400, 600), (1_000, 900)]:
+            reporter.update_progress(
+                SimpleNamespace(
+                    total_bytes_completed=written,
+                    total_transfer_bytes_completed=received,
+                    total_bytes_completion_rate=None,
+                    total_transfer_bytes_completion_rate=None,
+                    total_bytes=1_000,
+                )
+            )
+    assert reports == [(0, 1_000), (400, 1_000), (1_000, 1_000)]
