@@ -79,5 +79,8 @@ def _refusal(child: Path, root: Path) -> str:
 
 
 def _inside(path: Path, root: Path) -> bool:
-    """True when ``path``, its symlinks followed, is ``root`` or lies below it."""
-    return path.resolve().is_relative_to(root)
+    """True when ``path``, symlinks followed, is ``root`` or below it (False for a loop)."""
+    try:
+        return path.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop, on Python 3.11
+        return False

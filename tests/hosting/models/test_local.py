@@ -66,6 +66,18 @@ def test_a_link_that_stays_inside_the_folder_is_accepted(tmp_path: Path) -> None
     assert names == [("alias", real.resolve()), ("gpt2-tiny", real.resolve())]
 
 
+def test_a_symlink_loop_is_refused_not_raised(tmp_path: Path) -> None:
+    (tmp_path / "loop-a").symlink_to(tmp_path / "loop-b")
+    (tmp_path / "loop-b").symlink_to(tmp_path / "loop-a")
+    assert list_local(tmp_path) == LocalListing(
+        (),
+        (
+            "loop-a points outside the models folder.",
+            "loop-b points outside the models folder.",
+        ),
+    )
+
+
 def test_names_that_are_not_plain_are_refused(tmp_path: Path) -> None:
     make_checkpoint(tmp_path / "my model")
     make_checkpoint(tmp_path / "<b>bold")
