@@ -201,9 +201,16 @@ def _plain_errors(entry: CatalogueEntry) -> Iterator[None]:
         raise ModelSourceError(message) from error
     except UNREACHABLE as error:
         raise ModelSourceError(_unreachable(entry)) from error
-    except (HfHubHTTPError, OSError) as error:
+    except HfHubHTTPError as error:
+        status = error.response.status_code if error.response is not None else "an error"
         message = (
-            f"{entry.repo_id} could not be downloaded ({type(error).__name__}). "
+            f"The Hugging Face Hub answered {status} for {entry.repo_id}. "
+            "Try again later; the bundled model still works."
+        )
+        raise ModelSourceError(message) from error
+    except OSError as error:  # a short download, a full disk, an unwritable cache
+        message = (
+            f"{entry.repo_id} could not be downloaded completely or saved on this server. "
             "Try again later; the bundled model still works."
         )
         raise ModelSourceError(message) from error

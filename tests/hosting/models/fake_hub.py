@@ -42,6 +42,10 @@ class FakeRepo:
     corrupt: set[str] = field(default_factory=set)
     #: Listed with a name only, as the Hub's API does without ``blobs=true``.
     bare: set[str] = field(default_factory=set)
+    #: LFS files served with only their first half while the headers announce the whole size.
+    short: set[str] = field(default_factory=set)
+    #: When set, the API answers this HTTP status instead of the listing.
+    api_status: int | None = None
 
     def sibling(self, name: str) -> dict[str, object]:
         content = self.files[name]
@@ -65,6 +69,8 @@ class FakeRepo:
         content = self.files[name]
         if name in self.corrupt:
             return content[:-1] + bytes([content[-1] ^ 0xFF])
+        if name in self.short:
+            return content[: len(content) // 2]
         return content
 
 
@@ -128,7 +134,9 @@ def _handler_for(hub: FakeHub) -> type[BaseHTTPRequestHandler]:
         def _model_info(self, rest: str) -> None:
             repo_id, _, revision = rest.partition("/revision/")
             repo = self._repo(repo_id, revision)
-            if repo is not None:
+            if repo is not None and repo.api_status:
+                self._error(repo.api_status, "")
+            elif repo is not None:
                 listing = {
                     "id": repo.repo_id,
                     "sha": repo.commit,
@@ -150,7 +158,7 @@ def _handler_for(hub: FakeHub) -> type[BaseHTTPRequestHandler]:
             if name in repo.lfs:
                 headers |= {
                     "X-Linked-Etag": f'"{repo.etag(name)}"',
-                    "X-Linked-Size": str(len(body)),
+                    "X-Linked-Size": str(len(repo.files[name])),
                 }
             status, body = self._range(body, headers)
             self._send(status, body, headers, send_body)

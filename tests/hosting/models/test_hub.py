@@ -148,6 +148,31 @@ def test_a_corrupted_git_file_is_refused_by_its_blob_id(fake_hub: FakeHub, tmp_p
     assert cached_folder(tiny_entry(), tmp_path) is None
 
 
+def test_a_short_download_is_refused_and_leaves_no_partial_file(
+    fake_hub: FakeHub, tmp_path: Path
+) -> None:
+    repo = fake_hub.add(tiny_repo())
+    repo.short.add("model.safetensors")
+    with pytest.raises(ModelSourceError) as refused:
+        download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint)
+    assert str(refused.value) == (
+        "tests/tiny-gpt2 could not be downloaded completely or saved on this server. "
+        "Try again later; the bundled model still works."
+    )
+    blobs = tmp_path / "models--tests--tiny-gpt2" / "blobs"
+    assert sorted(path.name for path in blobs.iterdir()) == [git_blob_id(CONFIG)]
+
+
+def test_a_hub_error_is_a_plain_message(fake_hub: FakeHub, tmp_path: Path) -> None:
+    fake_hub.add(tiny_repo()).api_status = 503
+    with pytest.raises(ModelSourceError) as refused:
+        download(tiny_entry(), tmp_path, ignore_progress, endpoint=fake_hub.endpoint)
+    assert str(refused.value) == (
+        "The Hugging Face Hub answered 503 for tests/tiny-gpt2. "
+        "Try again later; the bundled model still works."
+    )
+
+
 def test_a_stopped_server_means_the_plain_offline_message(
     fake_hub: FakeHub, tmp_path: Path
 ) -> None:
