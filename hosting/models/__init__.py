@@ -8,4 +8,5 @@ holding ``config.json``, ``model.safetensors`` (or an index and its shards) and
 - :mod:`hosting.models.settings`: which of them a server offers, its local folder, its size cap.
 - :mod:`hosting.models.local`: the checkpoints in the local folder.
 - :mod:`hosting.models.hub`: downloading a catalogue model from the Hugging Face Hub.
+- :mod:`hosting.models.errors`: :class:`ModelSourceError`, whose message users read.
 """
