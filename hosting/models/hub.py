@@ -128,7 +128,7 @@ def _remote_files(entry: CatalogueEntry, endpoint: str | None) -> list[RemoteFil
 
 
 def _remote_file(entry: CatalogueEntry, sibling: RepoSibling) -> RemoteFile:
-    """The listed file's size and checksum; refused when the Hub lists either without the other."""
+    """The listed file's size and checksum; refused when the Hub lists no size or checksum."""
     lfs = sibling.lfs
     if lfs:
         return RemoteFile(sibling.rfilename, lfs.size, sha256=lfs.sha256, git_blob_id=None)
