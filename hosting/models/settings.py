@@ -1,0 +1,97 @@
+"""Which models a server offers: three settings, each an environment variable or a secret.
+
+The environment wins over a Streamlit secret of the same name, which the app
+passes in (as :mod:`hosting.classroom.settings` does for the class store):
+
+- ``ATTENTION_MODELS_DIR``: a local folder whose subfolders are checkpoints
+  (for people who run the app themselves); unset means none.
+- ``ATTENTION_HUB_MODELS``: a comma list of catalogue repository ids to offer
+  from the Hugging Face Hub, e.g. ``distilbert/distilgpt2``; unset means none,
+  since each one costs memory a shared classroom server may not have.
+- ``ATTENTION_MODEL_MAX_MB``: the largest download allowed, in MB (10^6 bytes).
+
+A bad value never stops the page: it is left out and described in
+:attr:`ModelSettings.problems`, plain text for the page to show.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from hosting.models.catalogue import HUB_ENTRIES, CatalogueEntry
+
+MODELS_DIR_SETTING = "ATTENTION_MODELS_DIR"
+HUB_MODELS_SETTING = "ATTENTION_HUB_MODELS"
+MAX_MB_SETTING = "ATTENTION_MODEL_MAX_MB"
+#: Both catalogue decoders fit (353 and 269 MB published), and nothing much larger does:
+#: widened to float32, a 400 MB download is already most of a 1 GB classroom server.
+DEFAULT_MAX_MB = 400.0
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """The models a server offers beyond the bundled one, and its download cap."""
+
+    models_dir: Path | None
+    hub_models: tuple[CatalogueEntry, ...]
+    max_mb: float
+    problems: tuple[str, ...] = ()
+
+
+def setting(name: str, secrets: Mapping[str, str] | None = None) -> str:
+    """The setting ``name``: the environment wins over the secret; "" when neither is set."""
+    return (os.environ.get(name) or (secrets or {}).get(name) or "").strip()
+
+
+def read_settings(secrets: Mapping[str, str] | None = None) -> ModelSettings:
+    """Read the three settings (environment over ``secrets``); bad values become problems."""
+    max_mb, max_problems = _max_mb(setting(MAX_MB_SETTING, secrets))
+    hub_models, hub_problems = _hub_models(setting(HUB_MODELS_SETTING, secrets), max_mb)
+    models_dir = setting(MODELS_DIR_SETTING, secrets)
+    return ModelSettings(
+        models_dir=Path(models_dir).expanduser() if models_dir else None,
+        hub_models=hub_models,
+        max_mb=max_mb,
+        problems=max_problems + hub_problems,
+    )
+
+
+def _max_mb(text: str) -> tuple[float, tuple[str, ...]]:
+    if not text:
+        return DEFAULT_MAX_MB, ()
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        problem = (
+            f"{MAX_MB_SETTING} must be a positive number of MB, not {text[:20]!r}; "
+            f"using {DEFAULT_MAX_MB:g} MB."
+        )
+        return DEFAULT_MAX_MB, (problem,)
+    return value, ()
+
+
+def _hub_models(text: str, max_mb: float) -> tuple[tuple[CatalogueEntry, ...], tuple[str, ...]]:
+    offered: list[CatalogueEntry] = []
+    problems: list[str] = []
+    for repo_id in dict.fromkeys(part.strip() for part in text.split(",") if part.strip()):
+        entry = HUB_ENTRIES.get(repo_id)
+        if entry is None:
+            known = ", ".join(HUB_ENTRIES)
+            problems.append(
+                f"{HUB_MODELS_SETTING} names {repo_id[:60]!r}, which is not in the catalogue "
+                f"(known: {known})."
+            )
+        elif entry.size_mb > max_mb:
+            problems.append(
+                f"{entry.repo_id} ({entry.size_mb:g} MB) is larger than the {max_mb:g} MB "
+                f"cap ({MAX_MB_SETTING}), so it is not offered."
+            )
+        else:
+            offered.append(entry)
+    return tuple(offered), tuple(problems)
