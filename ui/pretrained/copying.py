@@ -1,0 +1,103 @@
+"""The "Heads that copy" tab: previous-token, duplicate-token and induction scores per head.
+
+Measured the standard way (TransformerLens's head detectors): the model reads
+:data:`COPY_LENGTH` random tokens and then the same tokens again
+(:func:`attention_core.pretrained.circuits.repeated_sequence`, seeded, so every student
+sees the same numbers), and each head is scored on its weights
+(:func:`attention_core.pretrained.circuits.detect_heads`). Picking a row, or a strongest
+head's button, opens that head in the other views.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attention_core.pretrained.circuits import DETECTORS, strongest
+from attention_core.teaching.head_questions import head_name
+from ui.figures.heatmap import heatmap
+from ui.pretrained.state import PretrainedState
+from ui.shared.matrix_view import chart
+from ui.shared.url import BIND
+
+COPY_LENGTH = 40  #: random tokens in each copy (T = 2 x 40, plus BOS for the Llama family)
+STRONGEST = 3
+HEAD_VIEW = "Head view"
+
+
+def scores_frame(scores: dict[str, np.ndarray]) -> pd.DataFrame:
+    """One row per head (layers and heads counted from 1), one column per detector."""
+    n_layers, n_heads = next(iter(scores.values())).shape
+    return pd.DataFrame(
+        {
+            "layer": np.repeat(np.arange(1, n_layers + 1), n_heads),
+            "head": np.tile(np.arange(1, n_heads + 1), n_layers),
+        }
+        | {DETECTORS[name].label: values.ravel().round(3) for name, values in scores.items()}
+    )
+
+
+def open_head(layer: int, head: int) -> None:
+    """A strongest head's button: that layer and head (0-based) in the head view."""
+    st.session_state["layer"], st.session_state["head"] = layer + 1, head + 1
+    st.session_state["view"] = HEAD_VIEW
+
+
+def _pick_row() -> None:
+    """The table's row callback: open the picked head."""
+    rows = st.session_state["copy_table"].selection.rows
+    if rows:
+        layer, head = st.session_state["_copy_rows"][rows[0]]
+        st.session_state["layer"], st.session_state["head"] = layer, head
+
+
+def strongest_buttons(scores: np.ndarray, label: str) -> None:
+    """The few heads with the highest score, each one click from the head view."""
+    st.markdown(f"**Strongest {label} heads**")
+    columns = st.columns(STRONGEST)
+    for column, (layer, head, value) in zip(columns, strongest(scores, STRONGEST), strict=False):
+        column.button(
+            f"Open {head_name(layer, head)} ({value:.2f})",
+            key=f"copy_open_{layer}_{head}",
+            on_click=open_head,
+            args=(layer, head),
+            help="Opens this head in the head view (and every other view).",
+        )
+
+
+def copying_tab(state: PretrainedState) -> None:
+    scores = state.model.copying_scores()  # name -> (L, H), computed once per model
+    st.markdown(
+        f"Each score is measured on a test input: {COPY_LENGTH} random tokens, then the same "
+        f"{COPY_LENGTH} again. A **previous-token** head looks one token back; a "
+        "**duplicate-token** head finds the earlier copy of the same token; an **induction** "
+        "head finds the token that *followed* the earlier copy, which lets a model continue a "
+        "pattern it has seen once. 1 means all of a head's attention goes there."
+    )
+    names = list(DETECTORS)
+    name = st.selectbox("Score", names, key="detector", bind=BIND,
+                        format_func=lambda n: DETECTORS[n].label)  # fmt: skip
+    detector = DETECTORS[name]
+    st.caption(detector.help)
+    n_layers, n_heads = scores[name].shape
+    chart(
+        heatmap(
+            scores[name],
+            [f"layer {i}" for i in range(1, n_layers + 1)],
+            [f"head {j}" for j in range(1, n_heads + 1)],
+            title=f"{detector.label.capitalize()} score of every head",
+            row_title="layer",
+            col_title="head",
+            style=state.style,
+        ),
+        key="copy_scores",
+    )
+    strongest_buttons(scores[name], detector.label)
+    frame = scores_frame(scores).sort_values(detector.label, ascending=False, kind="stable")
+    st.session_state["_copy_rows"] = [
+        (int(layer), int(head)) for layer, head in zip(frame["layer"], frame["head"], strict=True)
+    ]
+    st.dataframe(frame.reset_index(drop=True), key="copy_table", on_select=_pick_row,
+                 selection_mode="single-row", hide_index=True, width="stretch", height=360)  # fmt: skip
+    st.caption(f"Open now: {head_name(state.layer, state.head)}. Pick a row to open another head.")

@@ -1,0 +1,92 @@
+"""The decoder views' bar charts, without Streamlit: next-token guesses and a score's split.
+
+Both mark what matters by words and a hatch pattern as well as colour (the real next
+token; the largest term), and escape every label: token names are text, never markup.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+
+import plotly.graph_objects as go
+
+from ui.figures.style import FigureStyle
+
+BAR_COLOUR = "#0072B2"  #: Okabe-Ito blue (7.5:1 on white)
+MARKED_COLOUR = "#009E73"  #: Okabe-Ito bluish green, hatched as well
+ACTUAL_MARK = "✓ the real next token"
+
+
+def _bars(
+    labels: Sequence[str],
+    values: Sequence[float],
+    marked: Sequence[bool],
+    *,
+    title: str,
+    axis_title: str,
+    style: FigureStyle,
+) -> go.Figure:
+    """Horizontal bars, largest first, values written beside them, marked bars hatched."""
+    figure = go.Figure(
+        go.Bar(
+            x=list(values),
+            y=[html.escape(label) for label in labels],
+            orientation="h",
+            text=[f"{value:.3f}" for value in values],
+            textposition="outside",
+            cliponaxis=False,
+            marker={
+                "color": [MARKED_COLOUR if mark else BAR_COLOUR for mark in marked],
+                "pattern": {"shape": ["/" if mark else "" for mark in marked]},
+            },
+            hovertemplate="%{y}: %{x:.4f}<extra></extra>",
+        )
+    )
+    figure.update_layout(
+        title={"text": html.escape(title), "font": {"size": style.title_size}},
+        font={"size": style.font_size},
+        xaxis={"title": axis_title, "range": [0, max(1e-9, *values) * 1.2]},
+        yaxis={"autorange": "reversed", "type": "category"},
+        height=120 + 40 * max(1, len(labels)),
+        margin={"l": 10, "r": 10, "t": 50, "b": 40},
+    )
+    return figure
+
+
+def next_token_bar(
+    names: Sequence[str], probabilities: Sequence[float], actual: str | None, title: str,
+    style: FigureStyle,
+) -> go.Figure:  # fmt: skip
+    """The model's top guesses for the next token and their probabilities.
+
+    ``actual``: the sentence's real next token (None at the last position); its bar, if it
+    is among the guesses, is hatched and says so in its label.
+    """
+    marked = [name == actual for name in names]
+    labels = [f"{name} ({ACTUAL_MARK})" if mark else name for name, mark in zip(names, marked, strict=True)]
+    return _bars(labels, probabilities, marked, title=title, axis_title="probability", style=style)
+
+
+def next_token_alt(names: Sequence[str], probabilities: Sequence[float], where: str,
+                   actual: str | None, rank: int | None) -> str:  # fmt: skip
+    """The bar chart in a sentence, from the same numbers."""
+    guesses = "; ".join(f"{name} {p:.3f}" for name, p in zip(names, probabilities, strict=True))
+    tail = "" if actual is None else f" The real next token, {actual}, ranks {rank}."
+    return f"Bar chart of the model's top guesses after {where}: {guesses}.{tail}"
+
+
+def shares_bar(shares: Mapping[str, float], title: str, style: FigureStyle) -> go.Figure:
+    """Each term's share of a head's score, largest first; the largest hatched and named."""
+    ordered = sorted(shares.items(), key=lambda item: -item[1])
+    labels = [f"{label} (largest)" if i == 0 else label for i, (label, _) in enumerate(ordered)]
+    marked = [i == 0 for i in range(len(ordered))]
+    values = [value for _, value in ordered]
+    return _bars(labels, values, marked, title=title, axis_title="share of the score", style=style)
+
+
+def shares_alt(shares: Mapping[str, float], head: str) -> str:
+    """The split in a sentence, largest term first."""
+    ordered = sorted(shares.items(), key=lambda item: -item[1])
+    parts = "; ".join(f"{label} {value:.0%}" for label, value in ordered)
+    return f"Bar chart of where {head}'s scores come from: {parts}."

@@ -1,0 +1,133 @@
+"""Which model the pretrained page runs: the bundled encoder, local checkpoints, opt-in Hub models.
+
+The menu (URL key ``model``) lists the bundled all-MiniLM-L6-v2 first (the offline
+default; a link without ``model`` opens it), then every checkpoint folder under the
+``ATTENTION_MODELS_DIR`` setting (``local:<folder>``), then the catalogue's Hub models
+this server opts into with ``ATTENTION_HUB_MODELS`` (by repository id). A Hub model is
+downloaded only when someone presses its button, with a progress bar, checked and capped
+by :mod:`hosting.models.hub`; every refusal is a message, and the page goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from hosting.classroom.settings import DATA_DIR_SETTING, DEFAULT_DATA_DIR
+from hosting.models import hub
+from hosting.models.catalogue import BUNDLED, CatalogueEntry
+from hosting.models.errors import ModelSourceError
+from hosting.models.local import list_local
+from hosting.models.settings import ModelSettings, read_settings
+from ui.shared.safe import show_error, show_info, show_warning
+from ui.shared.url import BIND
+
+BUNDLED_KEY = "all-MiniLM-L6-v2"
+LOCAL_PREFIX = "local:"
+MODEL_KEY = "model"
+SETTINGS_SECONDS = 60  #: how long a read of the settings and the models folder is reused
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One entry of the menu: its key in the link, its label, and where its files are."""
+
+    key: str
+    label: str
+    path: Path | None = None  #: a local checkpoint's folder
+    entry: CatalogueEntry | None = None  #: a Hub model's catalogue entry
+
+
+def _secrets() -> dict[str, str]:
+    try:
+        return {key: str(value) for key, value in st.secrets.items()}
+    except FileNotFoundError:  # no secrets file
+        return {}
+
+
+@st.cache_resource(ttl=SETTINGS_SECONDS, show_spinner=False)
+def model_settings() -> ModelSettings:
+    """The server's model settings (environment over secrets), re-read every minute."""
+    return read_settings(_secrets())
+
+
+@st.cache_resource(ttl=SETTINGS_SECONDS, show_spinner=False)
+def choices() -> tuple[tuple[Choice, ...], tuple[str, ...]]:
+    """Every model this server offers, bundled first, and why any folder was refused."""
+    settings = model_settings()
+    found = [Choice(BUNDLED_KEY, BUNDLED.label)]
+    problems = list(settings.problems)
+    if settings.models_dir is not None:
+        listing = list_local(settings.models_dir)
+        found += [
+            Choice(f"{LOCAL_PREFIX}{checkpoint.name}", f"{checkpoint.name} (this server's folder)",
+                   path=checkpoint.path)  # fmt: skip
+            for checkpoint in listing.checkpoints
+        ]
+        problems += listing.refused
+    found += [
+        Choice(entry.repo_id, f"{entry.label}, {entry.size_mb:g} MB from the Hub", entry=entry)
+        for entry in settings.hub_models
+    ]
+    return tuple(found), tuple(problems)
+
+
+def hub_cache() -> Path:
+    """Where downloaded checkpoints are kept: ``ATTENTION_DATA_DIR``/hub (``data/hub``)."""
+    return Path(os.environ.get(DATA_DIR_SETTING) or DEFAULT_DATA_DIR) / "hub"
+
+
+@st.cache_resource(show_spinner=False)
+def _download_lock() -> threading.Lock:
+    """One download at a time per server: a second student waits, then finds the files."""
+    return threading.Lock()
+
+
+def choose_model() -> Choice:
+    """The model menu (bound to the link); the bundled model when only it is offered."""
+    offered, problems = choices()
+    for problem in problems:
+        show_warning(problem)
+    if len(offered) == 1:
+        return offered[0]
+    by_key = {choice.key: choice for choice in offered}
+    key = st.selectbox(
+        "Model",
+        list(by_key),
+        key=MODEL_KEY,
+        bind=BIND,
+        format_func=lambda k: by_key[k].label,
+        help="The bundled encoder works offline; the others are this server's checkpoints.",
+    )
+    return by_key[key]
+
+
+def checkpoint_folder(choice: Choice) -> Path | None:
+    """The folder of ``choice``'s files, downloading a Hub model when asked; None until then."""
+    if choice.entry is None:
+        return choice.path
+    entry, settings = choice.entry, model_settings()
+    cached = hub.cached_folder(entry, hub_cache())
+    if cached is not None:
+        return cached
+    show_info(
+        f"{entry.repo_id} is not on this server yet. It is {entry.size_mb:g} MB from the "
+        "Hugging Face Hub, downloaded once for everybody."
+    )
+    if not st.button(f"Download {entry.repo_id}", key="model_download"):
+        return None
+    bar = st.progress(0.0, text="Starting the download …")
+
+    def progress(done: int, total: int) -> None:
+        bar.progress(min(1.0, done / max(total, 1)), text=f"{done / 1e6:.0f} of {total / 1e6:.0f} MB")
+
+    try:
+        with _download_lock():
+            return hub.download(entry, hub_cache(), progress, max_mb=settings.max_mb)
+    except ModelSourceError as error:
+        show_error(str(error))
+        return None
