@@ -130,15 +130,32 @@ def measure(name: str, folder: Path) -> list[Result]:
         check=True,
     )
     figures = json.loads(done.stdout.strip().splitlines()[-1])
-    details = {"model.safetensors MB": round(figures["file_mb"]), "load s": round(figures["load_s"], 2)}
+    details = {
+        "model.safetensors MB": round(figures["file_mb"]),
+        "load s": round(figures["load_s"], 2),
+    }
     report = float("inf")
     return [
-        Result(f"decoders: {name}: memory after loading", round(figures["loaded_mb"]), report, "MB",
-               details=details),  # fmt: skip
-        Result(f"decoders: {name}: peak memory, {TOKENS}-token forward passes",
-               round(figures["peak_mb"]), report, "MB"),  # fmt: skip
-        Result(f"decoders: {name}: forward pass, {TOKENS} tokens, 1 thread",
-               round(figures["forward_ms"], 1), report, "ms", details={"samples": FORWARDS}),  # fmt: skip
+        Result(
+            f"decoders: {name}: memory after loading",
+            round(figures["loaded_mb"]),
+            report,
+            "MB",
+            details=details,
+        ),
+        Result(
+            f"decoders: {name}: peak memory, {TOKENS}-token forward passes",
+            round(figures["peak_mb"]),
+            report,
+            "MB",
+        ),
+        Result(
+            f"decoders: {name}: forward pass, {TOKENS} tokens, 1 thread",
+            round(figures["forward_ms"], 1),
+            report,
+            "ms",
+            details={"samples": FORWARDS},
+        ),
     ]
 
 

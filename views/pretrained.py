@@ -1,7 +1,9 @@
-"""Inside a real model: all-MiniLM-L6-v2's learned attention, computed by our own NumPy core.
+"""Inside a real model: a pretrained model's learned attention, computed by our own NumPy core.
 
-The page loads the model once per server process, tokenizes the sentence (or
-pair) with the model's WordPiece tokenizer, runs the forward pass once per input
+The bundled all-MiniLM-L6-v2 (an encoder) by default; a decoder (GPT-2 or Llama family)
+from this server's folder or the Hugging Face Hub when the server offers one
+(``ui.pretrained.models``). The page loads the model once per server process, tokenizes
+the sentence (or pair) with the model's tokenizer, runs the forward pass once per input
 (cached; changing layer, head or query only redraws), and shows one view per tab.
 Every widget is bound to the URL; "Check yourself" below the tabs (``ui.pretrained.questions``)
 asks questions computed from this forward pass.
@@ -21,10 +23,9 @@ from ui.shared.tabs import show_tabs
 def main() -> None:
     st.title("Inside a real model")
     st.markdown(
-        "**all-MiniLM-L6-v2**, a pretrained BERT-style encoder (6 layers × 12 heads, "
-        "384 numbers per token), run by this app's own NumPy attention code and checked "
-        "against the reference implementation to 1e-5. Its attention was *learned* from "
-        "a billion sentence pairs, not drawn at random."
+        "A pretrained model's attention, *learned* from data rather than drawn at random, "
+        "computed step by step by this app's own NumPy code (equal to the reference "
+        "implementation, transformers, to 1e-5)."
     )
     before = url.snapshot()
     state = read_state()

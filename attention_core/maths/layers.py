@@ -50,7 +50,7 @@ def gelu_tanh(x: np.ndarray) -> np.ndarray:
 
     The same as ``torch.nn.GELU(approximate="tanh")`` (GPT-2's GELU).
     """
-    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x**3)))
+    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
 
 
 def relu(x: np.ndarray) -> np.ndarray:

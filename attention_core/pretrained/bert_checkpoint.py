@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from attention_core.maths.attention import output_projection
-from attention_core.pretrained import bert, loading
+from attention_core.pretrained import bert, decoder, loading
 from attention_core.pretrained import config as settings
 from attention_core.pretrained.loading import BertWeights, WordPiece
 from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace, Tokens
@@ -40,23 +40,42 @@ def _block(layer: bert.LayerTrace, weights: loading.LayerWeights) -> BlockTrace:
 
 @dataclass(frozen=True)
 class Bert:
-    """The encoder's weights and facts; ``forward`` is :func:`bert.forward` on sentence A."""
+    """The encoder's weights and facts, in the three steps every family has (sentence A only)."""
 
     info: ModelInfo
     weights: BertWeights
 
+    @property
+    def layers(self) -> tuple[loading.LayerWeights, ...]:
+        return self.weights.layers
+
+    def embed(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:func:`bert.embed` of sentence A, and the word and position rows it adds up."""
+        x = bert.embed(self.weights, ids, np.zeros_like(ids))  # (T, d)
+        return x, self.weights.word[ids], self.weights.position[: len(ids)]
+
+    def block(
+        self, x: np.ndarray, layer: loading.LayerWeights, mask: np.ndarray | None
+    ) -> BlockTrace:
+        """:func:`bert.encoder_layer` (``mask`` is None: an encoder attends everywhere)."""
+        return _block(bert.encoder_layer(x, layer, self.info.n_heads, self.weights.eps), layer)
+
+    def finish(self, x: np.ndarray) -> tuple[np.ndarray, None]:
+        """The last layer's output is the hidden state; there is no next-token head."""
+        return x, None
+
     def forward(self, ids: np.ndarray) -> ModelTrace:
         """``(T,) ids -> ModelTrace``: no logits; ``hidden`` is the last layer's output."""
-        traced = bert.forward(self.weights, ids, np.zeros_like(ids))
-        blocks = tuple(map(_block, traced.layers, self.weights.layers))
-        token_rows = self.weights.word[ids]  # (T, d)
-        position_rows = self.weights.position[: len(ids)]  # (T, d)
-        return ModelTrace(blocks, traced.last_hidden_state, None, token_rows, position_rows)
+        return decoder.forward(self, ids)
 
 
 def load(directory: Path, config: settings.Config) -> Bert:
     """The checked all-MiniLM-L6-v2 weights in ``directory`` (any other BERT is refused)."""
-    weights = loading.load_weights(directory)
+    return from_weights(loading.load_weights(directory))
+
+
+def from_weights(weights: BertWeights) -> Bert:
+    """The encoder behind the shared contract, on weights already loaded (not read twice)."""
     d, n_heads = weights.d_model, weights.n_heads
     info = ModelInfo(
         name=loading.MODEL_NAME,

@@ -3,16 +3,21 @@ r"""What every family's forward pass shares: a layer's trace and the next-token 
 .. math:: \mathrm{logits} = h_{\text{final}}\, W_{\text{LM}}^\top
 
 ``T`` tokens, ``d`` width, ``V`` vocabulary, ``H`` query heads of width ``dk``.
+
+Every family's forward pass is :func:`forward`: embed, each block in turn, finish.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from attention_core.maths import attention
+from attention_core.maths.masks import causal_mask
 from attention_core.pretrained.bert import per_head
 from attention_core.pretrained.tensors import widen
-from attention_core.pretrained.trace import BlockTrace
+from attention_core.pretrained.trace import BlockTrace, Model, ModelTrace
 
 #: Rows of the LM head widened at once: a float16 vocabulary is never widened whole.
 LOGIT_ROWS = 8192
@@ -52,3 +57,26 @@ def next_token_logits(hidden: np.ndarray, head: np.ndarray) -> np.ndarray:
         rows = widen(head[start : start + LOGIT_ROWS])  # (rows, d)
         logits[:, start : start + LOGIT_ROWS] = hidden @ rows.T
     return logits
+
+
+def layer_mask(model: Model, length: int) -> np.ndarray | None:
+    """The causal mask ``(T, T)`` for a decoder; None (attend everywhere) for an encoder."""
+    return causal_mask(length) if model.info.causal else None
+
+
+def layer_inputs(model: Model, ids: np.ndarray) -> Iterator[tuple[np.ndarray, BlockTrace]]:
+    """Each layer's input ``(T, d)`` and its steps, in order (one layer held at a time)."""
+    x, _, _ = model.embed(ids)
+    mask = layer_mask(model, len(ids))
+    for layer in model.layers:
+        steps = model.block(x, layer, mask)
+        yield x, steps
+        x = steps.output
+
+
+def forward(model: Model, ids: np.ndarray) -> ModelTrace:
+    """Embeddings, every block, the final norm and the logits: ``(T,) -> ModelTrace``."""
+    _, token_rows, position_rows = model.embed(ids)
+    layers = tuple(steps for _, steps in layer_inputs(model, ids))
+    hidden, logits = model.finish(layers[-1].output)
+    return ModelTrace(layers, hidden, logits, token_rows, position_rows)

@@ -22,9 +22,9 @@ import numpy as np
 
 from attention_core.maths.attention import multi_head_attention
 from attention_core.maths.layers import gelu_tanh, layer_norm, mlp
-from attention_core.maths.masks import causal_mask
 from attention_core.maths.projections import Projections
 from attention_core.pretrained import config as settings
+from attention_core.pretrained import decoder
 from attention_core.pretrained.decoder import block_trace, next_token_logits
 from attention_core.pretrained.tensors import Tensors, expect, open_tensors, widen, without_prefix
 from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace
@@ -79,7 +79,7 @@ class GPT2:
     lm_head: np.ndarray  #: (V, d): ``token_table`` unless the checkpoint stores its own
     eps: float
 
-    def block(self, x: np.ndarray, layer: GPT2Layer, mask: np.ndarray) -> BlockTrace:
+    def block(self, x: np.ndarray, layer: GPT2Layer, mask: np.ndarray | None) -> BlockTrace:
         r""":math:`Y = X + \mathrm{Attn}(\mathrm{LN}_1 X)`,
         :math:`X' = Y + \mathrm{MLP}(\mathrm{LN}_2 Y)`; ``(T, d) -> (T, d)``.
         """
@@ -96,19 +96,22 @@ class GPT2:
         output = y + mlp(normed_y, w_in, b_in, w_out, b_out, gelu_tanh)  # (T, d)
         return block_trace(x, normed, attended, output)
 
-    def forward(self, ids: np.ndarray) -> ModelTrace:
-        """Embeddings, every block, the final LayerNorm and the logits: ``(T,) -> ModelTrace``."""
+    def embed(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        r""":math:`X_0 = E_{\text{tok}}[t] + E_{\text{pos}}[p]`: ``(T,) -> (X_0, token rows,
+        position rows)``, each ``(T, d)``."""
         token_rows = widen(self.token_table[ids])  # (T, d)
         position_rows = widen(self.position_table[: len(ids)])  # (T, d)
-        x = token_rows + position_rows
-        mask = causal_mask(len(ids))  # (T, T)
-        layers = []
-        for layer in self.layers:
-            layers.append(self.block(x, layer, mask))
-            x = layers[-1].output
+        return token_rows + position_rows, token_rows, position_rows
+
+    def finish(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        r""":math:`h = \mathrm{LN}_f(X_L)`, logits :math:`h W_{\text{LM}}^\top`: ``(T, d) ->
+        ((T, d), (T, V))``."""
         hidden = layer_norm(x, widen(self.final_gain), widen(self.final_bias), self.eps)
-        logits = next_token_logits(hidden, self.lm_head)  # (T, V)
-        return ModelTrace(tuple(layers), hidden, logits, token_rows, position_rows)
+        return hidden, next_token_logits(hidden, self.lm_head)  # (T, V)
+
+    def forward(self, ids: np.ndarray) -> ModelTrace:
+        """Embeddings, every block, the final norm and the logits: ``(T,) -> ModelTrace``."""
+        return decoder.forward(self, ids)
 
 
 def _layer(tensors: Tensors, i: int, d: int, d_ff: int) -> GPT2Layer:

@@ -36,10 +36,10 @@ import numpy as np
 from attention_core.boundary.limits import MAX_TOKENS
 from attention_core.maths.attention import multi_head_attention
 from attention_core.maths.layers import rms_norm, swiglu
-from attention_core.maths.masks import causal_mask
 from attention_core.maths.positional import rotary_angles
 from attention_core.maths.projections import Projections
 from attention_core.pretrained import config as settings
+from attention_core.pretrained import decoder
 from attention_core.pretrained.decoder import block_trace, next_token_logits
 from attention_core.pretrained.tensors import Tensors, expect, open_tensors, widen, without_prefix
 from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace
@@ -106,7 +106,7 @@ class Llama:
     eps: float  #: ``rms_norm_eps``
     rotary_base: float  #: RoPE's base b, ``rope_theta``
 
-    def block(self, x: np.ndarray, layer: LlamaLayer, mask: np.ndarray) -> BlockTrace:
+    def block(self, x: np.ndarray, layer: LlamaLayer, mask: np.ndarray | None) -> BlockTrace:
         r""":math:`Y = X + \mathrm{Attn}(\mathrm{RMSNorm}_1 X)`,
         :math:`X' = Y + \mathrm{SwiGLU}(\mathrm{RMSNorm}_2 Y)`; ``(T, d) -> (T, d)``.
         """
@@ -129,17 +129,19 @@ class Llama:
         angles = rotary_angles(len(x), info.d_head, base).astype(np.float32)  # (T, dk/2)
         return block_trace(x, normed, attended, output, angles)
 
-    def forward(self, ids: np.ndarray) -> ModelTrace:
-        """Token rows, every block, the final RMSNorm and the logits: ``(T,) -> ModelTrace``."""
-        x = widen(self.token_table[ids])  # (T, d)
-        mask = causal_mask(len(ids))  # (T, T)
-        layers = []
-        for layer in self.layers:
-            layers.append(self.block(x, layer, mask))
-            x = layers[-1].output
+    def embed(self, ids: np.ndarray) -> tuple[np.ndarray, None, None]:
+        r""":math:`X_0 = E_{\text{tok}}[t]` ``(T, d)``: no position table (RoPE turns q and k)."""
+        return widen(self.token_table[ids]), None, None
+
+    def finish(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        r""":math:`h = \mathrm{RMSNorm}(X_L)`, logits :math:`h W_{\text{LM}}^\top`: ``(T, d) ->
+        ((T, d), (T, V))``."""
         hidden = rms_norm(x, widen(self.final_norm), self.eps)  # (T, d)
-        logits = next_token_logits(hidden, self.lm_head)  # (T, V)
-        return ModelTrace(tuple(layers), hidden, logits, None, None)
+        return hidden, next_token_logits(hidden, self.lm_head)  # (T, V)
+
+    def forward(self, ids: np.ndarray) -> ModelTrace:
+        """Embeddings, every block, the final norm and the logits: ``(T,) -> ModelTrace``."""
+        return decoder.forward(self, ids)
 
 
 def rope_base(config: settings.Config) -> float:

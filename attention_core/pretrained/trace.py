@@ -7,8 +7,9 @@ tokens, ``d`` model width, ``dk`` head width, ``V`` vocabulary size.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -94,9 +95,28 @@ class ModelTrace:
 
 
 class Model(Protocol):
-    """A family's loaded weights: its facts and its forward pass (ids checked by the caller)."""
+    """A family's loaded weights: its facts and its three steps (ids checked by the caller).
+
+    :func:`attention_core.pretrained.decoder.forward` runs them in order: ``embed`` the ids,
+    each layer's ``block`` in turn, then ``finish``.
+    """
 
     @property
     def info(self) -> ModelInfo: ...
+
+    @property
+    def layers(self) -> Sequence[Any]: ...
+
+    def embed(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+        """``(T,) -> (X_0 (T, d), token rows (T, d) | None, position rows (T, d) | None)``."""
+        ...
+
+    def block(self, x: np.ndarray, layer: Any, mask: np.ndarray | None) -> BlockTrace:
+        """One layer on its input ``x (T, d)``, every step kept."""
+        ...
+
+    def finish(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """The last layer's output -> (final hidden states (T, d), logits (T, V) or None)."""
+        ...
 
     def forward(self, ids: np.ndarray) -> ModelTrace: ...

@@ -76,8 +76,9 @@ def copying_tab(state: PretrainedState) -> None:
         "pattern it has seen once. 1 means all of a head's attention goes there."
     )
     names = list(DETECTORS)
-    name = st.selectbox("Score", names, key="detector", bind=BIND,
-                        format_func=lambda n: DETECTORS[n].label)  # fmt: skip
+    name = st.selectbox(
+        "Score", names, key="detector", bind=BIND, format_func=lambda n: DETECTORS[n].label
+    )
     detector = DETECTORS[name]
     st.caption(detector.help)
     n_layers, n_heads = scores[name].shape
@@ -98,6 +99,13 @@ def copying_tab(state: PretrainedState) -> None:
     st.session_state["_copy_rows"] = [
         (int(layer), int(head)) for layer, head in zip(frame["layer"], frame["head"], strict=True)
     ]
-    st.dataframe(frame.reset_index(drop=True), key="copy_table", on_select=_pick_row,
-                 selection_mode="single-row", hide_index=True, width="stretch", height=360)  # fmt: skip
+    st.dataframe(
+        frame.reset_index(drop=True),
+        key="copy_table",
+        on_select=_pick_row,
+        selection_mode="single-row",
+        hide_index=True,
+        width="stretch",
+        height=360,
+    )
     st.caption(f"Open now: {head_name(state.layer, state.head)}. Pick a row to open another head.")

@@ -55,21 +55,32 @@ def _bars(
 
 
 def next_token_bar(
-    names: Sequence[str], probabilities: Sequence[float], actual: str | None, title: str,
+    names: Sequence[str],
+    probabilities: Sequence[float],
+    actual: str | None,
+    title: str,
     style: FigureStyle,
-) -> go.Figure:  # fmt: skip
+) -> go.Figure:
     """The model's top guesses for the next token and their probabilities.
 
     ``actual``: the sentence's real next token (None at the last position); its bar, if it
     is among the guesses, is hatched and says so in its label.
     """
     marked = [name == actual for name in names]
-    labels = [f"{name} ({ACTUAL_MARK})" if mark else name for name, mark in zip(names, marked, strict=True)]
+    labels = [
+        f"{name} ({ACTUAL_MARK})" if mark else name
+        for name, mark in zip(names, marked, strict=True)
+    ]
     return _bars(labels, probabilities, marked, title=title, axis_title="probability", style=style)
 
 
-def next_token_alt(names: Sequence[str], probabilities: Sequence[float], where: str,
-                   actual: str | None, rank: int | None) -> str:  # fmt: skip
+def next_token_alt(
+    names: Sequence[str],
+    probabilities: Sequence[float],
+    where: str,
+    actual: str | None,
+    rank: int | None,
+) -> str:
     """The bar chart in a sentence, from the same numbers."""
     guesses = "; ".join(f"{name} {p:.3f}" for name, p in zip(names, probabilities, strict=True))
     tail = "" if actual is None else f" The real next token, {actual}, ranks {rank}."

@@ -39,6 +39,7 @@ def copyable(ids: np.ndarray) -> np.ndarray:
 
 def accuracy_sentence(ranks: np.ndarray, looks_back: np.ndarray) -> str:
     """First-guess accuracy where copying works, and elsewhere."""
+
     def rate(where: np.ndarray) -> str:
         count = int(where.sum())
         right = int(np.sum(ranks[where] == 1))

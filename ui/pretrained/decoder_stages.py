@@ -40,39 +40,73 @@ def decoder_stages(info: ModelInfo) -> dict[str, Stage]:
     rotary = info.positions == "rotary"
     d, dk = info.d_model, info.d_head
     stages = {
-        "x": _stage("x", r"X_{l+1} = X_l + \mathrm{Attn}(\cdot) + \mathrm{MLP}(\cdot)",
-                    f"The residual stream as this layer receives it: {d} numbers per token. "
-                    "Every layer adds what it computes to it.", title="Layer input X"),  # fmt: skip
-        "normed": _stage("x", norm_formula,
-                         f"What attention reads: each row of X rescaled by {norm} (pre-norm: "
-                         "before attention, not after).", title=f"{norm}(X)", symbol="N", key="normed"),  # fmt: skip
-        "q": _stage("q", rf"Q_h = N W^Q_h{_bias(info)}",
-                    f"What each token is looking for, in this head's {dk} dimensions"
-                    + (", before rotation." if rotary else "."),
-                    title="Queries Q" + (" before RoPE" if rotary else "")),  # fmt: skip
-        "k": _stage("k", rf"K_h = N W^K_h{_bias(info).replace('Q', 'K')}",
-                    "What each token offers to be found by" + (", before rotation." if rotary else "."),
-                    title="Keys K" + (" before RoPE" if rotary else "")),  # fmt: skip
+        "x": _stage(
+            "x",
+            r"X_{l+1} = X_l + \mathrm{Attn}(\cdot) + \mathrm{MLP}(\cdot)",
+            f"The residual stream as this layer receives it: {d} numbers per token. "
+            "Every layer adds what it computes to it.",
+            title="Layer input X",
+        ),
+        "normed": _stage(
+            "x",
+            norm_formula,
+            f"What attention reads: each row of X rescaled by {norm} (pre-norm: "
+            "before attention, not after).",
+            title=f"{norm}(X)",
+            symbol="N",
+            key="normed",
+        ),
+        "q": _stage(
+            "q",
+            rf"Q_h = N W^Q_h{_bias(info)}",
+            f"What each token is looking for, in this head's {dk} dimensions"
+            + (", before rotation." if rotary else "."),
+            title="Queries Q" + (" before RoPE" if rotary else ""),
+        ),
+        "k": _stage(
+            "k",
+            rf"K_h = N W^K_h{_bias(info).replace('Q', 'K')}",
+            "What each token offers to be found by" + (", before rotation." if rotary else "."),
+            title="Keys K" + (" before RoPE" if rotary else ""),
+        ),
     }
     if rotary:
         stages |= _rotary_stages(info)
     stages |= {
-        "v": _stage("v", rf"V_h = N W^V_h{_bias(info).replace('Q', 'V')}",
-                    "What each token hands over once attended to. Values are never rotated."),  # fmt: skip
-        "scores": _stage("scores", r"S_h = Q_h K_h^\top",
-                         "How well each query matches each key"
-                         + (" after both were rotated: it depends on their distance." if rotary else ".")),  # fmt: skip
-        "scaled": _stage("scaled", rf"\tilde S_h = S_h / \sqrt{{{dk}}}",
-                         f"Divided by √{dk} so softmax does not put all the weight on one key."),  # fmt: skip
-        "masked": _stage("masked", r"\hat S_{ij} = -\infty \text{ for } j > i",
-                         "The causal mask: a token may not look at tokens after it, because a "
-                         "decoder predicts the next token from the ones before. Grey cells are "
-                         "−∞."),  # fmt: skip
-        "weights": _stage("weights", r"A_h = \mathrm{softmax}(\hat S_h)",
-                          "Each row spreads one token's attention over itself and the tokens "
-                          "before it; it sums to 1. Masked cells get exactly 0."),  # fmt: skip
-        "context": _stage("context", r"C_h = A_h V_h",
-                          "Each token's weighted average of the value rows: what this head adds."),  # fmt: skip
+        "v": _stage(
+            "v",
+            rf"V_h = N W^V_h{_bias(info).replace('Q', 'V')}",
+            "What each token hands over once attended to. Values are never rotated.",
+        ),
+        "scores": _stage(
+            "scores",
+            r"S_h = Q_h K_h^\top",
+            "How well each query matches each key"
+            + (" after both were rotated: it depends on their distance." if rotary else "."),
+        ),
+        "scaled": _stage(
+            "scaled",
+            rf"\tilde S_h = S_h / \sqrt{{{dk}}}",
+            f"Divided by √{dk} so softmax does not put all the weight on one key.",
+        ),
+        "masked": _stage(
+            "masked",
+            r"\hat S_{ij} = -\infty \text{ for } j > i",
+            "The causal mask: a token may not look at tokens after it, because a "
+            "decoder predicts the next token from the ones before. Grey cells are "
+            "−∞.",
+        ),
+        "weights": _stage(
+            "weights",
+            r"A_h = \mathrm{softmax}(\hat S_h)",
+            "Each row spreads one token's attention over itself and the tokens "
+            "before it; it sums to 1. Masked cells get exactly 0.",
+        ),
+        "context": _stage(
+            "context",
+            r"C_h = A_h V_h",
+            "Each token's weighted average of the value rows: what this head adds.",
+        ),
     }
     return stages
 
@@ -80,21 +114,38 @@ def decoder_stages(info: ModelInfo) -> dict[str, Stage]:
 def _rotary_stages(info: ModelInfo) -> dict[str, Stage]:
     """RoPE: the angle of each position and column pair, and Q and K turned by it."""
     base = f"{info.rotary_base:g}"
-    turned = (r"\begin{pmatrix} x'_{2i} \\ x'_{2i+1} \end{pmatrix} = R(\theta_{p,i}) "
-              r"\begin{pmatrix} x_{2i} \\ x_{2i+1} \end{pmatrix}")  # fmt: skip
+    turned = (
+        r"\begin{pmatrix} x'_{2i} \\ x'_{2i+1} \end{pmatrix} = R(\theta_{p,i}) "
+        r"\begin{pmatrix} x_{2i} \\ x_{2i+1} \end{pmatrix}"
+    )
     return {
-        "angles": Stage("angles", "RoPE angles θ", "θ",
-                        rf"\theta_{{p,i}} = p \cdot {base}^{{-2i/{info.d_head}}}",
-                        f"Row p, column i: the angle that turns column pair i of position p "
-                        f"(base {base}). Early pairs turn fast, late pairs slowly; position 0 is "
-                        "never turned.", cols=WIDTH),  # fmt: skip
-        "q_rotated": _stage("q", rf"Q'_h = \mathrm{{RoPE}}(Q_h):\; {turned}",
-                            "The queries after each column pair of row p is turned by θ(p, i). "
-                            "A query and a key then score by their contents *and* their distance.",
-                            title="Queries after RoPE", symbol="Q'", key="q_rotated"),  # fmt: skip
-        "k_rotated": _stage("k", rf"K'_h = \mathrm{{RoPE}}(K_h)",
-                            "The keys turned the same way, by their own positions.",
-                            title="Keys after RoPE", symbol="K'", key="k_rotated"),  # fmt: skip
+        "angles": Stage(
+            "angles",
+            "RoPE angles θ",
+            "θ",
+            rf"\theta_{{p,i}} = p \cdot {base}^{{-2i/{info.d_head}}}",
+            f"Row p, column i: the angle that turns column pair i of position p "
+            f"(base {base}). Early pairs turn fast, late pairs slowly; position 0 is "
+            "never turned.",
+            cols=WIDTH,
+        ),
+        "q_rotated": _stage(
+            "q",
+            rf"Q'_h = \mathrm{{RoPE}}(Q_h):\; {turned}",
+            "The queries after each column pair of row p is turned by θ(p, i). "
+            "A query and a key then score by their contents *and* their distance.",
+            title="Queries after RoPE",
+            symbol="Q'",
+            key="q_rotated",
+        ),
+        "k_rotated": _stage(
+            "k",
+            r"K'_h = \mathrm{RoPE}(K_h)",
+            "The keys turned the same way, by their own positions.",
+            title="Keys after RoPE",
+            symbol="K'",
+            key="k_rotated",
+        ),
     }
 
 

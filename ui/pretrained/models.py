@@ -18,7 +18,6 @@ from pathlib import Path
 import streamlit as st
 
 from hosting.classroom.settings import DATA_DIR_SETTING, DEFAULT_DATA_DIR
-from hosting.models import hub
 from hosting.models.catalogue import BUNDLED, CatalogueEntry
 from hosting.models.errors import ModelSourceError
 from hosting.models.local import list_local
@@ -64,8 +63,11 @@ def choices() -> tuple[tuple[Choice, ...], tuple[str, ...]]:
     if settings.models_dir is not None:
         listing = list_local(settings.models_dir)
         found += [
-            Choice(f"{LOCAL_PREFIX}{checkpoint.name}", f"{checkpoint.name} (this server's folder)",
-                   path=checkpoint.path)  # fmt: skip
+            Choice(
+                f"{LOCAL_PREFIX}{checkpoint.name}",
+                f"{checkpoint.name} (this server's folder)",
+                path=checkpoint.path,
+            )
             for checkpoint in listing.checkpoints
         ]
         problems += listing.refused
@@ -95,13 +97,15 @@ def choose_model() -> Choice:
     if len(offered) == 1:
         return offered[0]
     by_key = {choice.key: choice for choice in offered}
+    # Options are the keys themselves: a bound select box puts its shown text in the link.
     key = st.selectbox(
         "Model",
         list(by_key),
         key=MODEL_KEY,
         bind=BIND,
-        format_func=lambda k: by_key[k].label,
-        help="The bundled encoder works offline; the others are this server's checkpoints.",
+        help="The bundled encoder works offline. local: models are this server's folder; "
+        "owner/name models come from the Hugging Face Hub. "
+        + " ".join(f"{choice.key}: {choice.label}." for choice in offered),
     )
     return by_key[key]
 
@@ -110,6 +114,8 @@ def checkpoint_folder(choice: Choice) -> Path | None:
     """The folder of ``choice``'s files, downloading a Hub model when asked; None until then."""
     if choice.entry is None:
         return choice.path
+    from hosting.models import hub  # ~25 MB of HTTP client: only when a Hub model is chosen
+
     entry, settings = choice.entry, model_settings()
     cached = hub.cached_folder(entry, hub_cache())
     if cached is not None:
@@ -123,7 +129,9 @@ def checkpoint_folder(choice: Choice) -> Path | None:
     bar = st.progress(0.0, text="Starting the download …")
 
     def progress(done: int, total: int) -> None:
-        bar.progress(min(1.0, done / max(total, 1)), text=f"{done / 1e6:.0f} of {total / 1e6:.0f} MB")
+        bar.progress(
+            min(1.0, done / max(total, 1)), text=f"{done / 1e6:.0f} of {total / 1e6:.0f} MB"
+        )
 
     try:
         with _download_lock():

@@ -66,7 +66,9 @@ def next_token_tab(state: PretrainedState) -> None:
     where = state.encoded.labels[position]
     names = state.model.token_names(state.run.top_ids[position])
     real = position + 1 < len(state.encoded)
-    actual = state.model.token_names(state.encoded.ids[position + 1 : position + 2])[0] if real else None
+    actual = (
+        state.model.token_names(state.encoded.ids[position + 1 : position + 2])[0] if real else None
+    )
     rank = int(state.run.ranks[position]) if real else None
     probabilities = [float(p) for p in state.run.top_probs[position]]
     st.caption(
@@ -74,8 +76,9 @@ def next_token_tab(state: PretrainedState) -> None:
         f"model has seen tokens 0–{position} only."
     )
     chart(
-        next_token_bar(names, probabilities, actual, f"Next-token guesses after “{where}”",
-                       state.style),  # fmt: skip
+        next_token_bar(
+            names, probabilities, actual, f"Next-token guesses after “{where}”", state.style
+        ),
         key="next_token",
         alt=next_token_alt(names, probabilities, f"“{where}”", actual, rank),
     )

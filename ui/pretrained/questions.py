@@ -22,11 +22,11 @@ PAGE = "pretrained"
 
 def check_yourself_section(state: PretrainedState) -> None:
     """The questions below the tabs, computed from this text's forward pass."""
-    heads = state.trace.layers[state.layer].heads
+    heads = state.steps(state.layer).heads
     labels = list(state.encoded.labels)
     row, masked = heads.weights[state.head, state.query], heads.masked[state.head, state.query]
     label = labels[state.query]
-    previous = head_measures.diagonal_share(state.trace.weights, -1)  # (L, H), as in the table
+    previous = head_measures.diagonal_share(state.weights, -1)  # (L, H), as in the table
     focus = head_name(state.layer, state.head)
     asked = (
         previous_token_head_question(previous, " ".join(state.encoded.tokens)),

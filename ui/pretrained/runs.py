@@ -1,22 +1,44 @@
-"""The pretrained page's caches: the model once per server; forward passes, model views by input."""
+"""The pretrained page's models and caches: each model once per server, forward passes by input.
+
+:class:`PageModel` is what the page asks of whichever model is chosen: its facts, its
+tokens, one input's forward pass (cached), one layer's every step, token names, the
+heads-that-copy scores and a head's score split. The bundled all-MiniLM-L6-v2 keeps its
+whole trace (small, and a sentence pair needs its segment ids); every other checkpoint
+keeps a :class:`~attention_core.pretrained.slim.SlimTrace` (weights of every layer, one
+layer's steps recomputed when drawn), so a 30-layer decoder's pass fits the cache.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core.pretrained import bert, loading
+from attention_core.pretrained import bert, bert_checkpoint, circuits, loading
+from attention_core.pretrained.checkpoint import FAMILIES, Checkpoint, load_checkpoint
+from attention_core.pretrained.head_split import head_score_split
+from attention_core.pretrained.slim import SlimTrace, layer_steps, slim_forward
+from attention_core.pretrained.trace import BlockTrace, ModelInfo, Tokens
 from ui.figures.style import FigureStyle
 from ui.pretrained.cache import ByteBoundedCache
 from ui.pretrained.figures import model_view_figure
 
-# A 128-token forward pass keeps ~19 MB of matrices (6 layers x Q, K, V, scores,
-# weights ...), a 16-token one 1 MB. 40 MB holds two of the longest or a
-# classroom's worth of sentences, and keeps the page within its 150 MB budget
-# beside the 90 MB model.
+# A 128-token pass of the bundled model keeps ~19 MB (6 layers x Q, K, V, scores, weights ...),
+# a 16-token one 1 MB; a decoder's slim pass at 128 tokens ~2 MB per layer. 40 MB holds two of
+# the longest or a classroom's worth of sentences, within the page's 150 MB budget beside the
+# 90 MB model.
 TRACE_CACHE_BYTES = 40 * 1024 * 1024
 FIGURE_CACHE_ENTRIES = 8
 CACHE_TTL_SECONDS = 30 * 60
+MODELS_HELD = 1  #: checkpoints other than the bundled one kept loaded at once per server
+COPY_SEED = 0
+
+Encoding = loading.Encoded | Tokens
+Trace = bert.BertTrace | SlimTrace
+Steps = bert.LayerTrace | BlockTrace
 
 
 @st.cache_resource(show_spinner="Loading all-MiniLM-L6-v2 (once per server) …")
@@ -26,22 +48,125 @@ def model() -> loading.PretrainedModel:
 
 
 @st.cache_resource(show_spinner=False)
-def traces() -> ByteBoundedCache[bert.BertTrace]:
-    """Forward passes by input, shared read-only by every session that types it."""
+def bundled_checkpoint() -> Checkpoint:
+    """The bundled model behind the shared contract, on the same weights (not loaded twice)."""
+    loaded = model()
+    return Checkpoint(
+        bert_checkpoint.from_weights(loaded.weights), loaded.tokenizer, FAMILIES["bert"]
+    )
+
+
+@st.cache_resource(max_entries=MODELS_HELD, show_spinner="Loading the model (once per server) …")
+def checkpoint_at(folder: str) -> Checkpoint:
+    """A checkpoint folder's model and tokenizer; the last one chosen stays loaded."""
+    return load_checkpoint(Path(folder))
+
+
+@st.cache_resource(show_spinner=False)
+def traces() -> ByteBoundedCache[Trace]:
+    """Forward passes by model and input, shared read-only by every session that types it."""
     return ByteBoundedCache(TRACE_CACHE_BYTES, lambda trace: trace.nbytes)
 
 
-def encode(text: str, pair: str | None) -> loading.Encoded:
-    return loading.encode(model().tokenizer, text, pair)
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _copying(key: str, folder: str | None) -> dict[str, np.ndarray]:
+    """The heads-that-copy scores of a model, once per server (one forward pass)."""
+    page_model = PageModel(key, folder)
+    info = page_model.info
+    bos = page_model.bos_id()
+    ids = circuits.repeated_sequence(
+        np.random.default_rng(COPY_SEED),
+        info.vocab_size,
+        40,
+        avoid=page_model.special_ids(),
+        bos=bos,
+    )
+    return circuits.detect_heads(slim_forward(page_model.checkpoint.model, ids).weights, 40)
 
 
-def trace_of(encoded: loading.Encoded) -> bert.BertTrace:
-    """The input's forward pass, computed once (changing layer, head or query reuses it)."""
-    key = (encoded.ids.tobytes(), encoded.type_ids.tobytes())
-    return traces().get(key, lambda: bert.forward(model().weights, encoded.ids, encoded.type_ids))
+@dataclass(frozen=True)
+class PageModel:
+    """The chosen model as the page uses it: ``key`` in the link, ``folder`` None if bundled."""
+
+    key: str
+    folder: str | None = None
+
+    @property
+    def bundled(self) -> bool:
+        return self.folder is None
+
+    @property
+    def checkpoint(self) -> Checkpoint:
+        return bundled_checkpoint() if self.folder is None else checkpoint_at(self.folder)
+
+    @property
+    def info(self) -> ModelInfo:
+        return self.checkpoint.info
+
+    def encode(self, text: str, pair: str | None = None) -> Encoding:
+        """The model's tokens for ``text`` (a pair only for the bundled encoder)."""
+        if self.bundled:
+            return loading.encode(model().tokenizer, text, pair)
+        return self.checkpoint.tokenize(text)
+
+    def trace(self, encoded: Encoding) -> Trace:
+        """The input's forward pass, computed once (changing layer, head or query reuses it)."""
+        type_ids = getattr(encoded, "type_ids", np.zeros(0, dtype=np.int64))
+        key = (self.key, encoded.ids.tobytes(), type_ids.tobytes())
+        if self.bundled:
+            return traces().get(key, lambda: bert.forward(model().weights, encoded.ids, type_ids))
+        return traces().get(key, lambda: slim_forward(self.checkpoint.model, encoded.ids))
+
+    def steps(self, trace: Trace, layer: int) -> Steps:
+        """Layer ``layer``'s every step: kept (bundled), or recomputed from its input."""
+        if isinstance(trace, bert.BertTrace):
+            return trace.layers[layer]
+        return layer_steps(self.checkpoint.model, trace, layer)
+
+    def slim(self, encoded: Encoding, trace: Trace) -> SlimTrace | None:
+        """The input's slim pass (the bundled encoder's only for one sentence: None for a pair)."""
+        if isinstance(trace, SlimTrace):
+            return trace
+        if np.any(getattr(encoded, "type_ids", 0)):
+            return None
+        return slim_forward(self.checkpoint.model, encoded.ids)
+
+    def token_names(self, ids: np.ndarray) -> list[str]:
+        """How the tokenizer names each id (GPT-2's "Ġ" marks a space before a word)."""
+        tokenizer = self.checkpoint.tokenizer.whole
+        return [tokenizer.id_to_token(int(i)) or f"[{int(i)}]" for i in ids]
+
+    def special_ids(self) -> list[int]:
+        """Ids of the tokenizer's special tokens ([CLS], <|endoftext|>, <s> ...)."""
+        added = self.checkpoint.tokenizer.whole.get_added_tokens_decoder()
+        return [int(i) for i, token in added.items() if token.special]
+
+    def bos_id(self) -> int | None:
+        """The id every text starts with, if the tokenizer adds one (Llama family)."""
+        first = self.checkpoint.tokenize("a").ids[0]
+        return int(first) if int(first) in self.special_ids() else None
+
+    def copying_scores(self) -> dict[str, np.ndarray]:
+        """Previous-token, duplicate-token and induction scores ``(L, H)`` of every head."""
+        return _copying(self.key, self.folder)
+
+    def guided_run(self, text: str) -> tuple[Encoding, SlimTrace]:
+        """The guided chapter's text and its slim forward pass (cached like any input)."""
+        encoded = self.encode(text)
+        trace = self.trace(encoded)
+        return encoded, self.slim(encoded, trace)  # type: ignore[return-value]  # one sentence
+
+    def score_split(self, run: SlimTrace | None, layer: int, head: int) -> tuple:
+        """A head's score split and where it is exact (:func:`head_score_split`)."""
+        if run is None:
+            return None, "The split covers one sentence: switch the sentence pair off."
+        return head_score_split(self.checkpoint.model, run, layer, head)
 
 
 @st.cache_data(max_entries=FIGURE_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)
-def model_view_cached(text: str, pair: str | None, style: FigureStyle) -> go.Figure:
-    encoded = encode(text, pair)
-    return model_view_figure(encoded, trace_of(encoded).weights, style)
+def model_view_cached(
+    key: str, folder: str | None, text: str, pair: str | None, style: FigureStyle
+) -> go.Figure:
+    page_model = PageModel(key, folder)
+    encoded = page_model.encode(text, pair)
+    return model_view_figure(encoded, page_model.trace(encoded).weights, style)

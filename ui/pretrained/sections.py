@@ -1,5 +1,6 @@
 """The tabs of the pretrained-model page: guided example, model view, head view, one head's
-stages, head summary (``ui.pretrained.summary``) and rollout. Each takes the page's state.
+stages, head summary (``ui.pretrained.summary``), rollout, and for decoders next-token
+predictions; the heads that copy and why a head attends. Each takes the page's state.
 
 Figures come from the shared builders (``heatmap``, ``heatmap_grid``,
 ``head_view``, ``matrix_stage``), so every matrix looks as on the text page.
@@ -10,17 +11,22 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core.pretrained import loading, rollout
+from attention_core.pretrained import rollout
 from attention_core.teaching.head_questions import head_name
 from ui.figures.describe import describe_head_view
 from ui.figures.head_view import head_view
 from ui.figures.heatmap import heatmap
+from ui.pretrained import decoder_stages
+from ui.pretrained.copying import copying_tab
+from ui.pretrained.decoder_guided import decoder_guided_section
 from ui.pretrained.figures import MODEL_VIEW_BINS
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
-from ui.pretrained.runs import model, model_view_cached, trace_of
+from ui.pretrained.next_token import next_token_tab
+from ui.pretrained.runs import model_view_cached
 from ui.pretrained.stages import STAGES, layer_stage, layer_stage_code, stage_matrix
 from ui.pretrained.state import PretrainedState
 from ui.pretrained.summary import summary_tab
+from ui.pretrained.why_attends import why_attends_tab
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart, matrix_stage
 from ui.shared.safe import show_info
@@ -36,7 +42,8 @@ def model_view(state: PretrainedState, figure: go.Figure) -> None:
     if length > MODEL_VIEW_BINS:
         st.caption(
             f"{length} tokens are pooled into {MODEL_VIEW_BINS} runs of neighbouring tokens "
-            "(a run's queries averaged, its keys summed) to keep 72 panels light; the head "
+            f"(a run's queries averaged, its keys summed) to keep "
+            f"{state.weights.shape[0] * state.weights.shape[1]} panels light; the head "
             "below and every other view show all tokens."
         )
     else:
@@ -44,8 +51,11 @@ def model_view(state: PretrainedState, figure: go.Figure) -> None:
             f"Each panel is one head's {length} × {length} weights (query rows, key columns)."
         )
     chart(figure, key="model_view")
+    info = state.model.info
+    if info.n_kv_heads < info.n_heads:
+        st.caption(decoder_stages.group_sentence(info, state.head))
     st.caption("Pick a layer and head above to open it here.")
-    weights = state.trace.layers[state.layer].heads.weights[state.head]
+    weights = state.weights[state.layer, state.head]
     labels = list(state.encoded.labels)
     chart(
         heatmap(
@@ -53,17 +63,23 @@ def model_view(state: PretrainedState, figure: go.Figure) -> None:
             labels,
             labels,
             title=f"Attention weights · {head_name(state.layer, state.head)}",
+            mask=mask_of(state),
             style=state.style,
         ),
         key="opened_head",
     )
 
 
+def mask_of(state: PretrainedState):
+    """The causal mask ``(T, T)`` of a decoder (grey cells in every view); None for an encoder."""
+    return None if state.run is None else state.run.mask
+
+
 # ---------------------------------------------------------------- head view
 
 
 def head_view_section(state: PretrainedState, shown_heads: list[int], all_queries: bool) -> None:
-    weights = state.trace.layers[state.layer].heads.weights  # (H, T, T)
+    weights = state.weights[state.layer]  # (H, T, T)
     labels = list(state.encoded.labels)
     query = None if all_queries else state.query
     who = "every token" if all_queries else f"“{labels[state.query]}”"
@@ -84,32 +100,56 @@ def head_view_section(state: PretrainedState, shown_heads: list[int], all_querie
 
 
 def stages_section(state: PretrainedState) -> None:
+    if not state.model.bundled:
+        decoder_steps_section(state)
+        return
     st.caption(
         f"Layer {state.layer + 1}, head {state.head + 1} of all-MiniLM-L6-v2, computed by "
         "attention_core: the same functions, step views and figures as the text page."
     )
     labels = list(state.encoded.labels)
+    steps = state.steps(state.layer)
     for key in STAGES:
         stage = layer_stage(key, state.layer)
-        matrix = stage_matrix(state.trace, key, state.layer, state.head)
-        rows = axis_labels(stage.rows, labels, labels, matrix.shape[0])
-        cols = axis_labels(stage.cols, labels, labels, matrix.shape[1])
-        where = "" if key == "x" else f" · {head_name(state.layer, state.head)}"
-        title = (
-            f"{stage.title}{where}" if key != "x" else f"{stage.title} · layer {state.layer + 1}"
-        )
-        matrix_stage(
-            stage,
-            matrix,
-            rows,
-            cols,
-            key=f"{key}_l{state.layer + 1}" + ("" if key == "x" else f"h{state.head + 1}"),
-            shapes=[f"{stage.symbol}: {matrix.shape[0]} × {matrix.shape[1]}"],
-            title=title,
-            show_numbers=state.numbers,
-            style=state.style,
-            code=layer_stage_code(key, state.layer),
-        )
+        matrix = stage_matrix(steps, key, state.head)
+        draw_stage(state, key, stage, matrix, labels, layer_stage_code(key, state.layer))
+
+
+def draw_stage(state: PretrainedState, key: str, stage, matrix, labels, code) -> None:
+    """One stage's formula, words, code and heatmap (with the causal mask's grey cells)."""
+    rows = axis_labels(stage.rows, labels, labels, matrix.shape[0])
+    cols = axis_labels(stage.cols, labels, labels, matrix.shape[1])
+    whole = key in ("x", "normed", "angles")
+    where = "" if whole else f" · {head_name(state.layer, state.head)}"
+    title = f"{stage.title}{where}" if not whole else f"{stage.title} · layer {state.layer + 1}"
+    matrix_stage(
+        stage,
+        matrix,
+        rows,
+        cols,
+        key=f"{key}_l{state.layer + 1}" + ("" if whole else f"h{state.head + 1}"),
+        shapes=[f"{stage.symbol}: {matrix.shape[0]} × {matrix.shape[1]}"],
+        title=title,
+        mask=mask_of(state) if stage.masked else None,
+        show_numbers=state.numbers,
+        style=state.style,
+        code=code,
+    )
+
+
+def decoder_steps_section(state: PretrainedState) -> None:
+    """Every step of one decoder head, RoPE and grouped K/V heads included."""
+    info = state.model.info
+    st.caption(
+        f"Layer {state.layer + 1}, head {state.head + 1} of {info.name}, computed by "
+        "attention_core: the same functions, step views and figures as the text page. "
+        + decoder_stages.group_sentence(info, state.head)
+    )
+    labels = list(state.encoded.labels)
+    steps = state.steps(state.layer)
+    for key, stage in decoder_stages.decoder_stages(info).items():
+        matrix = decoder_stages.stage_matrix(steps, key, state.head)
+        draw_stage(state, key, stage, matrix, labels, decoder_stages.stage_code(info, key))
 
 
 # ---------------------------------------------------------------- rollout
@@ -123,7 +163,7 @@ def rollout_section(state: PretrainedState) -> None:
         "after that layer. It is a rough flow estimate that ignores the values and the "
         "feed-forward layers, not an exact attribution."
     )
-    rolled = rollout.attention_rollout(state.trace.weights)[state.layer]
+    rolled = rollout.attention_rollout(state.weights)[state.layer]
     labels = list(state.encoded.labels)
     show_code((rollout.attention_rollout, rollout.residual_attention))
     chart(
@@ -149,7 +189,11 @@ def head_view_tab(state: PretrainedState) -> None:
         all_queries = st.toggle("Lines from every token", key="all_queries", bind=BIND)
     with heads_column:
         shown_heads = st.multiselect(
-            "Heads to draw", list(range(1, 13)), default=[state.head + 1], key="heads", bind=BIND
+            "Heads to draw",
+            list(range(1, state.model.info.n_heads + 1)),
+            default=[state.head + 1],
+            key="heads",
+            bind=BIND,
         )
     st.caption(
         "Lines from the query token (left) to every key (right), thicker for larger weights; "
@@ -162,14 +206,20 @@ def head_view_tab(state: PretrainedState) -> None:
 
 
 def guided_tab(state: PretrainedState) -> None:
+    if not state.model.bundled:
+        decoder_guided_section(state)
+        return
     if state.other_text:
         st.caption("This tab always uses the guided sentence; the other tabs show yours.")
-    encoded = loading.encode(model().tokenizer, GUIDED_TEXT)
-    guided_section(encoded, trace_of(encoded), state.style)
+    encoded = state.model.encode(GUIDED_TEXT)
+    guided_section(encoded, state.model.trace(encoded), state.style)
 
 
 def model_view_tab(state: PretrainedState) -> None:
-    model_view(state, model_view_cached(state.text, state.pair, state.style))
+    figure = model_view_cached(
+        state.model.key, state.model.folder, state.text, state.pair, state.style
+    )
+    model_view(state, figure)
 
 
 TABS: tuple[Tab[PretrainedState], ...] = (
@@ -179,4 +229,7 @@ TABS: tuple[Tab[PretrainedState], ...] = (
     Tab("Every step", stages_section),
     Tab("Head summary", summary_tab),
     Tab("Rollout", rollout_section),
+    Tab("Next token", next_token_tab),
+    Tab("Heads that copy", copying_tab),
+    Tab("Why a head attends", why_attends_tab),
 )

@@ -105,11 +105,10 @@ def layer_stage_code(name: str, layer: int) -> tuple[Callable, ...]:
     return STAGE_CODE[name]
 
 
-def stage_matrix(trace: bert.BertTrace, name: str, layer: int, head: int) -> np.ndarray:
-    """The matrix a stage draws: ``(T, d)`` for X, else head ``head`` of layer ``layer``."""
-    layer_trace = trace.layers[layer]
+def stage_matrix(steps: bert.LayerTrace, name: str, head: int) -> np.ndarray:
+    """The matrix a stage draws from one layer's ``steps``: ``(T, d)`` for X, else one head's."""
     if name == "x":
-        return layer_trace.x
+        return steps.x
     if name in ("q", "k", "v"):
-        return getattr(layer_trace, name)[head]
-    return getattr(layer_trace.heads, name)[head]
+        return getattr(steps, name)[head]
+    return getattr(steps.heads, name)[head]

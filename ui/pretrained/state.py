@@ -1,4 +1,4 @@
-"""The pretrained page's controls: the sentence (or pair), layer, head, query and numbers.
+"""The pretrained page's controls: the model, the sentence (or pair), layer, head, query, numbers.
 
 :func:`read_state` draws them, tokenizes the input and runs the forward pass
 (cached), and returns a :class:`PretrainedState`.
@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import streamlit as st
 
 from attention_core import InputError
 from attention_core.boundary import limits
-from attention_core.pretrained import bert, loading
+from attention_core.pretrained.slim import SlimTrace
+from attention_core.pretrained.trace import ModelInfo
 from ui.figures.style import FigureStyle
 from ui.pretrained.guided import GUIDED_TEXT
-from ui.pretrained.runs import encode, model, trace_of
+from ui.pretrained.models import BUNDLED_KEY, MODEL_KEY, checkpoint_folder, choose_model
+from ui.pretrained.runs import Encoding, PageModel, Steps, Trace
 from ui.shared.presentation import current_style
-from ui.shared.safe import show_error, show_warning
+from ui.shared.safe import escape_markdown, show_error, show_warning
 from ui.shared.url import BIND
 
 DEFAULT_TEXT = GUIDED_TEXT
@@ -26,6 +29,7 @@ DEFAULT_PAIR = "It was too tired to walk any further."
 SENTENCE_KEYS = ("text", "pair", "text2")
 #: Every URL key the page binds ("heads" holds the heads the head view draws).
 URL_KEYS = (
+    MODEL_KEY,
     *SENTENCE_KEYS,
     "view",
     "layer",
@@ -35,6 +39,7 @@ URL_KEYS = (
     "all_queries",
     "preset",
     "numbers",
+    "detector",
 )
 #: The keys whose refused link values are named in a warning.
 CHECKED_KEYS = tuple(key for key in URL_KEYS if key not in SENTENCE_KEYS)
@@ -42,12 +47,13 @@ CHECKED_KEYS = tuple(key for key in URL_KEYS if key not in SENTENCE_KEYS)
 
 @dataclass(frozen=True)
 class PretrainedState:
-    """The input, its forward pass and the chosen layer, head and query (0-based)."""
+    """The model, the input, its forward pass and the chosen layer, head and query (0-based)."""
 
+    model: PageModel
     text: str
     pair: str | None
-    encoded: loading.Encoded
-    trace: bert.BertTrace
+    encoded: Encoding
+    trace: Trace  #: the bundled model's whole trace, or another model's slim pass
     layer: int
     head: int
     query: int
@@ -59,17 +65,34 @@ class PretrainedState:
         """Whether the input is not the guided example's sentence."""
         return self.text != GUIDED_TEXT or self.pair is not None
 
+    @property
+    def weights(self) -> np.ndarray:
+        """Every layer's attention weights ``(L, H, T, T)``."""
+        return self.trace.weights
 
-def read_input() -> tuple[str, str | None]:
+    @property
+    def run(self) -> SlimTrace | None:
+        """The slim pass (predictions, kept inputs); None for the bundled model with a pair."""
+        return self.model.slim(self.encoded, self.trace)
+
+    def steps(self, layer: int) -> Steps:
+        """Layer ``layer``'s every step (Q, K, V, scores ... weights, context)."""
+        return self.model.steps(self.trace, layer)
+
+
+def read_input(bundled: bool) -> tuple[str, str | None]:
+    """The sentence, and for the bundled encoder a second one if the pair toggle is on."""
     text = st.text_area(
         "Sentence",
         DEFAULT_TEXT,
         key="text",
         bind=BIND,
         max_chars=limits.MAX_TEXT_CHARS,
-        help=f"Split into WordPiece tokens by the model's own tokenizer; at most "
-        f"{limits.MAX_TOKENS} tokens, [CLS] and [SEP] included.",
+        help=f"Split into tokens by the model's own tokenizer; at most {limits.MAX_TOKENS} "
+        "tokens, special tokens included.",
     )
+    if not bundled:
+        return text, None
     pair = st.toggle(
         "Sentence pair: add a second sentence after [SEP]",
         key="pair",
@@ -84,19 +107,31 @@ def read_input() -> tuple[str, str | None]:
     return text, second
 
 
-def default_query(encoded: loading.Encoded) -> int:
+def default_query(encoded: Encoding) -> int:
     """Start at "it" (the guided question), else the first word after [CLS]."""
     return encoded.tokens.index("it") if "it" in encoded.tokens else min(1, len(encoded) - 1)
 
 
-def controls(encoded: loading.Encoded) -> tuple[int, int, int, bool]:
+def controls(encoded: Encoding, info: ModelInfo) -> tuple[int, int, int, bool]:
     layer_column, head_column, query_column, numbers_column = st.columns(
         4, vertical_alignment="bottom"
     )
     with layer_column:
-        layer = st.selectbox("Layer", list(range(1, 7)), key="layer", bind=BIND, index=3)
+        layer = st.selectbox(
+            "Layer",
+            list(range(1, info.n_layers + 1)),
+            key="layer",
+            bind=BIND,
+            index=min(3, info.n_layers - 1),
+        )
     with head_column:
-        head = st.selectbox("Head", list(range(1, 13)), key="head", bind=BIND, index=1)
+        head = st.selectbox(
+            "Head",
+            list(range(1, info.n_heads + 1)),
+            key="head",
+            bind=BIND,
+            index=min(1, info.n_heads - 1),
+        )
     labels = encoded.labels
     with query_column:
         query = st.selectbox(
@@ -117,22 +152,68 @@ def controls(encoded: loading.Encoded) -> tuple[int, int, int, bool]:
     return layer - 1, head - 1, query, numbers
 
 
-def read_state() -> PretrainedState:
-    """The input and the controls; stops with a message on an input the model cannot take."""
-    text, pair = read_input()
+def page_model() -> PageModel:
+    """The chosen model, loaded (once per server); stops with a message until it can run."""
+    choice = choose_model()
+    folder = checkpoint_folder(choice)
+    if choice.key != BUNDLED_KEY and folder is None:
+        st.stop()  # a Hub model not downloaded yet: its button and message are drawn
+    chosen = PageModel(choice.key, None if choice.key == BUNDLED_KEY else str(folder))
     try:
-        model()
-        encoded = encode(text, pair)
+        info = chosen.info  # loads (and checks) the files once per server
     except InputError as error:
-        show_error(str(error))
+        show_error(str(error) if chosen.bundled else f"{choice.key} cannot be loaded: {error}")
         st.stop()
+    st.markdown(describe(info))
+    return chosen
+
+
+KINDS = {
+    "bert": "a BERT-style encoder: every token sees every other",
+    "gpt2": "a GPT-2 decoder: each token sees only the tokens before it (causal mask)",
+    "llama": "a Llama-family decoder (causal mask, rotary positions, RMSNorm, SwiGLU)",
+}
+
+
+def describe(info: ModelInfo) -> str:
+    """The model in one sentence, from its config: kind, layers, heads, width."""
+    grouped = (
+        f", {info.n_kv_heads} key/value heads shared by groups of query heads"
+        if info.n_kv_heads < info.n_heads
+        else ""
+    )
+    return (
+        f"**{escape_markdown(info.name)}**, {KINDS[info.family]}: {info.n_layers} layers × "
+        f"{info.n_heads} heads{grouped}, {info.d_model} numbers per token, run by this app's own "
+        "NumPy attention code."
+    )
+
+
+def cut_warning(encoded: Encoding, pair: str | None) -> None:
     if encoded.cut:
         show_warning(
             f"The input has {len(encoded) + encoded.cut} tokens; only the first "
             f"{limits.MAX_TOKENS} are used ({encoded.cut} cut from the end"
             + (" of the longer sentence)." if pair is not None else ").")
         )
-    st.caption(f"{len(encoded)} WordPiece tokens, [CLS] and [SEP] included.")
-    layer, head, query, numbers = controls(encoded)
-    trace = trace_of(encoded)
-    return PretrainedState(text, pair, encoded, trace, layer, head, query, numbers, current_style())
+
+
+def read_state() -> PretrainedState:
+    """The model, the input and the controls; stops with a message on what cannot run."""
+    chosen = page_model()
+    text, pair = read_input(chosen.bundled)
+    try:
+        encoded = chosen.encode(text, pair)
+    except InputError as error:
+        show_error(str(error))
+        st.stop()
+    cut_warning(encoded, pair)
+    if chosen.bundled:
+        st.caption(f"{len(encoded)} WordPiece tokens, [CLS] and [SEP] included.")
+    else:
+        st.caption(f"{len(encoded)} tokens, as {chosen.info.name}'s tokenizer cuts the text.")
+    layer, head, query, numbers = controls(encoded, chosen.info)
+    trace = chosen.trace(encoded)
+    return PretrainedState(
+        chosen, text, pair, encoded, trace, layer, head, query, numbers, current_style()
+    )

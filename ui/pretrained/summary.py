@@ -25,7 +25,7 @@ PRESETS = {
 
 def summary_frame(state: PretrainedState) -> pd.DataFrame:
     """One row per head, Clark et al.'s measures as columns (rounded to 3 decimals)."""
-    measures = head_measures.head_measures(state.trace.weights, state.encoded.tokens)
+    measures = head_measures.head_measures(state.weights, state.encoded.tokens)
     n_layers, n_heads = measures["entropy"].shape
     frame = pd.DataFrame(
         {

@@ -21,8 +21,12 @@ from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import chart
 from ui.shared.safe import show_info
 
-MAIN_TERMS = (("token", "token"), ("token", "position"), ("position", "token"),
-              ("position", "position"))  # fmt: skip
+MAIN_TERMS = (
+    ("token", "token"),
+    ("token", "position"),
+    ("position", "token"),
+    ("position", "position"),
+)
 READING = {
     "position-position": "it attends mostly by **where** the tokens are, not what they are",
     "token-token": "it attends mostly by **what** the tokens are (their content)",
@@ -85,8 +89,11 @@ def why_attends_tab(state: PretrainedState) -> None:
         f"after removing what is the same for every key of a query (softmax ignores it). "
         f"{reading(shares)}"
     )
-    chart(shares_bar(shares, f"Where {head}'s scores come from", state.style),
-          key="why_shares", alt=shares_alt(shares, head))  # fmt: skip
+    chart(
+        shares_bar(shares, f"Where {head}'s scores come from", state.style),
+        key="why_shares",
+        alt=shares_alt(shares, head),
+    )
     labels = list(state.encoded.labels)
     chart(
         heatmap_grid(

@@ -1,0 +1,73 @@
+r"""What a page keeps of one forward pass: every layer's weights, not every layer's steps.
+
+A whole :class:`~attention_core.pretrained.trace.ModelTrace` of a 30-layer decoder at
+128 tokens holds ~200 MB (Q, K, V, four score matrices and the context of every layer,
+and the (T, V) logits), too much to cache per input on a shared server. A
+:class:`SlimTrace` keeps what the views draw for every layer, the attention weights
+``(L, H, T, T)``, plus each layer's input ``(L, T, d)``, from which
+:func:`layer_steps` recomputes one layer's every step exactly (the same function on
+the same input gives the same numbers), and the logits reduced to the top guesses and
+the real next token's rank (:mod:`attention_core.pretrained.predictions`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from attention_core.pretrained import predictions
+from attention_core.pretrained.decoder import layer_inputs, layer_mask
+from attention_core.pretrained.trace import BlockTrace, Model
+
+
+@dataclass(frozen=True)
+class SlimTrace:
+    """One input's forward pass, slimmed: ``L`` layers, ``H`` heads, ``T`` tokens, width ``d``."""
+
+    ids: np.ndarray  #: (T,) the token ids
+    weights: np.ndarray  #: (L, H, T, T) every head's attention weights
+    inputs: np.ndarray  #: (L, T, d) every layer's input, to recompute its steps
+    mask: np.ndarray | None  #: (T, T) True = may attend (decoders), None = everywhere
+    token_embeddings: np.ndarray | None  #: (T, d) absolute-position models, else None
+    position_embeddings: np.ndarray | None  #: (T, d)
+    top_ids: np.ndarray | None  #: (T, k) the model's top next-token guesses (decoders)
+    top_probs: np.ndarray | None  #: (T, k) their probabilities
+    ranks: np.ndarray | None  #: (T-1,) the real next token's rank (1 = first guess)
+    rank_probs: np.ndarray | None  #: (T-1,) its probability
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the arrays."""
+        values = (getattr(self, field.name) for field in fields(self))
+        return sum(value.nbytes for value in values if isinstance(value, np.ndarray))
+
+
+def slim_forward(model: Model, ids: np.ndarray) -> SlimTrace:
+    """The forward pass of checked ``ids (T,)``, one layer held at a time: ``SlimTrace``."""
+    _, token_rows, position_rows = model.embed(ids)
+    weights, inputs = [], []
+    for x, steps in layer_inputs(model, ids):
+        weights.append(steps.heads.weights)
+        inputs.append(x)
+        last = steps.output
+    _, logits = model.finish(last)
+    guesses = (None, None) if logits is None else predictions.top_next(logits)
+    ranked = (None, None) if logits is None else predictions.rank_of_next(logits, ids)
+    return SlimTrace(
+        ids=ids,
+        weights=np.stack(weights).astype(np.float32, copy=False),  # (L, H, T, T)
+        inputs=np.stack(inputs).astype(np.float32, copy=False),  # (L, T, d)
+        mask=layer_mask(model, len(ids)),
+        token_embeddings=token_rows,
+        position_embeddings=position_rows,
+        top_ids=guesses[0],
+        top_probs=guesses[1],
+        ranks=ranked[0],
+        rank_probs=ranked[1],
+    )
+
+
+def layer_steps(model: Model, trace: SlimTrace, layer: int) -> BlockTrace:
+    """Layer ``layer``'s every step, recomputed from its kept input: ``BlockTrace``."""
+    return model.block(trace.inputs[layer], model.layers[layer], trace.mask)

@@ -1,0 +1,180 @@
+"""The pretrained page with decoders from this server's models folder (AppTest).
+
+Tiny random GPT-2 and Llama checkpoints (grouped K/V heads, RoPE base 5000) are saved the
+way the Hub serves them into a folder named by ``ATTENTION_MODELS_DIR``. Each view must
+draw the numbers the core computes for that model: the causal mask, RoPE before and
+after, the group of K/V heads, next-token ranks, the copying scores and the score split.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attention_core.pretrained import circuits, load_checkpoint, predictions
+from attention_core.pretrained.head_split import head_score_split
+from attention_core.pretrained.slim import layer_steps, slim_forward
+from tests.core.pretrained.test_families import CONFIGS
+from tests.core.pretrained.tiny_checkpoints import save_model
+from tests.plotly_specs import decode, figure_titled
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "views" / "pretrained.py")
+TEXT = "w1 w2 w3 w4 w5 w1 w2 w3 w4"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("models")
+    for name in ("gpt2", "llama"):
+        save_model(CONFIGS[name], root / name)
+    broken = root / "broken"
+    save_model(CONFIGS["gpt2"], broken)
+    config = json.loads((broken / "config.json").read_text())
+    (broken / "config.json").write_text(json.dumps(config | {"model_type": "t5"}))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ATTENTION_MODELS_DIR", str(root))
+        patch.setenv("ATTENTION_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+        from ui.pretrained import models
+
+        models.choices.clear()
+        models.model_settings.clear()
+        yield root
+        models.choices.clear()
+        models.model_settings.clear()
+
+
+def page(**params: str) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def loaded(models_dir: Path, name: str, text: str = TEXT):
+    checkpoint = load_checkpoint(models_dir / name)
+    tokens = checkpoint.tokenize(text)
+    return checkpoint, tokens, slim_forward(checkpoint.model, tokens.ids)
+
+
+def z_of(spec: dict, index: int = 0) -> np.ndarray:
+    return decode(spec["data"][index]["z"]).reshape(-1)
+
+
+def markdown(at: AppTest) -> str:
+    return " ".join(block.value for block in [*at.markdown, *at.caption])
+
+
+def unescaped(text: str) -> str:
+    """A message as shown: the Markdown escapes of user text removed."""
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def test_the_menu_offers_the_bundled_model_and_every_good_local_checkpoint() -> None:
+    at = page()
+    menu = at.selectbox(key="model")
+    assert menu.options == ["all-MiniLM-L6-v2", "local:broken", "local:gpt2", "local:llama"]
+    assert "BERT-style encoder" in markdown(at)
+
+
+def test_a_checkpoint_of_another_family_is_refused_with_a_message() -> None:
+    at = page(model="local:broken")
+    message = unescaped(at.error[0].value)
+    assert message.startswith("local:broken cannot be loaded: The model type 't5' is not supported")
+    assert "gpt2 (GPT-2)" in message
+
+
+def test_a_link_opens_a_decoder_with_its_own_sizes(models_dir: Path) -> None:
+    at = page(model="local:llama", text=TEXT, layer="2", head="3")
+    assert "Llama-family decoder" in markdown(at) and "2 key/value heads" in markdown(at)
+    assert at.selectbox(key="layer").options == ["1", "2", "3"]
+    assert at.selectbox(key="head").options == ["1", "2", "3", "4"]
+    assert at.selectbox(key="layer").value == 2 and at.selectbox(key="head").value == 3
+    assert "pair" not in [toggle.key for toggle in at.toggle]  # no sentence pair for a decoder
+
+
+def test_every_step_of_a_rotary_head_draws_the_core_numbers(models_dir: Path) -> None:
+    at = page(model="local:llama", text=TEXT, view="Every step", layer="2", head="4")
+    checkpoint, _, slim = loaded(models_dir, "llama")
+    steps = layer_steps(checkpoint.model, slim, 1)
+    head = 3
+    drawn = {
+        "Queries Q before RoPE · layer 2 · head 4": steps.q[head],
+        "Keys K before RoPE · layer 2 · head 4": steps.k[head],
+        "RoPE angles θ · layer 2": steps.angles,
+        "Queries after RoPE · layer 2 · head 4": steps.q_rotated[head],
+        "Keys after RoPE · layer 2 · head 4": steps.k_rotated[head],
+        "Attention weights · layer 2 · head 4": steps.heads.weights[head],
+    }
+    for title, expected in drawn.items():
+        shown = z_of(figure_titled(at, title))
+        allowed = ~np.isnan(shown)
+        np.testing.assert_allclose(shown[allowed], expected.reshape(-1)[allowed], atol=1e-6)
+    weights = z_of(figure_titled(at, "Attention weights · layer 2 · head 4")).reshape(9, 9)
+    assert np.isnan(weights[np.triu_indices(9, 1)]).all()  # the causal mask, greyed
+    assert "Head 4 reads K/V head 2, with heads 3–4" in markdown(at)
+
+
+def test_next_token_ranks_are_the_models(models_dir: Path) -> None:
+    at = page(model="local:gpt2", text=TEXT, view="Next token", query="3")
+    checkpoint, tokens, _ = loaded(models_dir, "gpt2")
+    ranks, _ = predictions.rank_of_next(checkpoint.forward(tokens.ids).logits, tokens.ids)
+    table = at.dataframe[0].value
+    assert list(table["its rank"].dropna().astype(int)) == list(ranks)
+    assert "median rank" in markdown(at)
+    assert at.get("plotly_chart")  # the query's guesses as a bar chart
+
+
+def test_an_encoder_says_it_has_no_next_token() -> None:
+    at = page(view="Next token")
+    assert "is an encoder" in at.info[0].value
+
+
+def test_heads_that_copy_are_scored_on_a_repeated_random_sequence(models_dir: Path) -> None:
+    at = page(model="local:gpt2", text=TEXT, view="Heads that copy", detector="induction")
+    checkpoint = load_checkpoint(models_dir / "gpt2")
+    ids = circuits.repeated_sequence(np.random.default_rng(0), 96, 40, avoid=[], bos=None)
+    expected = circuits.detect_heads(slim_forward(checkpoint.model, ids).weights, 40)
+    shown = z_of(figure_titled(at, "Induction score of every head"))
+    np.testing.assert_allclose(shown, expected["induction"].reshape(-1), atol=1e-6)
+    layer, head, _ = circuits.strongest(expected["induction"], 1)[0]
+    at.button(key=f"copy_open_{layer}_{head}").click().run()
+    assert at.selectbox(key="layer").value == layer + 1
+    assert at.selectbox(key="head").value == head + 1
+    assert figure_titled(at, f"Head view · layer {layer + 1}")  # the head view is open
+
+
+def test_why_a_gpt2_head_attends_sums_to_its_scores(models_dir: Path) -> None:
+    at = page(model="local:gpt2", text=TEXT, view="Why a head attends", layer="2", head="1")
+    checkpoint, _, slim = loaded(models_dir, "gpt2")
+    split, _ = head_score_split(checkpoint.model, slim, 1, 0)
+    spec = figure_titled(at, "The parts of layer 2 · head 1")
+    total = sum(np.nan_to_num(decode(trace["z"]).reshape(-1)) for trace in spec["data"])
+    scores = layer_steps(checkpoint.model, slim, 1).heads.scores[0].reshape(-1)
+    allowed = np.tril(np.ones((9, 9), dtype=bool)).reshape(-1)
+    np.testing.assert_allclose(total[allowed], scores[allowed], rtol=1e-4, atol=1e-4)
+    assert split is not None and re.search(r"The largest part is \*\*", markdown(at))
+
+
+def test_a_rotary_model_explains_why_its_score_has_no_position_part() -> None:
+    at = page(model="local:llama", text=TEXT, view="Why a head attends")
+    assert "RoPE turns each query and key" in at.info[0].value
+
+
+def test_the_guided_decoder_chapter_measures_copying(models_dir: Path) -> None:
+    at = page(model="local:gpt2", view="Guided example")
+    assert "Where looking back gives the real next token" in markdown(at)
+    assert figure_titled(at, "layer ")  # the strongest induction head's lines
+
+
+def test_a_model_the_server_does_not_offer_is_named_and_ignored() -> None:
+    at = page(model="<b>nope</b>")
+    assert at.selectbox(key="model").value == "all-MiniLM-L6-v2"
+    assert any("model=<b>nope</b>" in unescaped(warning.value) for warning in at.warning)
