@@ -123,12 +123,12 @@ def test_every_step_of_a_rotary_head_draws_the_core_numbers(models_dir: Path) ->
 
 
 def test_next_token_ranks_are_the_models(models_dir: Path) -> None:
-    at = page(model="local:gpt2", text=TEXT, view="Next token", query="3")
+    at = page(model="local:gpt2", text=TEXT, view="Next token", query="3: w4")
     checkpoint, tokens, _ = loaded(models_dir, "gpt2")
     ranks, _ = predictions.rank_of_next(checkpoint.forward(tokens.ids).logits, tokens.ids)
     table = at.dataframe[0].value
     assert list(table["its rank"].dropna().astype(int)) == list(ranks)
-    assert "median rank" in markdown(at)
+    assert "median rank" in markdown(at) and "After “w4” (position 3" in unescaped(markdown(at))
     assert at.get("plotly_chart")  # the query's guesses as a bar chart
 
 
@@ -178,3 +178,27 @@ def test_a_model_the_server_does_not_offer_is_named_and_ignored() -> None:
     at = page(model="<b>nope</b>")
     assert at.selectbox(key="model").value == "all-MiniLM-L6-v2"
     assert any("model=<b>nope</b>" in unescaped(warning.value) for warning in at.warning)
+
+
+def test_a_decoders_head_summary_leaves_out_what_it_cannot_have(models_dir: Path) -> None:
+    at = page(model="local:gpt2", text=TEXT, view="Head summary")
+    columns = list(at.dataframe[0].value.columns)
+    assert "→ [CLS]" not in columns and "→ [SEP]" not in columns and "→ next" not in columns
+    assert "→ previous" in columns
+    assert not [p for p in at.selectbox(key="preset").options if "[SEP]" in p or "next" in p]
+    assert "log(t + 1)" in markdown(at)
+
+
+def test_a_decoder_asks_for_its_next_token_guess_and_its_induction_head(models_dir: Path) -> None:
+    at = page(model="local:gpt2", text=TEXT, query="2: w3")
+    checkpoint, tokens, _ = loaded(models_dir, "gpt2")
+    top_ids, _ = predictions.top_next(checkpoint.forward(tokens.ids).logits)
+    best = checkpoint.tokenizer.whole.id_to_token(int(top_ids[2, 0]))
+    prompts = [unescaped(block.value) for block in at.markdown]
+    assert (
+        f"Which token does the model think most likely to come after “{tokens.labels[2]}”?"
+        in prompts
+    )
+    assert "Which head has the highest induction score?" in prompts
+    box = at.selectbox(key=next(b.key for b in at.selectbox if "next-token" in b.key))
+    assert best in box.options

@@ -1,4 +1,5 @@
-""" "Check yourself" on the pretrained page: the chosen head and query, and every head's measures.
+""" "Check yourself" on the pretrained page: the chosen head and query, every head's measures, and
+for a decoder its next-token guess and its strongest induction head.
 
 The previous-token question compares heads by Clark et al.'s measure (the mean
 weight on the previous token, as in the head table); the others read the chosen
@@ -14,6 +15,8 @@ from attention_core.teaching.attention_questions import (
     weight_question,
 )
 from attention_core.teaching.head_questions import head_name, previous_token_head_question
+from attention_core.teaching.model_questions import next_token_question, strongest_head_question
+from attention_core.teaching.questions import Question
 from ui.pretrained.state import PretrainedState
 from ui.shared.check_yourself import check_yourself
 
@@ -34,4 +37,17 @@ def check_yourself_section(state: PretrainedState) -> None:
         weight_question(row, label, labels, focus, state.query),
         doubling_question(masked, label, focus, state.query),
     )
-    check_yourself(PAGE, [question for question in asked if question is not None])
+    check_yourself(PAGE, [q for q in (*asked, *decoder_questions(state)) if q is not None])
+
+
+def decoder_questions(state: PretrainedState) -> list[Question]:
+    """A decoder's own: its first guess after the query token, and its strongest induction head."""
+    run = state.run
+    if run is None or run.top_ids is None:
+        return []
+    names = state.model.token_names(run.top_ids[state.query])
+    after = state.encoded.labels[state.query]
+    return [
+        next_token_question(names, run.top_probs[state.query], after, state.query),
+        strongest_head_question(state.model.copying_scores()["induction"], "induction"),
+    ]

@@ -23,6 +23,20 @@ PRESETS = {
 }
 
 
+#: measures a decoder cannot show: it has no [CLS] or [SEP], and never sees the next token
+ENCODER_ONLY = frozenset({"cls", "sep", "next"})
+
+
+def shown_measures(state: PretrainedState) -> dict[str, str]:
+    """The measures that mean something for this model (name -> column title)."""
+    causal = state.model.info.causal
+    return {
+        name: title
+        for name, title in head_measures.MEASURES.items()
+        if not (causal and name in ENCODER_ONLY)
+    }
+
+
 def summary_frame(state: PretrainedState) -> pd.DataFrame:
     """One row per head, Clark et al.'s measures as columns (rounded to 3 decimals)."""
     measures = head_measures.head_measures(state.weights, state.encoded.tokens)
@@ -34,7 +48,7 @@ def summary_frame(state: PretrainedState) -> pd.DataFrame:
         }
         | {
             title: measures[name].ravel().astype(float).round(3)
-            for name, title in head_measures.MEASURES.items()
+            for name, title in shown_measures(state).items()
         }
     )
     return frame
@@ -48,8 +62,14 @@ def summary_section(state: PretrainedState, preset: str, on_pick) -> pd.DataFram
         frame = frame.sort_values(head_measures.MEASURES[column], ascending=False, kind="stable")
     st.caption(
         f"Mean over the {len(state.encoded)} query tokens of each head's weights (Clark et al. "
-        f"2019). Entropy is in nats; a uniform row has log T = {np.log(len(state.encoded)):.3f}. "
-        "Click a column to sort, a row to open that head in the other views."
+        f"2019). Entropy is in nats; a uniform row has log T = {np.log(len(state.encoded)):.3f}"
+        + (
+            " (a decoder's row t spreads over t + 1 tokens only, so its uniform row has "
+            "log(t + 1)). "
+            if state.model.info.causal
+            else ". "
+        )
+        + "Click a column to sort, a row to open that head in the other views."
     )
     st.dataframe(
         frame.reset_index(drop=True),
@@ -72,7 +92,9 @@ def pick_head() -> None:
 
 
 def summary_tab(state: PretrainedState) -> None:
-    preset = st.selectbox("Show", list(PRESETS), key="preset", bind=BIND)
+    shown = set(shown_measures(state).values())
+    presets = [p for p, m in PRESETS.items() if m is None or head_measures.MEASURES[m] in shown]
+    preset = st.selectbox("Show", presets, key="preset", bind=BIND)
     frame = summary_section(state, preset, pick_head)
     st.session_state["_head_rows"] = [
         (int(layer), int(head)) for layer, head in zip(frame["layer"], frame["head"], strict=True)
