@@ -16,7 +16,13 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core.pretrained import circuits, load_checkpoint, predictions
+from attention_core.pretrained import (
+    bert_checkpoint,
+    circuits,
+    load_checkpoint,
+    loading,
+    predictions,
+)
 from attention_core.pretrained.head_split import head_score_split
 from attention_core.pretrained.slim import layer_steps, slim_forward
 from tests.core.pretrained.test_families import CONFIGS
@@ -26,6 +32,7 @@ from tests.plotly_specs import decode, figure_titled
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "pretrained.py")
 TEXT = "w1 w2 w3 w4 w5 w1 w2 w3 w4"
+GUIDED = "The animal didn't cross the street because it was too tired."
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -202,3 +209,25 @@ def test_a_decoder_asks_for_its_next_token_guess_and_its_induction_head(models_d
     assert "Which head has the highest induction score?" in prompts
     box = at.selectbox(key=next(b.key for b in at.selectbox if "next-token" in b.key))
     assert best in box.options
+
+
+@pytest.mark.parametrize("view", ["Next token", "Why a head attends", "Heads that copy"])
+def test_the_new_views_take_the_bundled_encoders_sentence_pair(view: str) -> None:
+    at = page(view=view, pair="true", layer="1")
+    if view == "Next token":
+        assert "is an encoder" in at.info[0].value
+    elif view == "Why a head attends":
+        assert "switch the sentence pair off" in unescaped(at.info[0].value)
+    else:
+        assert figure_titled(at, "Previous token score of every head")
+
+
+def test_why_a_bert_head_attends_in_layer_one() -> None:
+    at = page(view="Why a head attends", layer="1", head="3")
+    spec = figure_titled(at, "The parts of layer 1 · head 3")
+    total = sum(decode(trace["z"]).reshape(-1) for trace in spec["data"])
+    model = bert_checkpoint.from_weights(loading.load_model().weights)
+    ids = loading.encode(loading.load_model().tokenizer, GUIDED).ids
+    scores = layer_steps(model, slim_forward(model, ids), 0).heads.scores[2]
+    np.testing.assert_allclose(total, scores.reshape(-1), rtol=1e-4, atol=1e-4)
+    assert "sentence-A embedding" in markdown(at)

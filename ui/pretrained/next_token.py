@@ -55,7 +55,7 @@ def predictions_frame(state: PretrainedState) -> pd.DataFrame:
 
 
 def next_token_tab(state: PretrainedState) -> None:
-    if state.run.top_ids is None:
+    if not state.model.info.causal:
         show_info(
             f"{state.model.info.name} is an encoder: it sees the whole sentence at once and has "
             "no next-token head. Choose a decoder (GPT-2 or Llama family) under Model."

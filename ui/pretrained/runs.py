@@ -129,7 +129,8 @@ class PageModel:
             return trace
         if np.any(getattr(encoded, "type_ids", 0)):
             return None
-        return slim_forward(self.checkpoint.model, encoded.ids)
+        key = ("slim", self.key, encoded.ids.tobytes())
+        return traces().get(key, lambda: slim_forward(self.checkpoint.model, encoded.ids))
 
     def token_names(self, ids: np.ndarray) -> list[str]:
         """How the tokenizer names each id (GPT-2's "Ġ" marks a space before a word)."""

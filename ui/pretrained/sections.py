@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core.pretrained import rollout
+from attention_core.pretrained.slim import SlimTrace
 from attention_core.teaching.head_questions import head_name
 from ui.figures.describe import describe_head_view
 from ui.figures.head_view import head_view
@@ -72,7 +73,7 @@ def model_view(state: PretrainedState, figure: go.Figure) -> None:
 
 def mask_of(state: PretrainedState):
     """The causal mask ``(T, T)`` of a decoder (grey cells in every view); None for an encoder."""
-    return None if state.run is None else state.run.mask
+    return state.trace.mask if isinstance(state.trace, SlimTrace) else None
 
 
 # ---------------------------------------------------------------- head view

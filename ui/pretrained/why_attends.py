@@ -40,7 +40,7 @@ REST, BIASES = "with earlier layers' output", "with the biases"
 
 def group_of(term: tuple[str, str]) -> str:
     """Where a term is shown: one of the four token/position terms, or with the rest/biases."""
-    if score_split.BIAS in term:
+    if score_split.BIAS in term or "segment" in term:  # BERT's sentence-A vector: a constant
         return BIASES
     return REST if "rest" in term else score_split.term_label(term)
 
