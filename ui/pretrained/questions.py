@@ -42,8 +42,10 @@ def check_yourself_section(state: PretrainedState) -> None:
 
 def decoder_questions(state: PretrainedState) -> list[Question]:
     """A decoder's own: its first guess after the query token, and its strongest induction head."""
+    if not state.model.info.causal:
+        return []  # an encoder has no next-token head
     run = state.run
-    if run is None or run.top_ids is None:
+    if run is None or run.top_ids is None or run.top_probs is None:
         return []
     names = state.model.token_names(run.top_ids[state.query])
     after = state.encoded.labels[state.query]
