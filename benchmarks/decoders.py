@@ -148,10 +148,10 @@ def build(folder: Path, decoder: Decoder) -> None:
 
     Refuses a shape whose parameter count is not the catalogue's (a check of the fields).
     """
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before transformers is imported
     import torch
     import transformers
 
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
     config_class = {"gpt2": transformers.GPT2Config, "llama": transformers.LlamaConfig}
     torch.manual_seed(0)
     model = transformers.AutoModelForCausalLM.from_config(
