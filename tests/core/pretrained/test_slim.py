@@ -96,3 +96,15 @@ def test_berts_split_is_exact_in_layer_one_and_refused_later(models) -> None:
 def test_a_rotary_model_has_no_position_part(models) -> None:
     slim = slim_forward(models["llama"].model, ids_for("llama", 5))
     assert head_score_split(models["llama"].model, slim, 0, 0) == (None, ROTARY)
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama", "bert"])
+def test_every_array_of_a_pass_stays_float32(models, name: str) -> None:
+    """NumPy 2 turns float32 times a NumPy float64 scalar into float64 (NEP 50): twice the
+    memory and time, invisible to the equality tests (float64 is more exact, not less)."""
+    trace = models[name].forward(ids_for(name, 9))
+    arrays = [trace.hidden, *([] if trace.logits is None else [trace.logits])]
+    for layer in trace.layers:
+        arrays += [a for a in vars(layer).values() if isinstance(a, np.ndarray)]
+        arrays += [a for a in vars(layer.heads).values() if isinstance(a, np.ndarray)]
+    assert {str(a.dtype) for a in arrays} - {"bool"} == {"float32"}
