@@ -10,6 +10,8 @@ layer's steps recomputed when drawn), so a 30-layer decoder's pass fits the cach
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,6 +65,18 @@ def checkpoint_at(folder: str) -> Checkpoint:
 
 
 @st.cache_resource(show_spinner=False)
+def pass_lock() -> threading.Lock:
+    """One decoder forward pass at a time per server: each needs ~90-120 MB while it runs
+    (BENCHMARKS.md, "Decoders"), so students starting at once queue instead of adding up."""
+    return threading.Lock()
+
+
+def _one_at_a_time(compute: Callable[[], SlimTrace]) -> SlimTrace:
+    with pass_lock():
+        return compute()
+
+
+@st.cache_resource(show_spinner=False)
 def traces() -> ByteBoundedCache[Trace]:
     """Forward passes by model and input, shared read-only by every session that types it."""
     return ByteBoundedCache(TRACE_CACHE_BYTES, lambda trace: trace.nbytes)
@@ -81,7 +95,8 @@ def _copying(key: str, folder: str | None) -> dict[str, np.ndarray]:
         avoid=page_model.special_ids(),
         bos=bos,
     )
-    return circuits.detect_heads(slim_forward(page_model.checkpoint.model, ids).weights, 40)
+    run = _one_at_a_time(lambda: slim_forward(page_model.checkpoint.model, ids))
+    return circuits.detect_heads(run.weights, 40)
 
 
 @dataclass(frozen=True)
@@ -115,7 +130,9 @@ class PageModel:
         key = (self.key, encoded.ids.tobytes(), type_ids.tobytes())
         if self.bundled:
             return traces().get(key, lambda: bert.forward(model().weights, encoded.ids, type_ids))
-        return traces().get(key, lambda: slim_forward(self.checkpoint.model, encoded.ids))
+        return traces().get(
+            key, lambda: _one_at_a_time(lambda: slim_forward(self.checkpoint.model, encoded.ids))
+        )
 
     def steps(self, trace: Trace, layer: int) -> Steps:
         """Layer ``layer``'s every step: kept (bundled), or recomputed from its input."""
