@@ -10,7 +10,7 @@ layer's steps recomputed when drawn), so a 30-layer decoder's pass fits the cach
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +25,7 @@ from attention_core.pretrained.trace import BlockTrace, ModelInfo, Tokens
 from ui.figures.style import FigureStyle
 from ui.pretrained.cache import ByteBoundedCache
 from ui.pretrained.figures import model_view_figure
+from ui.pretrained.models import LOCAL_PREFIX
 
 # A 128-token pass of the bundled model keeps ~19 MB (6 layers x Q, K, V, scores, weights ...),
 # a 16-token one 1 MB; a decoder's slim pass at 128 tokens ~2 MB per layer. 40 MB holds two of
@@ -101,7 +102,14 @@ class PageModel:
 
     @property
     def info(self) -> ModelInfo:
-        return self.checkpoint.info
+        """The checkpoint's facts, named as the menu names it (``key`` without ``local:``).
+
+        A Hub download's folder is named by its commit id, not by its repository.
+        """
+        info = self.checkpoint.info
+        if self.bundled:
+            return info
+        return replace(info, name=self.key.removeprefix(LOCAL_PREFIX))
 
     def encode(self, text: str, pair: str | None = None) -> Encoding:
         """The model's tokens for ``text`` (a pair only for the bundled encoder)."""
