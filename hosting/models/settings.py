@@ -1,4 +1,5 @@
-"""Which models a server offers: three settings, each an environment variable or a secret.
+"""Which models a server offers and from where: four settings, each an environment variable or
+a secret.
 
 The environment wins over a Streamlit secret of the same name, which the app
 passes in (as :mod:`hosting.classroom.settings` does for the class store):
@@ -9,6 +10,11 @@ passes in (as :mod:`hosting.classroom.settings` does for the class store):
   from the Hugging Face Hub, e.g. ``distilbert/distilgpt2``; unset means none,
   since each one costs memory a shared classroom server may not have.
 - ``ATTENTION_MODEL_MAX_MB``: the largest download allowed, in MB (10^6 bytes).
+- ``ATTENTION_HUB_ENDPOINT``: the ``http(s)://`` address of a Hub mirror to download
+  from instead of the Hugging Face Hub (read on every download, unlike ``HF_ENDPOINT``,
+  which ``huggingface_hub`` reads once at import); unset means the client's default.
+  The checksums come from the same server, so name only a mirror you trust. The
+  page's tests point it at a loopback fake Hub.
 
 A bad value never stops the page: it is left out and described in
 :attr:`ModelSettings.problems`, plain text for the page to show.
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +34,9 @@ from hosting.models.catalogue import HUB_ENTRIES, CatalogueEntry
 MODELS_DIR_SETTING = "ATTENTION_MODELS_DIR"
 HUB_MODELS_SETTING = "ATTENTION_HUB_MODELS"
 MAX_MB_SETTING = "ATTENTION_MODEL_MAX_MB"
+HUB_ENDPOINT_SETTING = "ATTENTION_HUB_ENDPOINT"
+#: A scheme and a host (with an optional port and path), nothing that could hide a second URL.
+ENDPOINT_FORM = re.compile(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?(/[A-Za-z0-9._~/-]*)?")
 #: Both catalogue decoders fit (353 and 269 MB published), and nothing much larger does:
 #: widened to float32, a 400 MB download is already most of a 1 GB classroom server.
 DEFAULT_MAX_MB = 400.0
@@ -40,6 +50,7 @@ class ModelSettings:
     hub_models: tuple[CatalogueEntry, ...]
     max_mb: float
     problems: tuple[str, ...] = ()
+    hub_endpoint: str | None = None  #: a Hub mirror's address; None means the client's default
 
 
 def setting(name: str, secrets: Mapping[str, str] | None = None) -> str:
@@ -48,15 +59,17 @@ def setting(name: str, secrets: Mapping[str, str] | None = None) -> str:
 
 
 def read_settings(secrets: Mapping[str, str] | None = None) -> ModelSettings:
-    """Read the three settings (environment over ``secrets``); bad values become problems."""
+    """Read the four settings (environment over ``secrets``); bad values become problems."""
     max_mb, max_problems = _max_mb(setting(MAX_MB_SETTING, secrets))
     hub_models, hub_problems = _hub_models(setting(HUB_MODELS_SETTING, secrets), max_mb)
+    endpoint, endpoint_problems = _hub_endpoint(setting(HUB_ENDPOINT_SETTING, secrets))
     models_dir = setting(MODELS_DIR_SETTING, secrets)
     return ModelSettings(
         models_dir=Path(models_dir).expanduser() if models_dir else None,
         hub_models=hub_models,
         max_mb=max_mb,
-        problems=max_problems + hub_problems,
+        problems=max_problems + hub_problems + endpoint_problems,
+        hub_endpoint=endpoint,
     )
 
 
@@ -95,3 +108,15 @@ def _hub_models(text: str, max_mb: float) -> tuple[tuple[CatalogueEntry, ...], t
         else:
             offered.append(entry)
     return tuple(offered), tuple(problems)
+
+
+def _hub_endpoint(text: str) -> tuple[str | None, tuple[str, ...]]:
+    if not text:
+        return None, ()
+    if not ENDPOINT_FORM.fullmatch(text):
+        problem = (
+            f"{HUB_ENDPOINT_SETTING} must be an http(s) address such as "
+            f"https://huggingface.co, not {text[:40]!r}; downloads use the default Hub address."
+        )
+        return None, (problem,)
+    return text.rstrip("/"), ()

@@ -5,7 +5,8 @@ default; a link without ``model`` opens it), then every checkpoint folder under 
 ``ATTENTION_MODELS_DIR`` setting (``local:<folder>``), then the catalogue's Hub models
 this server opts into with ``ATTENTION_HUB_MODELS`` (by repository id). A Hub model is
 downloaded only when someone presses its button, with a progress bar, checked and capped
-by :mod:`hosting.models.hub`; every refusal is a message, and the page goes on.
+by :mod:`hosting.models.hub`, from ``ATTENTION_HUB_ENDPOINT`` when that is set; every
+refusal is a message, and the page goes on.
 """
 
 from __future__ import annotations
@@ -129,13 +130,24 @@ def checkpoint_folder(choice: Choice) -> Path | None:
     bar = st.progress(0.0, text="Starting the download …")
 
     def progress(done: int, total: int) -> None:
-        bar.progress(
-            min(1.0, done / max(total, 1)), text=f"{done / 1e6:.0f} of {total / 1e6:.0f} MB"
-        )
+        bar.progress(min(1.0, done / max(total, 1)), text=progress_text(done, total))
 
     try:
         with _download_lock():
-            return hub.download(entry, hub_cache(), progress, max_mb=settings.max_mb)
+            return hub.download(
+                entry,
+                hub_cache(),
+                progress,
+                max_mb=settings.max_mb,
+                endpoint=settings.hub_endpoint,
+            )
     except ModelSourceError as error:
         show_error(str(error))
         return None
+
+
+def progress_text(done: int, total: int) -> str:
+    """The download's progress in words: "120.5 of 352.8 MB", or kB below 0.1 MB."""
+    if total >= 100_000:
+        return f"{done / 1e6:,.1f} of {total / 1e6:,.1f} MB"
+    return f"{done / 1e3:,.1f} of {total / 1e3:,.1f} kB"

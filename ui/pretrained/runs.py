@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +27,7 @@ from attention_core.pretrained.trace import BlockTrace, ModelInfo, Tokens
 from ui.figures.style import FigureStyle
 from ui.pretrained.cache import ByteBoundedCache
 from ui.pretrained.figures import model_view_figure
+from ui.pretrained.models import LOCAL_PREFIX
 
 # A 128-token pass of the bundled model keeps ~19 MB (6 layers x Q, K, V, scores, weights ...),
 # a 16-token one 1 MB; a decoder's slim pass at 128 tokens ~2 MB per layer. 40 MB holds two of
@@ -116,7 +117,14 @@ class PageModel:
 
     @property
     def info(self) -> ModelInfo:
-        return self.checkpoint.info
+        """The checkpoint's facts, named as the menu names it (``key`` without ``local:``).
+
+        A Hub download's folder is named by its commit id, not by its repository.
+        """
+        info = self.checkpoint.info
+        if self.bundled:
+            return info
+        return replace(info, name=self.key.removeprefix(LOCAL_PREFIX))
 
     def encode(self, text: str, pair: str | None = None) -> Encoding:
         """The model's tokens for ``text`` (a pair only for the bundled encoder)."""

@@ -10,6 +10,8 @@ Enough of the Hub for ``huggingface_hub``'s real client code to run against it:
   ``X-Linked-Etag`` with ``X-Linked-Size``), ``Content-Length``, and byte ranges;
 - unknown repositories, revisions and files: 404 with the Hub's ``X-Error-Code``.
 
+:func:`repo_from_folder` serves a real checkpoint folder (its safetensors in LFS, as on the Hub).
+
 Every request is recorded, so tests can say what was (not) asked for.
 """
 
@@ -20,6 +22,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from hosting.local_server import LOOPBACK, free_port
@@ -72,6 +75,18 @@ class FakeRepo:
         if name in self.short:
             return content[: len(content) // 2]
         return content
+
+
+def repo_from_folder(
+    repo_id: str, commit: str, folder: Path, corrupt: frozenset[str] = frozenset()
+) -> FakeRepo:
+    """A checkpoint folder's top-level files as ``repo_id`` at ``commit``; ``*.safetensors`` in LFS.
+
+    The files named in ``corrupt`` are served with one byte changed (see :class:`FakeRepo`).
+    """
+    files = {path.name: path.read_bytes() for path in sorted(folder.iterdir()) if path.is_file()}
+    lfs = frozenset(name for name in files if name.endswith(".safetensors"))
+    return FakeRepo(repo_id, commit, files, lfs=lfs, corrupt=set(corrupt))
 
 
 class FakeHub:
