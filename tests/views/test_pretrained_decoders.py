@@ -231,3 +231,13 @@ def test_why_a_bert_head_attends_in_layer_one() -> None:
     scores = layer_steps(model, slim_forward(model, ids), 0).heads.scores[2]
     np.testing.assert_allclose(total, scores.reshape(-1), rtol=1e-4, atol=1e-4)
     assert "sentence-A embedding" in markdown(at)
+
+
+def test_the_model_view_greys_a_decoders_causal_mask() -> None:
+    at = page(model="local:llama", text=TEXT, view="Model view")
+    spec = figure_titled(at, "Model view")
+    panels = [decode(trace["z"]).reshape(9, 9) for trace in spec["data"] if "z" in trace][:12]
+    assert len(panels) == 12  # 3 layers x 4 heads
+    for panel in panels:
+        assert np.isnan(panel[np.triu_indices(9, 1)]).all()
+        assert not np.isnan(panel[np.tril_indices(9)]).any()

@@ -1,4 +1,4 @@
-"""Figures of the pretrained page: the model view's 72 small multiples, and head names."""
+"""Figures of the pretrained page: the model view's small multiples (every layer and head)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 
 from attention_core.pretrained import pooling
 from attention_core.pretrained.loading import Encoded
+from attention_core.pretrained.trace import Tokens
 from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import FigureStyle
 
@@ -16,8 +17,17 @@ from ui.figures.style import FigureStyle
 MODEL_VIEW_BINS = 32
 
 
-def model_view_figure(encoded: Encoded, weights: np.ndarray, style: FigureStyle) -> go.Figure:
-    """All ``L x H`` heads' weights ``(L, H, T, T)`` as small multiples, pooled if long."""
+def model_view_figure(
+    encoded: Encoded | Tokens,
+    weights: np.ndarray,
+    style: FigureStyle,
+    mask: np.ndarray | None = None,
+) -> go.Figure:
+    """All ``L x H`` heads' weights ``(L, H, T, T)`` as small multiples, pooled if long.
+
+    ``mask (T, T)`` (a decoder's causal mask): cells no query of a bin may attend to are
+    grey, as in every other view.
+    """
     n_layers, n_heads = weights.shape[:2]
     pooled = pooling.pool_weights(weights, MODEL_VIEW_BINS).reshape(
         n_layers * n_heads, *pooling.pool_weights(weights[0, 0], MODEL_VIEW_BINS).shape
@@ -31,6 +41,9 @@ def model_view_figure(encoded: Encoded, weights: np.ndarray, style: FigureStyle)
         titles=titles,
         title="Model view · every layer (rows) and head (columns)",
         kind="weights",
+        mask=None
+        if mask is None
+        else pooling.pool_weights(mask.astype(np.float32), MODEL_VIEW_BINS) > 0,
         style=style,
         columns=n_heads,
     )

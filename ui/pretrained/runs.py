@@ -195,4 +195,6 @@ def model_view_cached(
 ) -> go.Figure:
     page_model = PageModel(key, folder)
     encoded = page_model.encode(text, pair)
-    return model_view_figure(encoded, page_model.trace(encoded).weights, style)
+    trace = page_model.trace(encoded)
+    mask = trace.mask if isinstance(trace, SlimTrace) else None  # a decoder's causal mask
+    return model_view_figure(encoded, trace.weights, style, mask)
