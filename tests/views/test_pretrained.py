@@ -18,25 +18,16 @@ from streamlit.testing.v1 import AppTest
 from attention_core.maths import attention
 from attention_core.pretrained import bert, head_measures, loading, rollout
 from tests.plotly_specs import decode, figure_titled
+from tests.views.pretrained_pages import PAGE, page
 from ui.pretrained.stages import STAGES, layer_stage_code
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE = str(ROOT / "views" / "pretrained.py")
 GUIDED = "The animal didn't cross the street because it was too tired."
 
 
 @pytest.fixture(scope="module")
 def model() -> loading.PretrainedModel:
     return loading.load_model()
-
-
-def page(**params: str) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def trace_for(model: loading.PretrainedModel, text: str, pair: str | None = None):

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from attention_core.pretrained import (
     bert_checkpoint,
@@ -28,9 +27,8 @@ from attention_core.pretrained.slim import layer_steps, slim_forward
 from tests.core.pretrained.test_families import CONFIGS
 from tests.core.pretrained.tiny_checkpoints import save_model
 from tests.plotly_specs import decode, figure_titled
+from tests.views.pretrained_pages import fresh_model_menu, markdown, page, unescaped
 
-ROOT = Path(__file__).resolve().parents[2]
-PAGE = str(ROOT / "views" / "pretrained.py")
 TEXT = "w1 w2 w3 w4 w5 w1 w2 w3 w4"
 GUIDED = "The animal didn't cross the street because it was too tired."
 
@@ -47,22 +45,9 @@ def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ATTENTION_MODELS_DIR", str(root))
         patch.setenv("ATTENTION_DATA_DIR", str(tmp_path_factory.mktemp("data")))
-        from ui.pretrained import models
-
-        models.choices.clear()
-        models.model_settings.clear()
+        fresh_model_menu()
         yield root
-        models.choices.clear()
-        models.model_settings.clear()
-
-
-def page(**params: str) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+        fresh_model_menu()
 
 
 def loaded(models_dir: Path, name: str, text: str = TEXT):
@@ -73,15 +58,6 @@ def loaded(models_dir: Path, name: str, text: str = TEXT):
 
 def z_of(spec: dict, index: int = 0) -> np.ndarray:
     return decode(spec["data"][index]["z"]).reshape(-1)
-
-
-def markdown(at: AppTest) -> str:
-    return " ".join(block.value for block in [*at.markdown, *at.caption])
-
-
-def unescaped(text: str) -> str:
-    """A message as shown: the Markdown escapes of user text removed."""
-    return re.sub(r"\\(.)", r"\1", text)
 
 
 def test_the_menu_offers_the_bundled_model_and_every_good_local_checkpoint() -> None:

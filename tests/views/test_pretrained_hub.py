@@ -8,7 +8,6 @@ server through the ``ATTENTION_HUB_ENDPOINT`` setting; the cache is ``ATTENTION_
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,10 +18,10 @@ from streamlit.testing.v1 import AppTest
 from hosting.models.catalogue import DISTILGPT2
 from tests.core.pretrained.test_families import CONFIGS
 from tests.core.pretrained.tiny_checkpoints import save_model
+from tests.hosting.models import fake_hub as fakes
 from tests.hosting.models.fake_hub import FakeHub, repo_from_folder
+from tests.views.pretrained_pages import fresh_model_menu, markdown, page, unescaped
 
-ROOT = Path(__file__).resolve().parents[2]
-PAGE = str(ROOT / "views" / "pretrained.py")
 REPO = DISTILGPT2.repo_id
 TEXT = "w1 w2 w3 w4 w5 w1 w2 w3 w4"
 FILES = ["config.json", "model.safetensors", "tokenizer.json"]
@@ -31,6 +30,8 @@ UNREACHABLE = (
     "downloaded. The bundled model still works."
 )
 
+fake_hub = fakes.fake_hub  # the fixture, shared with tests/hosting/models
+
 
 @pytest.fixture(scope="module")
 def tiny_gpt2(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -38,15 +39,6 @@ def tiny_gpt2(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("tiny-gpt2")
     save_model(CONFIGS["gpt2"], folder)
     return folder
-
-
-@pytest.fixture
-def fake_hub() -> Iterator[FakeHub]:
-    hub = FakeHub()
-    try:
-        yield hub
-    finally:
-        hub.stop()
 
 
 @pytest.fixture
@@ -60,37 +52,15 @@ def data_dir(tmp_path: Path, fake_hub: FakeHub, monkeypatch: pytest.MonkeyPatch)
     # tiny_checkpoints sets HF_HUB_OFFLINE before transformers loads the Hub client.
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
-    from ui.pretrained import models
-
-    models.choices.clear()
-    models.model_settings.clear()
+    fresh_model_menu()
     yield tmp_path
-    models.choices.clear()
-    models.model_settings.clear()
-
-
-def page(**params: str) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    fresh_model_menu()
 
 
 def download(at: AppTest) -> AppTest:
     at.button(key="model_download").click().run()
     assert not at.exception, [e.value for e in at.exception]
     return at
-
-
-def unescaped(text: str) -> str:
-    """A message as shown: the Markdown escapes of its text removed."""
-    return re.sub(r"\\(.)", r"\1", text)
-
-
-def markdown(at: AppTest) -> str:
-    return " ".join(unescaped(block.value) for block in [*at.markdown, *at.caption])
 
 
 def model_loaded(at: AppTest) -> bool:
@@ -125,8 +95,10 @@ def test_download_runs_the_model_and_the_next_visit_finds_it_without_asking_the_
 ) -> None:
     fake_hub.add(repo_from_folder(REPO, str(DISTILGPT2.revision), tiny_gpt2))
     at = download(page(model=REPO, text=TEXT))
-    assert "**distilbert/distilgpt2**, a GPT-2 decoder" in markdown(at)  # not its commit id
-    assert "3 layers × 4 heads" in markdown(at)
+    assert "**distilbert/distilgpt2**, a GPT-2 decoder" in unescaped(
+        markdown(at)
+    )  # not its commit id
+    assert "3 layers × 4 heads" in unescaped(markdown(at))
     assert model_loaded(at) and not at.error
     total = sum((tiny_gpt2 / name).stat().st_size for name in FILES)
     bar = at.get("progress")[0].proto
@@ -182,7 +154,7 @@ def test_offline_the_page_says_so_and_the_bundled_model_still_runs(
     assert not model_loaded(at)
     at.selectbox(key="model").set_value("all-MiniLM-L6-v2").run()
     assert not at.exception and not at.error
-    assert "BERT-style encoder" in markdown(at) and model_loaded(at)
+    assert "BERT-style encoder" in unescaped(markdown(at)) and model_loaded(at)
 
 
 def test_a_model_over_the_size_cap_is_not_offered_and_a_warning_names_the_cap(
@@ -195,7 +167,7 @@ def test_a_model_over_the_size_cap_is_not_offered_and_a_warning_names_the_cap(
         "distilbert/distilgpt2 (353 MB) is larger than the 1 MB cap (ATTENTION_MODEL_MAX_MB), "
         "so it is not offered."
     ]
-    assert "BERT-style encoder" in markdown(at)
+    assert "BERT-style encoder" in unescaped(markdown(at))
     assert fake_hub.requests == []
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
 
 import pytest
 
@@ -19,17 +18,7 @@ os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 from huggingface_hub import constants  # after the settings above
 
-from tests.hosting.models.fake_hub import FakeHub
-
-
-@pytest.fixture
-def fake_hub() -> Iterator[FakeHub]:
-    """A fake Hub on a free loopback port, stopped after the test."""
-    hub = FakeHub()
-    try:
-        yield hub
-    finally:
-        hub.stop()
+from tests.hosting.models import fake_hub as fakes
 
 
 @pytest.fixture(autouse=True)
@@ -37,3 +26,6 @@ def _online(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test starts online, even where ``HF_HUB_OFFLINE`` was set when the Hub client loaded."""
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+
+
+fake_hub = fakes.fake_hub  # the fixture, shared with tests/views/test_pretrained_hub.py

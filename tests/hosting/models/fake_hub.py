@@ -20,10 +20,13 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+import pytest
 
 from hosting.local_server import LOOPBACK, free_port
 
@@ -215,3 +218,13 @@ def _handler_for(hub: FakeHub) -> type[BaseHTTPRequestHandler]:
                 self.wfile.write(body)
 
     return Handler
+
+
+@pytest.fixture
+def fake_hub() -> Iterator[FakeHub]:
+    """A fake Hub on a free loopback port, stopped after the test."""
+    hub = FakeHub()
+    try:
+        yield hub
+    finally:
+        hub.stop()
