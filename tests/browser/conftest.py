@@ -47,6 +47,25 @@ def fresh_app_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def decoder_app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of its own whose ``ATTENTION_MODELS_DIR`` holds tiny random checkpoints:
+    ``gpt2`` and ``llama`` (grouped K/V heads, RoPE base 5000), built here offline."""
+    from tests.core.pretrained.test_families import CONFIGS
+    from tests.core.pretrained.tiny_checkpoints import save_model
+
+    root = tmp_path_factory.mktemp("models")
+    for name in ("gpt2", "llama"):
+        save_model(CONFIGS[name], root / name)
+    with contextlib.ExitStack() as server:
+        # Only the server process gets the settings: it copies the environment at start.
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("ATTENTION_MODELS_DIR", str(root))
+            patch.setenv("ATTENTION_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+            url = server.enter_context(serve_app("streamlit-decoder-server.log"))
+        yield url
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     """Launch Debian's Chromium (Playwright cannot download a browser here)."""
     if not Path(CHROMIUM).exists():

@@ -131,7 +131,8 @@ def _rotary_stages(info: ModelInfo) -> dict[str, Stage]:
         ),
         "q_rotated": _stage(
             "q",
-            rf"Q'_h = \mathrm{{RoPE}}(Q_h):\; {turned}",
+            # Two lines: on one, the rotation ran past the formula column and was cut off.
+            rf"\begin{{gathered}} Q'_h = \mathrm{{RoPE}}(Q_h) \\ {turned} \end{{gathered}}",
             "The queries after each column pair of row p is turned by θ(p, i). "
             "A query and a key then score by their contents *and* their distance.",
             title="Queries after RoPE",
