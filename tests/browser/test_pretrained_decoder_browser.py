@@ -16,6 +16,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import MARKUP_TOKENS
 from tests.browser.helpers import EXCEPTION, wait_ready
 
 VIEWPORT = {"width": 1200, "height": 2200}  # a laptop: narrow step columns
@@ -123,6 +124,29 @@ def test_next_token_draws_the_guesses_and_their_table(page: Page, decoder_app_ur
     table = page.get_by_test_id("stDataFrame").first
     expect(table).to_be_visible()
     expect(page.get_by_text(re.compile(r"median rank is \d+ of 96 tokens"))).to_be_visible()
+    no_exception(page)
+
+
+def test_tokens_that_are_markup_are_shown_as_text(page: Page, decoder_app_url: str) -> None:
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    text = " ".join(("w1", *MARKUP_TOKENS, "w1", *MARKUP_TOKENS))
+    star = MARKUP_TOKENS[2]  # Markdown would make it italic
+    query = f"3: {star}"
+    open_page(
+        page, decoder_app_url, link(model="local:gpt2", view="Next token", text=text, query=query)
+    )
+    assert f"Next-token guesses after “{star}”" in plots(page, 1)
+    expect(page.get_by_text(f"After “{star}” (position 3")).to_be_visible()
+    table = page.get_by_test_id("stDataFrame").first
+    expect(table).to_be_visible()
+    # The grid draws on a canvas; its cells are also in an accessible table for screen readers.
+    cells = table.evaluate(
+        "grid => [...grid.querySelectorAll('[role=gridcell]')].map(c => c.textContent).join('|')"
+    )
+    assert all(token in cells for token in MARKUP_TOKENS), cells[:3000]
+    assert page.locator("[data-testid=stMain] :is(b, br, a[href^=javascript])").count() == 0
+    assert dialogs == []
     no_exception(page)
 
 
