@@ -2,8 +2,10 @@
 from this server's models folder (``decoder_app_url``).
 
 Every step of a rotary head (RoPE before and after, its angles, the causal mask greyed), the
-Next token, Heads that copy and Why a head attends tabs, the model menu by keyboard alone, a
-link that reproduces the view, and axe-core on every decoder view.
+Next token, Heads that copy and Why a head attends tabs, tokens that are markup shown as
+text, the model menu by keyboard alone, a link that reproduces the view, and on every decoder
+view axe-core, text alternatives, and no formula cut off or panel title over tick labels at a
+laptop's 1200 px.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import MARKUP_TOKENS
 from tests.browser.helpers import EXCEPTION, wait_ready
+from ui.figures.style import NORMAL
 
 VIEWPORT = {"width": 1200, "height": 2200}  # a laptop: narrow step columns
 TEXT = "w1 w2 w3 w4 w5 w1 w2 w3 w4"  # words of the tiny tokenizer: 9 tokens, a repeat
@@ -111,7 +114,7 @@ def test_every_step_of_a_rotary_head_shows_rope_and_greys_the_causal_mask(
     # The grey overlay covers exactly the future keys, on a grey background.
     overlay = next(trace for trace in weights_plot["traces"] if trace["name"] == "masked")
     assert (~np.isnan(as_array(overlay["z"])) == future).all()
-    assert weights_plot["background"] != "#fff"
+    assert weights_plot["background"] == NORMAL.masked_colour
     expect(page.get_by_text("Head 2 reads K/V head 1, with heads 1–2").first).to_be_visible()
     no_exception(page)
 
