@@ -46,6 +46,45 @@ def fresh_app_url() -> Iterator[str]:
         yield url
 
 
+#: The last words of the tiny GPT-2's vocabulary: tokens that are markup (shown as text).
+MARKUP_TOKENS = ("<b>bold</b>", "<br>", "*star*", "_under_", "$x$", "[js](javascript:alert(1))")
+
+
+def save_markup_tokenizer(directory: Path, vocab_size: int) -> None:
+    """A word-level ``tokenizer.json`` split at spaces: ``w1`` ... then :data:`MARKUP_TOKENS`."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    from tests.core.pretrained.tiny_checkpoints import word
+
+    first = vocab_size - len(MARKUP_TOKENS)
+    vocab = {word(i): i for i in range(first)}
+    vocab |= {token: first + j for j, token in enumerate(MARKUP_TOKENS)}
+    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tokenizer.save(str(directory / "tokenizer.json"))
+
+
+@pytest.fixture(scope="session")
+def decoder_app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of its own whose ``ATTENTION_MODELS_DIR`` holds tiny random checkpoints:
+    ``gpt2`` (its last words are :data:`MARKUP_TOKENS`) and ``llama`` (grouped K/V heads,
+    RoPE base 5000), built here offline."""
+    from tests.core.pretrained.test_families import CONFIGS
+    from tests.core.pretrained.tiny_checkpoints import save_model
+
+    root = tmp_path_factory.mktemp("models")
+    for name in ("gpt2", "llama"):
+        save_model(CONFIGS[name], root / name)
+    save_markup_tokenizer(root / "gpt2", CONFIGS["gpt2"].vocab_size)
+    with contextlib.ExitStack() as server:
+        # Only the server process gets the settings: it copies the environment at start.
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("ATTENTION_MODELS_DIR", str(root))
+            patch.setenv("ATTENTION_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+            url = server.enter_context(serve_app("streamlit-decoder-server.log"))
+        yield url
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     """Launch Debian's Chromium (Playwright cannot download a browser here)."""

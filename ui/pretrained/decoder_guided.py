@@ -18,6 +18,7 @@ from attention_core.teaching.head_questions import head_name
 from ui.figures.head_view import head_view
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import chart
+from ui.shared.safe import escape_markdown
 
 SENTENCE = "The quick brown fox jumps over the lazy dog near the old mill."
 DECODER_TEXT = f"{SENTENCE} {SENTENCE}"
@@ -79,11 +80,13 @@ def decoder_guided_section(state: PretrainedState) -> None:
         ),
         key="guided_induction",
     )
+    word = escape_markdown(labels[query])  # a token's name is text, never Markdown
+    name = head_name(layer, head)
     st.markdown(
-        f"{head_name(layer, head)} has the model's highest induction score on random repeated "
-        "tokens (the Heads that copy tab). Above, its lines from the second copy's "
-        f"“{labels[query]}”: an induction head draws its strongest line to the token *after* the "
-        f"first “{labels[query]}”. **What this shows:** which earlier tokens this head reads. "
+        f"{name[:1].upper()}{name[1:]} has the model's highest induction score on "
+        "random repeated tokens (the Heads that copy tab). Above, its lines from the second "
+        f"copy's “{word}”: an induction head draws its strongest line to the token *after* the "
+        f"first “{word}”. **What this shows:** which earlier tokens this head reads. "
         "**What it does not prove:** that this head alone makes the prediction: other heads, "
         "the values and the feed-forward layers all add to the next-token scores."
     )

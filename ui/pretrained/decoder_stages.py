@@ -23,11 +23,22 @@ def _stage(name: str, formula: str, explanation: str, **changes: Any) -> Stage:
     return replace(base_stage(name), formula=formula, explanation=explanation, **changes)
 
 
+# The step view's formula column is about 170 px wide on a 1200 px screen: the longer
+# formulas take two lines (KaTeX cuts off what is wider).
+def _two_lines(left: str, right: str) -> str:
+    """``left = right`` with the right-hand side on a second line."""
+    return rf"\begin{{aligned}} &{left} \\ &= {right} \end{{aligned}}"
+
+
 def _norm(info: ModelInfo) -> tuple[str, str]:
     """The normalisation's name and formula: LayerNorm (GPT-2) or RMSNorm (Llama family)."""
     if info.family == "llama":
-        return "RMSNorm", r"\mathrm{RMSNorm}(x) = g \odot x / \sqrt{\overline{x^2} + \epsilon}"
-    return "LayerNorm", r"\mathrm{LN}(x) = g \odot (x - \bar x) / \sqrt{\sigma^2 + \epsilon} + b"
+        return "RMSNorm", _two_lines(
+            r"\mathrm{RMSNorm}(x)", r"g \odot \frac{x}{\sqrt{\overline{x^2} + \epsilon}}"
+        )
+    return "LayerNorm", _two_lines(
+        r"\mathrm{LN}(x)", r"g \odot \frac{x - \bar x}{\sqrt{\sigma^2 + \epsilon}} + b"
+    )
 
 
 def _bias(info: ModelInfo) -> str:
@@ -42,7 +53,8 @@ def decoder_stages(info: ModelInfo) -> dict[str, Stage]:
     stages = {
         "x": _stage(
             "x",
-            r"X_{l+1} = X_l + \mathrm{Attn}(\cdot) + \mathrm{MLP}(\cdot)",
+            r"\begin{aligned} X_{l+1} &= X_l + \mathrm{Attn}(\cdot) \\ "
+            r"&\quad + \mathrm{MLP}(\cdot) \end{aligned}",
             f"The residual stream as this layer receives it: {d} numbers per token. "
             "Every layer adds what it computes to it.",
             title="Layer input X",
@@ -131,7 +143,7 @@ def _rotary_stages(info: ModelInfo) -> dict[str, Stage]:
         ),
         "q_rotated": _stage(
             "q",
-            rf"Q'_h = \mathrm{{RoPE}}(Q_h):\; {turned}",
+            rf"\begin{{gathered}} Q'_h = \mathrm{{RoPE}}(Q_h) \\ {turned} \end{{gathered}}",
             "The queries after each column pair of row p is turned by θ(p, i). "
             "A query and a key then score by their contents *and* their distance.",
             title="Queries after RoPE",

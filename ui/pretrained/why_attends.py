@@ -11,11 +11,13 @@ token-token, by *what* they are.
 from __future__ import annotations
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core.pretrained import score_split
 from attention_core.teaching.head_questions import head_name
 from ui.figures.heatmap import heatmap_grid
+from ui.figures.style import FigureStyle
 from ui.pretrained.decoder_figures import shares_alt, shares_bar
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import chart
@@ -36,6 +38,7 @@ READING = {
 
 
 REST, BIASES = "with earlier layers' output", "with the biases"
+PART_COLUMNS = 3  #: panels to a row in the parts' grid
 
 
 def group_of(term: tuple[str, str]) -> str:
@@ -84,9 +87,10 @@ def why_attends_tab(state: PretrainedState) -> None:
     groups = grouped(split)
     shares = grouped_shares(split, mask)
     st.markdown(
-        f"{head}'s raw score for every query-key pair is the sum of the parts below, exactly "
-        "(to float rounding). Each part's share counts only the keys a query may attend to, "
-        f"after removing what is the same for every key of a query (softmax ignores it). "
+        f"{head[:1].upper()}{head[1:]}'s raw score for every query-key pair is the sum of the "
+        "parts below, exactly (to float rounding). Each part's share counts only the keys a "
+        "query may attend to, after removing what is the same for every key of a query "
+        "(softmax ignores it). "
         f"{reading(shares)}"
     )
     chart(
@@ -95,18 +99,33 @@ def why_attends_tab(state: PretrainedState) -> None:
         alt=shares_alt(shares, head),
     )
     labels = list(state.encoded.labels)
-    chart(
-        heatmap_grid(
-            np.stack(list(groups.values())),
-            labels,
-            labels,
-            titles=list(groups),
-            title=f"The parts of {head}'s scores QKᵀ",
-            kind="scores",
-            mask=mask,
-            style=state.style,
-            columns=3,
-        ),
-        key="why_parts",
-    )
+    chart(parts_figure(groups, labels, head, mask, state.style), key="why_parts")
     st.caption(reason)
+
+
+def parts_figure(
+    groups: dict[str, np.ndarray],
+    labels: list[str],
+    head: str,
+    mask: np.ndarray | None,
+    style: FigureStyle,
+) -> go.Figure:
+    """The parts ``(T, T)`` each as a panel, :data:`PART_COLUMNS` to a row, keys labelled once."""
+    figure = heatmap_grid(
+        np.stack(list(groups.values())),
+        labels,
+        labels,
+        titles=list(groups),
+        title=f"The parts of {head}'s scores QKᵀ",
+        kind="scores",
+        mask=mask,
+        style=style,
+        columns=PART_COLUMNS,
+    )
+    # Every panel has the same keys: label them under the lowest panel of each column only,
+    # or a second row's panel titles run into the first row's key labels.
+    covered = [index for index in range(len(groups)) if index + PART_COLUMNS < len(groups)]
+    figure.update_layout(
+        {f"xaxis{index + 1 if index else ''}": {"showticklabels": False} for index in covered}
+    )
+    return figure
