@@ -86,9 +86,13 @@ def expect_literal(page: Page, text: str) -> None:
     expect(page.get_by_text(text).first).to_be_visible(timeout=LONG)
 
 
+# The labels as Plotly shows them: the figures escape them (Plotly reads tags and entities in
+# labels), and Plotly decodes the entities when it draws; a textarea decodes without running.
 SWAP_LABELS_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
     .filter(plot => plot.layout.title.text.includes('Attention weights'))
-    .map(plot => Array.from(plot.data[0].x))"""
+    .map(plot => Array.from(plot.data[0].x).map(label => {
+        const box = document.createElement('textarea'); box.innerHTML = label; return box.value;
+    }))"""
 TOKENS_OF_IMG_AND_SCRIPT = [
     "<",
     "img",

@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ui.figures.describe import describe_figure
 from ui.figures.heatmap import MAX_CELLS_WITH_TEXT, display_matrix, heatmap
 from ui.figures.style import NORMAL, PRESENTATION
+from ui.figures.tables import figure_tables
 
 ROWS, COLS = ["the", "cat", "sat"], ["the", "cat", "sat"]
 WEIGHTS = np.array([[1.0, 0.0, 0.0], [0.25, 0.75, 0.0], [0.2, 0.3, 0.5]])
@@ -109,3 +111,14 @@ def test_display_matrix_turns_infinities_and_masked_cells_into_gaps() -> None:
     )
     assert z.dtype == np.float32
     assert z[0, 0] == 1.0 and np.isnan(z[0, 1]) and np.isnan(z[1, 0]) and np.isnan(z[1, 1])
+
+
+def test_labels_that_look_like_markup_are_drawn_and_read_back_as_typed() -> None:
+    """Plotly reads tags and entities in labels: a token "<b>x</b>" would turn bold."""
+    labels = ["<b>x</b>", "a&amp;b"]
+    figure = heatmap(np.eye(2), labels, labels, title="weights")
+    trace = figure.to_plotly_json()["data"][0]
+    assert list(trace["x"]) == ["&lt;b&gt;x&lt;/b&gt;", "a&amp;amp;b"]
+    table = figure_tables(figure)[0].frame
+    assert list(table.columns) == labels and list(table.index) == labels
+    assert "'<b>x</b>' → '<b>x</b>' 1.00, 'a&amp;b'" in describe_figure(figure)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import html
 import re
 from collections.abc import Iterable, Sequence
 
@@ -58,11 +59,27 @@ def plain(figure: go.Figure) -> tuple[list[dict], dict]:
     return figure._data, figure._layout
 
 
+def shown_text(label: object) -> str:
+    """A label Plotly shows as text: it reads a few HTML tags and entities in every label, so a
+    token such as ``<b>`` would turn bold; escaped, it shows as typed (:func:`read_text`)."""
+    return html.escape(str(label), quote=False)
+
+
+def as_text(labels: Iterable[object]) -> list[str]:
+    """Every label of ``labels`` through :func:`shown_text`."""
+    return [shown_text(label) for label in labels]
+
+
+def read_text(label: object) -> str:
+    """A label as it was before :func:`as_text` (what tables and text alternatives show)."""
+    return html.unescape(str(label))
+
+
 def text_of(title: object) -> str | None:
     """A title's text, written either as ``{"text": ...}`` or as a bare string."""
     if isinstance(title, dict):
         title = title.get("text")
-    return None if title is None else str(title)
+    return None if title is None else read_text(title)
 
 
 @functools.cache

@@ -10,7 +10,7 @@ markup.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -155,10 +155,17 @@ def _is_weights(trace: dict, layout: dict) -> bool:
     return axis is not None and axis.get("cmin") == 0 and axis.get("cmax") == 1
 
 
+def _axis_labels(values: Iterable[object] | None, count: int) -> list[object]:
+    """A trace's row or column labels as the page gave them (text unescaped), else 0 .. count-1."""
+    if values is None:
+        return list(range(count))
+    return [build.read_text(value) if isinstance(value, str) else value for value in values]
+
+
 def _heatmap_title(trace: dict, layout: dict, index: int, count: int) -> str:
     titles = [a["text"] for a in layout.get("annotations") or () if a.get("text")]
     if count > 1 and index < len(titles):
-        return str(titles[index])
+        return build.read_text(titles[index])
     return str(trace.get("name") or build.text_of(layout.get("title")) or "Heatmap")
 
 
@@ -179,8 +186,8 @@ def describe_figure(figure: go.Figure, lead: str = "") -> str:
         z = _values(trace.get("z"))
         if z is None or z.ndim != 2:
             continue
-        rows = list(trace["y"]) if trace.get("y") is not None else list(range(z.shape[0]))
-        cols = list(trace["x"]) if trace.get("x") is not None else list(range(z.shape[1]))
+        rows = _axis_labels(trace.get("y"), z.shape[0])
+        cols = _axis_labels(trace.get("x"), z.shape[1])
         weights = _is_weights(trace, layout)
         name = _heatmap_title(trace, layout, index, len(heatmaps))
         row_name, col_name = _axis_names(layout) if len(heatmaps) == 1 else ("rows", "columns")
@@ -206,7 +213,7 @@ def describe_figure(figure: go.Figure, lead: str = "") -> str:
         array = _values(values)
         if array is None or array.ndim != 1 or not np.issubdtype(array.dtype, np.number):
             continue
-        where = list(places) if places is not None else list(range(len(array)))
+        where = _axis_labels(places, len(array))
         parts.append(describe_line(str(trace.get("name") or "series"), where, array) + ".")
     if len(lines) > 6:
         parts.append(f"{len(lines) - 6} more lines.")

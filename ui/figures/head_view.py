@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from ui.figures import build
 from ui.figures.style import NORMAL, FigureStyle
 
 MIN_WEIGHT = 0.01
@@ -117,6 +118,7 @@ def head_view(
     ``query``: one query row to draw (None = all). Clicking a head in the
     legend hides or shows it.
     """
+    query_labels, key_labels = build.as_text(query_labels), build.as_text(key_labels)
     lines = select_lines(weights, heads, query)
     levels = strength_level(lines.weight)
     figure = go.Figure()

@@ -162,7 +162,7 @@ def heatmap(
     unique (repeated labels would merge on a category axis).
     """
     z = display_matrix(matrix, mask)
-    rows, cols = list(row_labels), list(col_labels)
+    rows, cols = build.as_text(row_labels), build.as_text(col_labels)
     if len(rows) != z.shape[0] or len(cols) != z.shape[1]:
         raise ValueError(f"labels {len(rows)}x{len(cols)} do not match matrix {z.shape}")
     small = z.size <= MAX_CELLS_WITH_TEXT
@@ -250,7 +250,7 @@ def heatmap_grid(
     )
     hover = _hover(row_title, col_title, style)
     colours = _colour_settings(kind, style, display_matrix(stack, None))
-    rows, cols = list(row_labels), list(col_labels)
+    rows, cols = build.as_text(row_labels), build.as_text(col_labels)
     traces = [
         {
             **_panel(display_matrix(stack[index], mask), rows, cols, titles[index], hover),

@@ -54,7 +54,7 @@ def trace_array(data: object) -> np.ndarray | None:
 def _labels(values: object, count: int) -> list[str]:
     if values is None:
         return [str(i) for i in range(count)]
-    return [str(v) for v in values]
+    return [build.read_text(v) for v in values]
 
 
 def _unique(labels: list[str]) -> list[str]:
@@ -112,7 +112,7 @@ def figure_tables(figure: go.Figure, decimals: int = 2) -> list[MatrixTable]:
     When a grid has more panels, the last table's note says how many were left out.
     """
     _, layout = build.plain(figure)
-    titles = [str(a["text"]) for a in layout.get("annotations") or () if a.get("text")]
+    titles = [build.read_text(a["text"]) for a in layout.get("annotations") or () if a.get("text")]
     heatmaps = matrix_traces(figure)
     tables = []
     for index, trace in enumerate(heatmaps[:MAX_TABLES]):

@@ -15,6 +15,7 @@ import streamlit as st
 
 from attention_core.pretrained.circuits import strongest
 from attention_core.teaching.head_questions import head_name
+from ui.figures.build import shown_text
 from ui.figures.head_view import head_view
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import chart
@@ -76,7 +77,8 @@ def decoder_guided_section(state: PretrainedState) -> None:
             heads=[head],
             query=query,
             style=state.style,
-            title=f"{head_name(layer, head)} (induction score {value:.2f}) from “{labels[query]}”",
+            title=f"{head_name(layer, head)} (induction score {value:.2f}) "
+            f"from “{shown_text(labels[query])}”",
         ),
         key="guided_induction",
     )

@@ -14,6 +14,7 @@ import streamlit as st
 from attention_core.pretrained import rollout
 from attention_core.pretrained.slim import SlimTrace
 from attention_core.teaching.head_questions import head_name
+from ui.figures.build import shown_text
 from ui.figures.describe import describe_head_view
 from ui.figures.head_view import head_view
 from ui.figures.heatmap import heatmap
@@ -83,7 +84,7 @@ def head_view_section(state: PretrainedState, shown_heads: list[int], all_querie
     weights = state.weights[state.layer]  # (H, T, T)
     labels = list(state.encoded.labels)
     query = None if all_queries else state.query
-    who = "every token" if all_queries else f"“{labels[state.query]}”"
+    who = "every token" if all_queries else f"“{shown_text(labels[state.query])}”"
     figure = head_view(
         weights,
         labels,
