@@ -17,11 +17,12 @@ import streamlit as st
 from attention_core.pretrained.circuits import DETECTORS, strongest
 from attention_core.teaching.head_questions import head_name
 from ui.figures.heatmap import heatmap
+from ui.pretrained.head_table import head_table
+from ui.pretrained.runs import COPY_LENGTH
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import chart
 from ui.shared.url import BIND
 
-COPY_LENGTH = 40  #: random tokens in each copy (T = 2 x 40, plus BOS for the Llama family)
 STRONGEST = 3
 HEAD_VIEW = "Head view"
 
@@ -42,14 +43,6 @@ def open_head(layer: int, head: int) -> None:
     """A strongest head's button: that layer and head (0-based) in the head view."""
     st.session_state["layer"], st.session_state["head"] = layer + 1, head + 1
     st.session_state["view"] = HEAD_VIEW
-
-
-def _pick_row() -> None:
-    """The table's row callback: open the picked head."""
-    rows = st.session_state["copy_table"].selection.rows
-    if rows:
-        layer, head = st.session_state["_copy_rows"][rows[0]]
-        st.session_state["layer"], st.session_state["head"] = layer, head
 
 
 def strongest_buttons(scores: np.ndarray, label: str) -> None:
@@ -96,16 +89,5 @@ def copying_tab(state: PretrainedState) -> None:
     )
     strongest_buttons(scores[name], detector.label)
     frame = scores_frame(scores).sort_values(detector.label, ascending=False, kind="stable")
-    st.session_state["_copy_rows"] = [
-        (int(layer), int(head)) for layer, head in zip(frame["layer"], frame["head"], strict=True)
-    ]
-    st.dataframe(
-        frame.reset_index(drop=True),
-        key="copy_table",
-        on_select=_pick_row,
-        selection_mode="single-row",
-        hide_index=True,
-        width="stretch",
-        height=360,
-    )
+    head_table(frame, "copy_table", height=360)
     st.caption(f"Open now: {head_name(state.layer, state.head)}. Pick a row to open another head.")

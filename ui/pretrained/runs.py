@@ -38,6 +38,7 @@ FIGURE_CACHE_ENTRIES = 8
 CACHE_TTL_SECONDS = 30 * 60
 MODELS_HELD = 1  #: checkpoints other than the bundled one kept loaded at once per server
 COPY_SEED = 0
+COPY_LENGTH = 40  #: random tokens in each copy of the heads-that-copy test input
 
 Encoding = loading.Encoded | Tokens
 Trace = bert.BertTrace | SlimTrace
@@ -97,7 +98,7 @@ def _copying(key: str, folder: str | None) -> dict[str, np.ndarray]:
         bos=bos,
     )
     run = _one_at_a_time(lambda: slim_forward(page_model.checkpoint.model, ids))
-    return circuits.detect_heads(run.weights, 40)
+    return circuits.detect_heads(run.weights, COPY_LENGTH)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import streamlit as st
 
 from attention_core.pretrained import head_measures
 from attention_core.teaching.head_questions import head_name
+from ui.pretrained.head_table import head_table
 from ui.pretrained.state import PretrainedState
 from ui.shared.url import BIND
 
@@ -54,8 +55,8 @@ def summary_frame(state: PretrainedState) -> pd.DataFrame:
     return frame
 
 
-def summary_section(state: PretrainedState, preset: str, on_pick) -> pd.DataFrame:
-    """The sortable head table; picking a row calls ``on_pick`` (it opens that head)."""
+def summary_section(state: PretrainedState, preset: str) -> None:
+    """The sortable head table; picking a row opens that head."""
     frame = summary_frame(state)
     column = PRESETS[preset]
     if column is not None:
@@ -71,32 +72,12 @@ def summary_section(state: PretrainedState, preset: str, on_pick) -> pd.DataFram
         )
         + "Click a column to sort, a row to open that head in the other views."
     )
-    st.dataframe(
-        frame.reset_index(drop=True),
-        key="head_table",
-        on_select=on_pick,
-        selection_mode="single-row",
-        hide_index=True,
-        width="stretch",
-        height=420,
-    )
-    return frame
-
-
-def pick_head() -> None:
-    """The head table's row callback: open the picked head in every view."""
-    rows = st.session_state["head_table"].selection.rows
-    if rows:
-        layer, head = st.session_state["_head_rows"][rows[0]]
-        st.session_state["layer"], st.session_state["head"] = layer, head
+    head_table(frame, "head_table", height=420)
 
 
 def summary_tab(state: PretrainedState) -> None:
     shown = set(shown_measures(state).values())
     presets = [p for p, m in PRESETS.items() if m is None or head_measures.MEASURES[m] in shown]
     preset = st.selectbox("Show", presets, key="preset", bind=BIND)
-    frame = summary_section(state, preset, pick_head)
-    st.session_state["_head_rows"] = [
-        (int(layer), int(head)) for layer, head in zip(frame["layer"], frame["head"], strict=True)
-    ]
+    summary_section(state, preset)
     st.caption(f"Open now: {head_name(state.layer, state.head)}.")
