@@ -93,7 +93,7 @@ def _copying(key: str, folder: str | None) -> dict[str, np.ndarray]:
     ids = circuits.repeated_sequence(
         np.random.default_rng(COPY_SEED),
         info.vocab_size,
-        40,
+        COPY_LENGTH,
         avoid=page_model.special_ids(),
         bos=bos,
     )
