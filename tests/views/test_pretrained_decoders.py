@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from attention_core.pretrained import (
     bert_checkpoint,
@@ -26,8 +27,8 @@ from attention_core.pretrained.head_split import head_score_split
 from attention_core.pretrained.slim import layer_steps, slim_forward
 from tests.core.pretrained.test_families import CONFIGS
 from tests.core.pretrained.tiny_checkpoints import save_model
-from tests.plotly_specs import decode, figure_titled
-from tests.views.pretrained_pages import fresh_model_menu, markdown, page, unescaped
+from tests.plotly_specs import decode, figure_titled, figures
+from tests.views.pretrained_pages import PAGE, fresh_model_menu, markdown, page, unescaped
 
 TEXT = "w1 w2 w3 w4 w5 w1 w2 w3 w4"
 GUIDED = "The animal didn't cross the street because it was too tired."
@@ -217,3 +218,19 @@ def test_the_model_view_greys_a_decoders_causal_mask() -> None:
     for panel in panels:
         assert np.isnan(panel[np.triu_indices(9, 1)]).all()
         assert not np.isnan(panel[np.tril_indices(9)]).any()
+
+
+@pytest.mark.parametrize(
+    "view", ["Every step", "Next token", "Heads that copy", "Why a head attends"]
+)
+def test_presentation_mode_and_numbers_work_for_a_decoder(view: str) -> None:
+    presenting = AppTest.from_file(PAGE, default_timeout=120)
+    presenting.session_state["present"] = True
+    presenting.query_params.update({"model": "local:gpt2", "text": TEXT, "view": view})
+    presenting.query_params["numbers"] = "true"
+    presenting.run()
+    assert not presenting.exception, [e.value for e in presenting.exception]
+    sizes = {spec["layout"]["title"]["font"]["size"] for spec in figures(presenting)}
+    assert sizes == {24}  # every figure at the projector's size
+    if view == "Every step":  # "Show numbers": each step's matrix as a table with its CSV
+        assert len(presenting.get("download_button")) == 10  # one per step of a GPT-2 head
