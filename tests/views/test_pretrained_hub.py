@@ -8,6 +8,7 @@ server through the ``ATTENTION_HUB_ENDPOINT`` setting; the cache is ``ATTENTION_
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -95,9 +96,7 @@ def test_download_runs_the_model_and_the_next_visit_finds_it_without_asking_the_
 ) -> None:
     fake_hub.add(repo_from_folder(REPO, str(DISTILGPT2.revision), tiny_gpt2))
     at = download(page(model=REPO, text=TEXT))
-    assert "**distilbert/distilgpt2**, a GPT-2 decoder" in unescaped(
-        markdown(at)
-    )  # not its commit id
+    assert "**distilbert/distilgpt2**, a GPT-2 decoder" in unescaped(markdown(at))  # not a commit
     assert "3 layers × 4 heads" in unescaped(markdown(at))
     assert model_loaded(at) and not at.error
     total = sum((tiny_gpt2 / name).stat().st_size for name in FILES)
@@ -181,3 +180,21 @@ def test_a_bad_hub_endpoint_setting_is_a_warning(
         "not 'ftp://mirror.example'; downloads use the default Hub address."
     ]
     assert at.selectbox(key="model").options == ["all-MiniLM-L6-v2", REPO]
+
+
+def test_progress_reported_from_another_thread_reaches_the_bar(
+    data_dir: Path, tiny_gpt2: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Xet transfers report progress from their own threads, not the page's."""
+    from hosting.models import hub
+
+    def download_elsewhere(entry, cache_dir, progress, **settings) -> Path:
+        worker = threading.Thread(target=progress, args=(50, 100))
+        worker.start()
+        worker.join()
+        return tiny_gpt2
+
+    monkeypatch.setattr(hub, "download", download_elsewhere)
+    at = download(page(model=REPO, text=TEXT))
+    assert at.get("progress")[0].proto.value == 50
+    assert model_loaded(at)

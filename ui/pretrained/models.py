@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 from hosting.classroom.settings import DATA_DIR_SETTING, DEFAULT_DATA_DIR
 from hosting.models.catalogue import BUNDLED, CatalogueEntry
@@ -128,8 +129,12 @@ def checkpoint_folder(choice: Choice) -> Path | None:
     if not st.button(f"Download {entry.repo_id}", key="model_download"):
         return None
     bar = st.progress(0.0, text="Starting the download …")
+    session = get_script_run_ctx()
 
     def progress(done: int, total: int) -> None:
+        # Xet transfers report from their own threads: Streamlit drops an element update from a
+        # thread without this session's context. Downloads are one at a time (the lock).
+        add_script_run_ctx(threading.current_thread(), session)
         bar.progress(min(1.0, done / max(total, 1)), text=progress_text(done, total))
 
     try:
