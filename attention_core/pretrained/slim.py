@@ -1,7 +1,7 @@
 r"""What a page keeps of one forward pass: every layer's weights, not every layer's steps.
 
 A whole :class:`~attention_core.pretrained.trace.ModelTrace` of a 30-layer decoder at
-128 tokens holds ~200 MB (Q, K, V, four score matrices and the context of every layer,
+128 tokens holds 169 MB (Q, K, V, four score matrices and the context of every layer,
 and the (T, V) logits), too much to cache per input on a shared server. A
 :class:`SlimTrace` keeps what the views draw for every layer, the attention weights
 ``(L, H, T, T)``, plus each layer's input ``(L, T, d)``, from which

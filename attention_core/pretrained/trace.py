@@ -69,6 +69,13 @@ class BlockTrace:
     attention_output: np.ndarray  #: (T, d) [C_1 ... C_H] W^O (+ b^O), before the residual
     output: np.ndarray  #: (T, d) the next layer's input
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the layer's arrays (each array counted once)."""
+        found = [*vars(self).values(), *vars(self.heads).values()]
+        arrays = {id(a): a for a in found if isinstance(a, np.ndarray)}
+        return sum(array.nbytes for array in arrays.values())
+
 
 @dataclass(frozen=True)
 class ModelTrace:

@@ -234,3 +234,21 @@ def test_presentation_mode_and_numbers_work_for_a_decoder(view: str) -> None:
     assert sizes == {24}  # every figure at the projector's size
     if view == "Every step":  # "Show numbers": each step's matrix as a table with its CSV
         assert len(presenting.get("download_button")) == 10  # one per step of a GPT-2 head
+
+
+def test_a_decoders_shown_layer_is_recomputed_once_not_on_every_rerun(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ui.pretrained import runs
+
+    calls: list[int] = []
+    recompute = runs.layer_steps
+    monkeypatch.setattr(
+        runs,
+        "layer_steps",
+        lambda model, trace, layer: calls.append(layer) or recompute(model, trace, layer),
+    )
+    at = page(model="local:gpt2", text="w7 w8 w9 w7 w8", view="Every step", layer="3")
+    at.toggle(key="numbers").set_value(True).run()
+    at.selectbox(key="head").set_value(4).run()
+    assert not at.exception and calls == [2]  # layer 3, once: the reruns reuse it

@@ -6,18 +6,16 @@ pattern, never by colour alone; :func:`answers_alt` says the same in a sentence.
 
 from __future__ import annotations
 
-import html
 import io
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
 import segno
 
+from ui.figures.bars import marked_bars
 from ui.figures.style import FigureStyle
 
 CORRECT_MARK = "✓ right"
-BAR_COLOUR = "#0072B2"  #: Okabe-Ito blue (7.5:1 on white)
-CORRECT_COLOUR = "#009E73"
 QR_SCALE = 8  #: pixels per module: a 33-module code is ~260 px, readable from the back
 
 
@@ -37,35 +35,17 @@ class AnswerCount:
 def answers_bar(rows: list[AnswerCount], style: FigureStyle) -> go.Figure:
     """Horizontal bars: how many students gave each answer (right ones hatched and named)."""
     most = max((row.count for row in rows), default=0)
-    figure = go.Figure(
-        go.Bar(
-            x=[row.count for row in rows],
-            # Plotly reads a few HTML tags in labels; a student's answer is shown as text.
-            y=[html.escape(row.label) for row in rows],
-            orientation="h",
-            text=[str(row.count) for row in rows],
-            textposition="outside",  # dark on white, never on the hatching
-            cliponaxis=False,
-            marker={
-                "color": [CORRECT_COLOUR if row.correct else BAR_COLOUR for row in rows],
-                "pattern": {"shape": ["/" if row.correct else "" for row in rows]},
-            },
-            hovertemplate="%{y}: %{x} students<extra></extra>",
-        )
+    figure = marked_bars(
+        [row.label for row in rows],
+        [row.count for row in rows],
+        [bool(row.correct) for row in rows],
+        title="The class's answers",
+        axis_title="students",
+        texts=[str(row.count) for row in rows],
+        hover="%{y}: %{x} students<extra></extra>",
+        style=style,
     )
-    figure.update_layout(
-        title={"text": "The class's answers", "font": {"size": style.title_size}},
-        font={"size": style.font_size},
-        xaxis={
-            "title": "students",
-            "dtick": 1 if most < 10 else None,
-            "range": [0, max(1, most) * 1.12],  # room for the counts beside the bars
-        },
-        yaxis={"autorange": "reversed", "type": "category"},
-        height=120 + 40 * max(1, len(rows)),
-        margin={"l": 10, "r": 10, "t": 50, "b": 40},
-    )
-    return figure
+    return figure.update_xaxes(dtick=1 if most < 10 else None)
 
 
 def answers_alt(rows: list[AnswerCount], answered: int, present: int) -> str:

@@ -6,15 +6,13 @@ token; the largest term), and escape every label: token names are text, never ma
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
+from ui.figures.bars import marked_bars
 from ui.figures.style import FigureStyle
 
-BAR_COLOUR = "#0072B2"  #: Okabe-Ito blue (7.5:1 on white)
-MARKED_COLOUR = "#009E73"  #: Okabe-Ito bluish green, hatched as well
 ACTUAL_MARK = "✓ the real next token"
 
 
@@ -27,31 +25,17 @@ def _bars(
     axis_title: str,
     style: FigureStyle,
 ) -> go.Figure:
-    """Horizontal bars, largest first, values written beside them, marked bars hatched."""
-    figure = go.Figure(
-        go.Bar(
-            x=list(values),
-            y=[html.escape(label) for label in labels],
-            orientation="h",
-            text=[f"{value:.3f}" for value in values],
-            textposition="outside",
-            cliponaxis=False,
-            marker={
-                "color": [MARKED_COLOUR if mark else BAR_COLOUR for mark in marked],
-                "pattern": {"shape": ["/" if mark else "" for mark in marked]},
-            },
-            hovertemplate="%{y}: %{x:.4f}<extra></extra>",
-        )
+    """:func:`marked_bars` of fractions, each written to three decimals beside its bar."""
+    return marked_bars(
+        labels,
+        values,
+        marked,
+        title=title,
+        axis_title=axis_title,
+        texts=[f"{value:.3f}" for value in values],
+        hover="%{y}: %{x:.4f}<extra></extra>",
+        style=style,
     )
-    figure.update_layout(
-        title={"text": html.escape(title), "font": {"size": style.title_size}},
-        font={"size": style.font_size},
-        xaxis={"title": axis_title, "range": [0, max(1e-9, *values) * 1.2]},
-        yaxis={"autorange": "reversed", "type": "category"},
-        height=120 + 40 * max(1, len(labels)),
-        margin={"l": 10, "r": 10, "t": 50, "b": 40},
-    )
-    return figure
 
 
 def next_token_bar(

@@ -29,8 +29,9 @@ from ui.pretrained.cache import ByteBoundedCache
 from ui.pretrained.figures import model_view_figure
 from ui.pretrained.models import LOCAL_PREFIX
 
-# A 128-token pass of the bundled model keeps ~19 MB (6 layers x Q, K, V, scores, weights ...),
-# a 16-token one 1 MB; a decoder's slim pass at 128 tokens ~2 MB per layer. 40 MB holds two of
+# A 128-token pass of the bundled model keeps ~21 MB (6 layers x Q, K, V, scores, weights ...),
+# a 16-token one 1 MB; a decoder's slim pass at 128 tokens 7.5 MB (distilgpt2) to 25 MB
+# (SmolLM2-135M), one recomputed layer 5-6 MB (BENCHMARKS.md, "Decoders"). 40 MB holds two of
 # the longest or a classroom's worth of sentences, within the page's 150 MB budget beside the
 # 90 MB model.
 TRACE_CACHE_BYTES = 40 * 1024 * 1024
@@ -79,8 +80,9 @@ def _one_at_a_time(compute: Callable[[], SlimTrace]) -> SlimTrace:
 
 
 @st.cache_resource(show_spinner=False)
-def traces() -> ByteBoundedCache[Trace]:
-    """Forward passes by model and input, shared read-only by every session that types it."""
+def traces() -> ByteBoundedCache[Trace | BlockTrace]:
+    """Forward passes by model and input (and a decoder's recomputed layers), shared read-only
+    by every session that types it."""
     return ByteBoundedCache(TRACE_CACHE_BYTES, lambda trace: trace.nbytes)
 
 
@@ -147,7 +149,8 @@ class PageModel:
         """Layer ``layer``'s every step: kept (bundled), or recomputed from its input."""
         if isinstance(trace, bert.BertTrace):
             return trace.layers[layer]
-        return layer_steps(self.checkpoint.model, trace, layer)
+        key = ("steps", self.key, trace.ids.tobytes(), layer)  # drawn and asked about each rerun
+        return traces().get(key, lambda: layer_steps(self.checkpoint.model, trace, layer))
 
     def slim(self, encoded: Encoding, trace: Trace) -> SlimTrace | None:
         """The input's slim pass (the bundled encoder's only for one sentence: None for a pair)."""
