@@ -143,11 +143,11 @@ def main() -> None:
     st.html(ACCESSIBLE_CSS)
     if presentation_toggle():
         st.html(PRESENTATION_CSS)
-    # A live class (ui.classroom.around): the bars above the page; a student's app may skip
-    # the page for one run while it switches to the teacher's view; a teacher's view is sent.
-    if class_around.before_page(page, PAGES):
-        page.run()
-        class_around.after_page(page, PAGES)
+    # A live class (ui.classroom.around): the bars above the page (a follower's app may
+    # open the teacher's view instead); after it, a teacher's view is sent to the class.
+    class_around.before_page(page, PAGES)
+    page.run()
+    class_around.after_page(page, PAGES)
 
 
 main()

@@ -62,12 +62,12 @@ def teach(teacher: AppTest, **query: str) -> AppTest:
 
 
 def join_by_link(code: str) -> AppTest:
-    """A student opening the join link, and the follow-up run that applies the teacher's view."""
+    """A student opening the join link: the first run opens the teacher's view."""
     student = new_session()
     student.query_params["class"] = code
     student.run()
     assert not student.exception, [e.value for e in student.exception]
-    return student.run()  # the poll fragment's tick, done by hand
+    return student
 
 
 def test_starting_a_class_shows_the_code_the_link_and_its_qr_code() -> None:
@@ -123,9 +123,7 @@ def test_a_follower_gets_the_teachers_view_and_keeps_their_own_after_stopping() 
     student.run().run()
     assert student.text_area(key="text").value == SENTENCE  # still the student's own view
 
-    student.button(key="class_follow_again").click().run()
-    assert [info.value for info in student.info] == ["Following the teacher…"]
-    student.run()
+    student.button(key="class_follow_again").click().run()  # the teacher's view, in one run
     assert student.text_area(key="text").value == "a dog barked"
     assert student.query_params["text"] == "a dog barked"
 
@@ -304,7 +302,7 @@ def test_a_follower_who_goes_elsewhere_explores_instead_of_being_pulled_back() -
     walkthrough_title = [title.value for title in student.title]
     student.run()
     assert [title.value for title in student.title] == walkthrough_title  # no tug of war
-    student.button(key="class_follow_again").click().run().run()
+    student.button(key="class_follow_again").click().run()
     assert student.text_area(key="text").value == SENTENCE
 
 

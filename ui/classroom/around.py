@@ -1,9 +1,9 @@
 """What app.py draws around every page for a class: before it, the bars; after it, the view.
 
 One call each side keeps the navigation script short: :func:`before_page` joins from a
-``class=`` link, shows why a class ended, draws the teacher's or the student's bar, and
-says whether the page should run (not while a student's app switches to the teacher's
-view); :func:`after_page` publishes a teacher's view.
+``class=`` link, shows why a class ended, draws the teacher's or the student's bar (a
+follower's app may open the teacher's view instead: nothing after that runs);
+:func:`after_page` publishes a teacher's view.
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ from ui.classroom.teaching import publish, teacher_bar
 from ui.shared.class_session import show_gone_message, teaching
 
 
-def before_page(page: st.Page, pages: Mapping[str, st.Page]) -> bool:
-    """The class bars above ``page``; False when the page must not run this time."""
+def before_page(page: st.Page, pages: Mapping[str, st.Page]) -> None:
+    """The class bars above ``page``, or the teacher's view opened instead of it."""
     join_from_link()
     show_gone_message()
     if teaching() is not None:
         if page.url_path not in ("", PAGE):  # Home has none; the class page has its own
             teacher_bar()
-        return True
-    return student_run(page, pages)
+        return
+    student_run(page, pages)
 
 
 def after_page(page: st.Page, pages: Mapping[str, st.Page]) -> None:

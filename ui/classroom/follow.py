@@ -6,25 +6,24 @@ the app when the teacher changed something.
 
 A follower shows each new view of the teacher; a follower who changes the view themselves
 then explores on their own until they follow again (never a tug of war with the teacher).
-Applying the teacher's view takes two runs, because a widget bound to the link keeps
-its value (and refuses a new one from ``st.query_params``) until a run ends without it:
-(a) one run draws "Following the teacher…" instead of the page and ends normally, so
-Streamlit forgets the page's widgets and their URL bindings; (b) the next run forgets
-their values and switches to the teacher's page with the teacher's query.
+Applying the teacher's view is one run: the tick that sees the new view opens the
+teacher's link as a link opened anew (:func:`ui.shared.url.open_link`), so the widgets
+bound to the link take its values rather than keeping their own.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from typing import NoReturn
 
 import streamlit as st
 
 from hosting.classroom import limits
 from hosting.classroom.records import ClassError, ClassGoneError, ClassState
 from ui.classroom.answering import question_card
+from ui.shared import url
 from ui.shared.class_session import (
-    NOT_PUBLISHED,
     URL_CODE,
     Role,
     allowed,
@@ -42,11 +41,10 @@ from ui.shared.safe import show_info
 FOLLOWING_KEY = "class_following"
 SEEN_KEY = "class_seen_version"  #: the version the last full run drew
 HEARTBEAT_KEY = "class_heartbeat_at"
-PENDING_KEY = "class_pending_view"  #: step (a) done: the student's query keys to forget
 APPLIED_KEY = "class_applied_view"  #: the teacher's view this app last showed
 FULL_RUN_KEY = "class_full_run"  #: set just before a full run draws a poll fragment
-URL_CHECKED = "_url_checked:"  #: ui.shared.url's first-run flags: a new link is checked again
-APPLY_SECONDS = 0.2  #: how soon step (b) follows step (a)
+POLL_TURN_KEY = "class_poll_turn"  #: which of the tick's two fragment ids the last run drew
+PAGES_KEY = "class_pages"  #: the app's pages by URL path, for a tick that opens one
 
 View = tuple[str, dict[str, str]]
 
@@ -93,7 +91,7 @@ def _set_following(following: bool) -> None:
 def _leave() -> None:
     current = role()
     leave(f"You left class {current.code}." if current else "")
-    for key in (FOLLOWING_KEY, SEEN_KEY, PENDING_KEY, APPLIED_KEY):
+    for key in (FOLLOWING_KEY, SEEN_KEY, APPLIED_KEY):
         st.session_state.pop(key, None)
 
 
@@ -117,19 +115,17 @@ def student_bar(state: ClassState, following: bool) -> None:
         leave_column.button("Leave class", key="class_leave", on_click=_leave)
 
 
-def _apply(state: ClassState, target: st.Page) -> None:
-    """Step (b): forget the old view's widget values, then open the teacher's link."""
-    remembered = st.session_state.pop(PENDING_KEY, [])
-    query = link_query(state.query)
-    for key in {*remembered, *query} - NOT_PUBLISHED:
-        st.session_state.pop(key, None)
-    for key in [key for key in st.session_state if str(key).startswith(URL_CHECKED)]:
-        st.session_state.pop(key, None)
-    st.switch_page(target, query_params={**query, URL_CODE: state.code})
+def _apply(state: ClassState, target: st.Page) -> NoReturn:
+    """Open the teacher's link on the teacher's page; nothing after this call runs."""
+    url.open_link(target, {**link_query(state.query), URL_CODE: state.code})
 
 
 def _poll_check() -> None:
-    """One tick: say "still here" now and then, read the version, rerun the app if it moved."""
+    """One tick: say "still here" now and then, read the version, act if it moved.
+
+    A new view of the teacher is opened from the tick itself; anything else (a
+    question, the class gone) reruns the app, whose full run reads the class again.
+    """
     if st.session_state.pop(FULL_RUN_KEY, False):
         return  # drawn by a full run, which has just read the class
     current = role()
@@ -139,13 +135,18 @@ def _poll_check() -> None:
         if time.monotonic() - st.session_state.get(HEARTBEAT_KEY, 0.0) >= limits.HEARTBEAT_SECONDS:
             st.session_state[HEARTBEAT_KEY] = time.monotonic()
             classes().join(current.code, student_id())
-        moved = classes().version(current.code) != st.session_state.get(SEEN_KEY)
+        if classes().version(current.code) == st.session_state.get(SEEN_KEY):
+            return
+        state = classes().state(current.code)
     except ClassGoneError:
-        moved = True  # the full run reads the class again and says what happened
+        st.rerun(scope="app")  # the full run reads the class again and says what happened
     except ClassError:
-        moved = False  # the store is out of reach for now: keep the page, try the next tick
-    if moved or PENDING_KEY in st.session_state:
-        st.rerun(scope="app")
+        return  # the store is out of reach for now: keep the page, try the next tick
+    target = st.session_state.get(PAGES_KEY, {}).get(state.page)
+    new_view = (state.page, state.query) != st.session_state.get(APPLIED_KEY)
+    if st.session_state.get(FOLLOWING_KEY) and target is not None and new_view:
+        _apply(state, target)
+    st.rerun(scope="app")
 
 
 @st.fragment(run_every=limits.POLL_SECONDS)
@@ -153,35 +154,44 @@ def _poll() -> None:
     _poll_check()
 
 
-@st.fragment(run_every=APPLY_SECONDS)
-def _poll_soon() -> None:
+@st.fragment(run_every=limits.POLL_SECONDS)
+def _poll_other() -> None:  # the same tick under another fragment id: see _draw_poll
     _poll_check()
 
 
-def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> bool:
-    """Before the page: the class bar, the question, the teacher's view. Run the page?"""
+def _draw_poll() -> None:
+    """Start the tick, under the other of its two fragment ids than the last full run.
+
+    A tick of the fragment the last full run drew may reach the server just after
+    this run ends and before its messages have been sent; Streamlit then starts a new
+    script runner and drops them (the page stays half drawn and stops polling). A
+    tick of a fragment this run did not draw is ignored instead, so each full run
+    draws the other id: ticks sent before the browser heard of this run go nowhere.
+    """
+    other = not st.session_state.get(POLL_TURN_KEY, False)
+    st.session_state[POLL_TURN_KEY] = other
+    st.session_state[FULL_RUN_KEY] = True
+    (_poll_other if other else _poll)()
+
+
+def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> None:
+    """Before the page: the class bar and the question, or the teacher's view opened."""
     current = role()
     if current is None or current.teaching:
-        return True
+        return
     state = attempt(lambda: classes().state(current.code))
     if state is None:  # the store is out of reach (said above): the page works on its own
         st.session_state.pop(SEEN_KEY, None)  # so the first answer of the store reruns the app
-        _poll()
-        return True
+        _draw_poll()
+        return
     st.session_state[SEEN_KEY] = state.version
+    st.session_state[PAGES_KEY] = dict(pages)
     target = _target(state, page, pages)
-    if target is not None and PENDING_KEY in st.session_state:
+    if target is not None:
         _apply(state, target)
     student_bar(state, bool(st.session_state.get(FOLLOWING_KEY)))
-    st.session_state[FULL_RUN_KEY] = True
-    if target is not None:
-        st.session_state[PENDING_KEY] = list(st.query_params.to_dict())
-        st.info("Following the teacher…", icon=":material/group:")
-        _poll_soon()
-        return False
     question_card(state, current.code)
-    _poll()
-    return True
+    _draw_poll()
 
 
 def _target(state: ClassState, page: st.Page, pages: Mapping[str, st.Page]) -> st.Page | None:
@@ -194,12 +204,11 @@ def _target(state: ClassState, page: st.Page, pages: Mapping[str, st.Page]) -> s
     teachers = (state.page, state.query)
     target = pages.get(state.page)
     if not st.session_state.get(FOLLOWING_KEY) or target is None:
-        st.session_state.pop(PENDING_KEY, None)
         return None
     if current_view(page) == teachers:
         st.session_state[APPLIED_KEY] = teachers
         return None
-    if st.session_state.get(APPLIED_KEY) == teachers and PENDING_KEY not in st.session_state:
+    if st.session_state.get(APPLIED_KEY) == teachers:
         st.session_state[FOLLOWING_KEY] = False
         show_info("You changed the view, so you are exploring on your own.")
         return None

@@ -9,14 +9,19 @@ arrived with what the widgets made of it and tells the user what was ignored.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from typing import Final
+import time
+from collections.abc import Iterable, Mapping
+from typing import Final, NoReturn
 
 import streamlit as st
+from streamlit.runtime.runtime_util import MESSAGE_FLUSH_INTERVAL_SECS
+from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from ui.shared.safe import show_warning
 
 BIND: Final = "query-params"
+CHECKED_FLAG: Final = "_url_checked:"  #: :func:`warn_rejected`'s once-per-link flags
 MAX_SHOWN_CHARS = 40
 
 
@@ -49,7 +54,7 @@ def warn_rejected(before: dict[str, str], keys: Iterable[str]) -> list[str]:
     Returns the rejected keys.
     """
     keys = list(keys)
-    first_run_flag = "_url_checked:" + ",".join(sorted(keys))
+    first_run_flag = CHECKED_FLAG + ",".join(sorted(keys))
     if st.session_state.get(first_run_flag):
         return []
     st.session_state[first_run_flag] = True
@@ -106,3 +111,38 @@ def reload_without_overflowing_numbers(page: st.Page) -> None:
         kept = {key: raw for key, raw in params.items() if key not in refused}
         st.switch_page(page, query_params=kept)
     warn_refused(st.session_state.pop(_REFUSED_NUMBERS, {}))
+
+
+def open_link(page: st.Page, query: Mapping[str, str | list[str]]) -> NoReturn:
+    """Open ``page`` at ``query`` as a link opened anew, in one run (from a fragment too).
+
+    ``st.switch_page`` refuses a new value for a parameter bound to a widget, and the
+    widget keeps its own value over the link's. Streamlit lets a link win only when the
+    browser goes back or forward: every bound widget then takes the link's value, or
+    its default when the link has none. So this drops the bindings (the new page's
+    widgets bind again as they run), sets the link and asks for that kind of run, as
+    ``st.switch_page`` asks for its own. These are Streamlit's internals (it is
+    pinned); tests/views/test_classroom.py and the class browser test go through here.
+    The new link's values are checked again (:func:`warn_rejected`).
+    """
+    ctx = get_script_run_ctx()
+    if ctx is None or ctx.script_requests is None:
+        raise RuntimeError("open_link needs a running Streamlit script")
+    for flag in [key for key in st.session_state if str(key).startswith(CHECKED_FLAG)]:
+        del st.session_state[flag]
+    with ctx.session_state.query_params() as params:
+        for widget_id in list(params._bindings_by_widget):
+            params.unbind_widget(widget_id)
+        params.from_dict(query)  # sends the new link to the browser
+    time.sleep(2 * MESSAGE_FLUSH_INTERVAL_SECS)  # as st.switch_page: the link arrives first
+    ctx.script_requests.request_rerun(
+        RerunData(
+            query_string=ctx.query_string,
+            page_script_hash=page._script_hash,
+            cached_message_hashes=ctx.cached_message_hashes,
+            context_info=ctx.context_info,
+            is_history_navigation=True,
+        )
+    )
+    st.empty()  # a yield point: the runner starts the new run here
+    raise RuntimeError("Streamlit did not open the link")  # unreachable in a running app
