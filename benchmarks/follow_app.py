@@ -5,7 +5,7 @@ The app's contract, in a few lines and nothing else: opening any page with
 ``st.fragment(run_every=1 s)`` reads the class's version, and when it changed
 the app reruns and switches to the teacher's page with the teacher's query
 (plus ``class``); an open question is answered with ``class_answer`` and
-``class_send``. The real app does the switch in two runs; this does it in one.
+``class_send``. The real app opens the view from the tick itself (ui.classroom.follow).
 """
 
 import secrets
