@@ -11,8 +11,6 @@ follower stopped polling (the class-session benchmark missed 166 views of 600).
 from __future__ import annotations
 
 import asyncio
-import time
-import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -23,6 +21,7 @@ from benchmarks.st_client import Session
 from hosting.classroom.classes import Classes
 from hosting.classroom.settings import DATA_DIR_SETTING, open_store
 from hosting.local_server import ROOT, running_server
+from tests.deploy.test_headless_client import _steer
 from tests.deploy.test_replicas import run_async
 
 TIMEOUT_S = 120.0
@@ -59,12 +58,6 @@ def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
         patch.setenv(DATA_DIR_SETTING, str(data))  # the server inherits it
         with running_server(ROOT / "app.py") as (_, url):
             yield url, Classes(open_store(""))
-
-
-def _steer(classes: Classes, code: str, key: str, seed: str) -> float:
-    sent = time.perf_counter()
-    classes.steer(code, key, uuid.uuid4().hex, "text", {"seed": seed})
-    return sent
 
 
 def test_a_follower_opens_each_view_in_one_run_and_ignores_a_stale_tick(
