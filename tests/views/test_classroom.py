@@ -128,6 +128,18 @@ def test_a_follower_gets_the_teachers_view_and_keeps_their_own_after_stopping() 
     assert student.query_params["text"] == "a dog barked"
 
 
+def test_a_setting_the_teacher_set_back_to_its_default_goes_back_for_the_follower() -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    assert student.text_area(key="text").value == SENTENCE
+    teach(teacher)  # the default sentence: no text in the teacher's link
+    student.run()  # the tick, done by hand
+    default = new_session().run().switch_page("views/text.py").run()
+    assert student.text_area(key="text").value == default.text_area(key="text").value
+    assert "text" not in student.query_params
+
+
 def ask_buttons(at: AppTest) -> list[str]:
     return [button.key for button in at.button if (button.key or "").startswith("class_ask_")]
 

@@ -1,8 +1,8 @@
 """A student in a class: join, follow the teacher's view, answer the open question.
 
 app.py calls :func:`student_run` before every page. It reads the class once; a small
-fragment then polls only the class's version (one store read, nothing drawn) and reruns
-the app when the teacher changed something.
+fragment then polls only the class's version (one store read, nothing drawn). When it
+moved, the tick opens the teacher's new view itself, or reruns the app for anything else.
 
 A follower shows each new view of the teacher; a follower who changes the view themselves
 then explores on their own until they follow again (never a tug of war with the teacher).
