@@ -150,4 +150,5 @@ def main() -> None:
     class_around.after_page(page, PAGES)
 
 
-main()
+with class_around.run_turn():  # a class's followers take turns (ui.classroom.around)
+    main()

@@ -1,10 +1,15 @@
-"""Trainings take turns: first come, first served, a fixed number at once per process.
+"""Long and short work takes turns: a fixed number at once per process.
 
-Both training pages train through one :data:`TRAININGS` queue. A training waits
-for its turn and can say, while it waits, how many runs are ahead of it (the
-page shows "2 models ahead of yours"). Leaving the queue early (the student
-closes the page, Streamlit stops the script) frees the place at once. Plain
-threading, no PyTorch.
+Trainings (:class:`Turns`): both training pages train through one :data:`TRAININGS`
+queue, first come, first served. A training waits for its turn and can say, while it
+waits, how many runs are ahead of it (the page shows "2 models ahead of yours").
+Leaving the queue early (the student closes the page, Streamlit stops the script)
+frees the place at once.
+
+Short runs that arrive all at once (:class:`Gate`): a whole class's page runs after
+one change of the teacher's view. Each waits a bounded time, then goes in anyway.
+
+Plain threading, no PyTorch.
 """
 
 from __future__ import annotations
@@ -100,3 +105,28 @@ class Turns:
 
 #: The process's one queue for both training pages (one run at a time: see BENCHMARKS.md).
 TRAININGS = Turns(at_once=1)
+
+
+class Gate:
+    """At most ``at_once`` holders at a time; a caller waits ``patience`` seconds at most.
+
+    For short runs that many sessions start at the same moment: taking turns leaves
+    the interpreter to everybody else's work meanwhile. After ``patience`` a caller
+    goes in without a turn, so a holder that is itself held up (say, waiting for a
+    training's turn) delays the others by ``patience`` at worst. Waiters are woken
+    one at a time, about in arrival order.
+    """
+
+    def __init__(self, at_once: int, patience: float) -> None:
+        self.patience = patience
+        self._free = threading.BoundedSemaphore(at_once)
+
+    @contextmanager
+    def turn(self) -> Iterator[bool]:
+        """Hold a turn for the ``with`` block; yields False if it went in without one."""
+        took = self._free.acquire(timeout=self.patience)
+        try:
+            yield took
+        finally:
+            if took:
+                self._free.release()

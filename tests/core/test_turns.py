@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from hosting.turns import Turns
+from hosting.turns import Gate, Turns
 
 
 def wait_until(condition, timeout: float = 10.0) -> None:
@@ -109,3 +109,65 @@ def test_an_interrupted_turn_does_not_count_towards_the_typical_length() -> None
         raise KeyboardInterrupt  # as a stopped script leaves a training
     assert turns.typical_seconds() == quick < 0.3
     assert turns.running == 0
+
+
+def test_a_gate_lets_at_most_its_number_in_and_each_waiter_in_as_a_holder_leaves() -> None:
+    gate = Gate(at_once=2, patience=60.0)
+    inside: list[int] = []
+    most = [0]
+    lock = threading.Lock()
+    release = threading.Event()
+    turns_held: list[bool] = []
+
+    def run(number: int) -> None:
+        with gate.turn() as held:
+            with lock:
+                inside.append(number)
+                most[0] = max(most[0], len(inside))
+                turns_held.append(held)
+            release.wait(10)
+            with lock:
+                inside.remove(number)
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    wait_until(lambda: len(inside) == 2)
+    time.sleep(0.1)  # the other four are waiting, not inside
+    assert len(inside) == 2
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert most[0] == 2
+    assert turns_held == [True] * 6
+
+
+def test_a_gate_waiter_goes_in_without_a_turn_after_its_patience_and_gives_none_back() -> None:
+    gate = Gate(at_once=1, patience=0.05)
+    holding = threading.Event()
+    release = threading.Event()
+
+    def hold() -> None:
+        with gate.turn():
+            holding.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    holding.wait(10)
+    with gate.turn() as held:  # the holder is still inside
+        assert not held
+    release.set()
+    holder.join(10)
+    with gate.turn() as held:  # one turn, as before: nothing was given back twice
+        assert held
+        with gate.turn() as second:
+            assert not second
+
+
+def test_a_gate_turn_is_given_back_when_the_run_raises() -> None:
+    gate = Gate(at_once=1, patience=0.05)
+    with pytest.raises(RuntimeError), gate.turn():
+        raise RuntimeError("the script stopped")
+    with gate.turn() as held:
+        assert held

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,8 @@ from streamlit.testing.v1 import AppTest
 from hosting.classroom.classes import Classes
 from hosting.classroom.records import ClassError
 from hosting.classroom.settings import DATA_DIR_SETTING, open_store
+from hosting.turns import Gate
+from ui.classroom import around
 from ui.classroom.results import results_csv
 from ui.shared import class_session
 from ui.shared.safe import escape_markdown
@@ -138,6 +142,56 @@ def test_a_setting_the_teacher_set_back_to_its_default_goes_back_for_the_followe
     default = new_session().run().switch_page("views/text.py").run()
     assert student.text_area(key="text").value == default.text_area(key="text").value
     assert "text" not in student.query_params
+
+
+class CountingGate(Gate):
+    """The followers' gate, noting for each run let through whether it held a turn."""
+
+    def __init__(self, patience: float) -> None:
+        super().__init__(at_once=1, patience=patience)
+        self.held: list[bool] = []
+
+    @contextmanager
+    def turn(self) -> Iterator[bool]:
+        with super().turn() as held:
+            self.held.append(held)
+            yield held
+
+
+def test_a_followers_runs_take_turns_and_nobody_elses_run_waits_for_them(
+    monkeypatch: pytest.MonkeyPatch, own_store: Classes
+) -> None:
+    gate = CountingGate(patience=600.0)  # far beyond AppTest's timeout: a wait would fail
+    monkeypatch.setattr(around, "FOLLOWER_RUNS", gate)
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    assert gate.held == []  # the teacher's runs are not a follower's
+    student = join_by_link(role.code)
+    assert gate.held == [True]  # the run that joins is not a follower's; the one it opens is
+    student.run()
+    assert gate.held == [True, True]
+    with gate.turn():  # a follower's run is under way
+        teach(teacher, text="a dog barked")
+        other = new_session().run().switch_page("views/text.py").run()
+    assert not teacher.exception and not other.exception
+    assert own_store.state(role.code).query == {"text": "a dog barked"}
+    assert gate.held == [True, True, True]  # the test's own turn, and nobody else's
+
+
+def test_a_follower_kept_waiting_goes_in_after_its_patience_with_the_teachers_view(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gate = CountingGate(patience=0.1)
+    monkeypatch.setattr(around, "FOLLOWER_RUNS", gate)
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    with gate.turn():  # another follower's run never ends
+        teach(teacher, text="a dog barked")
+        student.run()  # the tick, done by hand
+    assert not student.exception
+    assert student.text_area(key="text").value == "a dog barked"
+    assert gate.held[:2] == [True, True] and False in gate.held[2:]
 
 
 def ask_buttons(at: AppTest) -> list[str]:

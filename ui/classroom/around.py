@@ -1,18 +1,21 @@
-"""What app.py draws around every page for a class: before it, the bars; after it, the view.
+"""What app.py does around every page for a class: before it, the bars; after it, the view.
 
 One call each side keeps the navigation script short: :func:`before_page` joins from a
 ``class=`` link, shows why a class ended, draws the teacher's or the student's bar (a
 follower's app may open the teacher's view instead: nothing after that runs);
-:func:`after_page` publishes a teacher's view.
+:func:`after_page` publishes a teacher's view. Around the whole run, :func:`run_turn`
+makes a class's followers take turns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 import streamlit as st
 
-from ui.classroom.follow import join_from_link, student_run
+from hosting.turns import Gate
+from ui.classroom.follow import following, join_from_link, student_run
 from ui.classroom.state import PAGE
 from ui.classroom.teaching import publish, teacher_bar
 from ui.shared.class_session import show_gone_message, teaching
@@ -32,3 +35,23 @@ def before_page(page: st.Page, pages: Mapping[str, st.Page]) -> None:
 def after_page(page: st.Page, pages: Mapping[str, st.Page]) -> None:
     """A teacher's content page (not Home, not the class page) is sent to the class."""
     publish(page, set(pages) - {PAGE})
+
+
+#: Followers' app runs, one at a time per process; one waits 2 s at most (see run_turn).
+FOLLOWER_RUNS = Gate(at_once=1, patience=2.0)
+
+
+@contextmanager
+def run_turn() -> Iterator[None]:
+    """A follower's run of the app waits for its turn; anybody else's runs at once.
+
+    A teacher's change of view reaches the whole class within one poll, and one process
+    runs every session's script on one interpreter. Taking turns keeps the other
+    students' own changes from queueing behind a whole class of identical runs (and
+    the followers' runs from slowing each other down).
+    """
+    if not following():
+        yield
+        return
+    with FOLLOWER_RUNS.turn():
+        yield

@@ -78,6 +78,14 @@ def join_from_link() -> None:
         del st.query_params[URL_CODE]
 
 
+def following() -> bool:
+    """Whether this session is a student following the teacher's view."""
+    current = role()
+    return (
+        current is not None and not current.teaching and bool(st.session_state.get(FOLLOWING_KEY))
+    )
+
+
 def current_view(page: st.Page) -> View:
     """The page and query this session shows, as a teacher would publish it."""
     return page.url_path, published_query()
