@@ -33,12 +33,19 @@ class RecordingSession(Session):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.fragment_runs: list[str] = []
+        self.stale_tick: str | None = None  #: sent as soon as the next full run starts
+        self.full_runs_started = 0
 
     def _handle(self, raw: bytes | str):
         message = ForwardMsg()
         message.ParseFromString(raw)
         if message.WhichOneof("type") == "new_session":
             self.fragment_runs.extend(message.metadata.run.fragment_ids)
+            if not message.metadata.run.fragment_ids:
+                self.full_runs_started += 1
+                if self.stale_tick is not None:  # the browser's timer, a moment too late
+                    asyncio.get_running_loop().create_task(self.tick(self.stale_tick))
+                    self.stale_tick = None
         return super()._handle(raw)
 
     async def tick(self, fragment_id: str) -> None:
@@ -60,21 +67,32 @@ def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
             yield url, Classes(open_store(""))
 
 
+def class_on_seed_3(classes: Classes) -> tuple[str, str]:
+    """A new class (code, key) whose teacher shows the text page with seed 3."""
+    started = classes.start()
+    _steer(classes, started.code, started.key, "3")
+    return started.code, started.key
+
+
+async def joined(url: str, code: str) -> tuple[RecordingSession, str]:
+    """A follower that opened the join link and polls: the session and its tick's id."""
+    session = RecordingSession(url, "", f"class={code}")
+    await session.open(TIMEOUT_S)
+    (tick,) = session.auto_reruns
+    await session.follow()
+    return session, tick
+
+
 def test_a_follower_opens_each_view_in_one_run_and_ignores_a_stale_tick(
     app_server: tuple[str, Classes],
 ) -> None:
     url, classes = app_server
-    started = classes.start()
-    code, key = started.code, started.key
-    _steer(classes, code, key, "3")
+    code, key = class_on_seed_3(classes)
 
     async def scenario() -> None:
-        session = RecordingSession(url, "", f"class={code}")
-        await session.open(TIMEOUT_S)
+        session, first = await joined(url, code)
         assert session.views[-1].page == "text"
         assert session.views[-1].shows({"seed": "3", "class": code})
-        (first,) = session.auto_reruns
-        await session.follow()
 
         sent = _steer(classes, code, key, "7")
         view = await session.wait_for_query({"seed": "7"}, since=sent, timeout=TIMEOUT_S)
@@ -90,6 +108,38 @@ def test_a_follower_opens_each_view_in_one_run_and_ignores_a_stale_tick(
         assert first not in session.fragment_runs[ran:]
         assert second in session.fragment_runs[ran:]
         assert session.auto_reruns == {second: 1.0}
+        await session.close()
+
+    run_async(scenario())
+
+
+def test_a_stale_tick_that_lands_while_the_new_view_runs_is_ignored(
+    app_server: tuple[str, Classes],
+) -> None:
+    """The tick of the previous run's fragment, sent just as the new run starts.
+
+    It reaches the server while that run is under way (longer now that a class's
+    followers take turns: ui.classroom.around.run_turn). Streamlit keeps a fragment
+    until the full run that leaves it out ends, so the tick is queued behind the run
+    rather than ignored; it must neither interrupt the run nor keep the browser from
+    hearing that the view is complete, and the run must still start the live tick.
+    """
+    url, classes = app_server
+    code, key = class_on_seed_3(classes)
+
+    async def scenario() -> None:
+        session, first = await joined(url, code)
+        for turn, seed in enumerate(("11", "12", "13")):
+            session.stale_tick = first
+            runs = session.full_runs_started
+            sent = _steer(classes, code, key, seed)
+            view = await session.wait_for_query({"seed": seed}, since=sent, timeout=30.0)
+            assert view is not None, f"change {turn}: the view never finished"
+            assert session.stale_tick is None  # it was sent
+            assert session.full_runs_started == runs + 1
+            (live,) = session.auto_reruns
+            assert live != first  # the run started the other id's tick
+            first = live
         await session.close()
 
     run_async(scenario())
