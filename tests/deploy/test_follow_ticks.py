@@ -113,7 +113,7 @@ def test_a_follower_opens_each_view_in_one_run_and_ignores_a_stale_tick(
     run_async(scenario())
 
 
-def test_a_stale_tick_that_lands_while_the_new_view_runs_is_ignored(
+def test_a_stale_tick_that_lands_while_the_new_view_runs_leaves_the_view_whole(
     app_server: tuple[str, Classes],
 ) -> None:
     """The tick of the previous run's fragment, sent just as the new run starts.
