@@ -6,8 +6,8 @@ waits, how many runs are ahead of it (the page shows "2 models ahead of yours").
 Leaving the queue early (the student closes the page, Streamlit stops the script)
 frees the place at once.
 
-Short runs that arrive all at once (:class:`Gate`): a whole class's page runs after
-one change of the teacher's view. Each waits a bounded time, then goes in anyway.
+Short runs that arrive all at once (:class:`Gate`): a whole class's runs of the app
+after one change of the teacher's view. Each waits a bounded time, then goes in anyway.
 
 Plain threading, no PyTorch.
 """

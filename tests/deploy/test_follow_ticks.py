@@ -6,6 +6,8 @@ of the fragment the previous run drew, sent before the browser heard of the new 
 must then be ignored: under load such a tick, landing between the end of a full run
 and the sending of its messages, made Streamlit drop those messages, and the
 follower stopped polling (the class-session benchmark missed 166 views of 600).
+A tick of the old id that lands while the new run is still under way is queued behind
+it instead, and must leave the view whole.
 """
 
 from __future__ import annotations
