@@ -28,9 +28,12 @@ MAX_VIEW_CHARS: Final = 8_000  #: a view as JSON (two sentences of 500 character
 MAX_QUESTION_CHARS: Final = 8_000  #: one question as JSON
 MAX_CHOICES: Final = 12  #: distinct answers kept per question (numbers are rounded first)
 
-PRESENT_SECONDS: Final = 30.0  #: a student is present if their app polled this recently
-HEARTBEAT_SECONDS: Final = 10.0  #: how often a following app says it is still there
-POLL_SECONDS: Final = 1.0  #: how often a following app reads the class's version
+PRESENT_SECONDS: Final = 30.0  #: a student is present if their app said so this recently
+HEARTBEAT_SECONDS: Final = 10.0  #: how often a server says "still here" for a connected student
+#: How often a server reads each class's version: one read per class and process, however
+#: many students follow (ui.classroom.watch), so it can be often.
+WATCH_SECONDS: Final = 0.25
+POLL_SECONDS: Final = 1.0  #: how often the teacher's answers panel redraws
 
 JOINS_PER_MINUTE: Final = 5  #: per browser session: mistyped codes, not a guessing loop
 ANSWERS_PER_MINUTE: Final = 20  #: per browser session

@@ -224,14 +224,15 @@ def test_a_class_spans_the_replicas_through_the_shared_redis(class_cluster: Clus
         )
         assert all(view is not None and view.page == "text" for view in joined)
         assert teacher.present(code) == len(students)
-        # ... and the teacher's next change reaches every replica's students.
+        # ... and the teacher's next change reaches every replica's students: each
+        # replica's watcher reads the shared Redis and reruns its own students' apps.
         sent = time.perf_counter()
         teacher.steer(code, key, uuid.uuid4().hex, "text", {"seed": "9"})
         followed = await asyncio.gather(
             *(s.wait_for_query({"seed": "9", "class": code}, sent, TIMEOUT_S) for s in students)
         )
         assert all(view is not None and view.page == "text" for view in followed)
-        assert all(s.polls > 0 and not s.last.exceptions for s in students)
+        assert all(s.polls == 0 and not s.last.exceptions for s in students)  # no browser polls
 
         # One question; each student answers on their replica; one count holds them all.
         teacher.ask(code, key, uuid.uuid4().hex, QUESTION)

@@ -1,27 +1,30 @@
 """A student in a class: join, follow the teacher's view, answer the open question.
 
-app.py calls :func:`student_run` before every page. It reads the class once; a small
-fragment then polls only the class's version (one store read, nothing drawn). When it
-moved, the tick opens the teacher's new view itself, or reruns the app for anything else.
+app.py calls :func:`student_run` before every page. It reads the class once, tells the
+server's watcher (:mod:`ui.classroom.watch`) which version it drew and draws a small
+fragment that does nothing. When the teacher changes something, the watcher reruns
+that fragment, which opens the teacher's new view itself or reruns the app for
+anything else.
 
 A follower shows each new view of the teacher; a follower who changes the view themselves
 then explores on their own until they follow again (never a tug of war with the teacher).
-Applying the teacher's view is one run: the tick that sees the new view opens the
-teacher's link as a link opened anew (:func:`ui.shared.url.open_link`), so the widgets
-bound to the link take its values rather than keeping their own.
+The fragment that sees a new view opens the teacher's link as a link opened anew
+(:func:`ui.shared.url.open_link`), so the widgets bound to the link take its values
+rather than keeping their own.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import NoReturn
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from hosting.classroom import limits
 from hosting.classroom.records import ClassError, ClassGoneError, ClassState
 from ui.classroom.answering import question_card
+from ui.classroom.watch import WATCHED_FRAGMENT, watcher
 from ui.shared import url
 from ui.shared.class_session import (
     URL_CODE,
@@ -39,12 +42,9 @@ from ui.shared.class_session import (
 from ui.shared.safe import show_info
 
 FOLLOWING_KEY = "class_following"
-SEEN_KEY = "class_seen_version"  #: the version the last full run drew
-HEARTBEAT_KEY = "class_heartbeat_at"
 APPLIED_KEY = "class_applied_view"  #: the teacher's view this app last showed
-FULL_RUN_KEY = "class_full_run"  #: set just before a full run draws a poll fragment
-POLL_TURN_KEY = "class_poll_turn"  #: which of the tick's two fragment ids the last run drew
-PAGES_KEY = "class_pages"  #: the app's pages by URL path, for a tick that opens one
+ENLISTED_KEY = "class_enlisted"  #: this session is known to the process's watcher
+PAGES_KEY = "class_pages"  #: the app's pages by URL path, for a rerun that opens one
 
 View = tuple[str, dict[str, str]]
 
@@ -59,7 +59,6 @@ def join(code: str) -> bool:
     set_role(Role(state.code))
     st.session_state[FOLLOWING_KEY] = True
     st.session_state.pop(APPLIED_KEY, None)
-    st.session_state[HEARTBEAT_KEY] = time.monotonic()
     st.query_params[URL_CODE] = state.code
     return True
 
@@ -99,7 +98,7 @@ def _set_following(following: bool) -> None:
 def _leave() -> None:
     current = role()
     leave(f"You left class {current.code}." if current else "")
-    for key in (FOLLOWING_KEY, SEEN_KEY, APPLIED_KEY):
+    for key in (FOLLOWING_KEY, APPLIED_KEY):
         st.session_state.pop(key, None)
 
 
@@ -128,28 +127,31 @@ def _apply(state: ClassState, target: st.Page) -> NoReturn:
     url.open_link(target, {**link_query(state.query), URL_CODE: state.code})
 
 
-def _poll_check() -> None:
-    """One tick: say "still here" now and then, read the version, act if it moved.
+def _enlist(version: int | None) -> None:
+    """Tell the process's watcher that this session drew ``version`` of its class."""
+    ctx = get_script_run_ctx()
+    current = role()
+    if ctx is None or current is None:
+        return
+    watcher().enlist(ctx.session_id, current.code, student_id(), version)
+    st.session_state[ENLISTED_KEY] = True
 
-    A new view of the teacher is opened from the tick itself; anything else (a
-    question, the class gone) reruns the app, whose full run reads the class again.
+
+def _act() -> None:
+    """The watcher's rerun of :func:`_watched`: the class moved since the last full run.
+
+    A new view of the teacher is opened from here; anything else (a question, the
+    class gone) reruns the app, whose full run reads the class again.
     """
-    if st.session_state.pop(FULL_RUN_KEY, False):
-        return  # drawn by a full run, which has just read the class
     current = role()
     if current is None or current.teaching:
         return
     try:
-        if time.monotonic() - st.session_state.get(HEARTBEAT_KEY, 0.0) >= limits.HEARTBEAT_SECONDS:
-            st.session_state[HEARTBEAT_KEY] = time.monotonic()
-            classes().join(current.code, student_id())
-        if classes().version(current.code) == st.session_state.get(SEEN_KEY):
-            return
         state = classes().state(current.code)
     except ClassGoneError:
         st.rerun(scope="app")  # the full run reads the class again and says what happened
     except ClassError:
-        return  # the store is out of reach for now: keep the page, try the next tick
+        return  # the store is out of reach for now: the watcher asks again
     target = st.session_state.get(PAGES_KEY, {}).get(state.page)
     new_view = (state.page, state.query) != st.session_state.get(APPLIED_KEY)
     if st.session_state.get(FOLLOWING_KEY) and target is not None and new_view:
@@ -157,49 +159,40 @@ def _poll_check() -> None:
     st.rerun(scope="app")
 
 
-@st.fragment(run_every=limits.POLL_SECONDS)
-def _poll() -> None:
-    _poll_check()
+@st.fragment(key=WATCHED_FRAGMENT)
+def _watched() -> None:
+    """Drawn by a student's every full run (it then does nothing); the watcher reruns it."""
+    ctx = get_script_run_ctx()
+    if ctx is not None and ctx.fragment_ids_this_run:
+        _act()
 
 
-@st.fragment(run_every=limits.POLL_SECONDS)
-def _poll_other() -> None:  # the same tick under another fragment id: see _draw_poll
-    _poll_check()
-
-
-def _draw_poll() -> None:
-    """Start the tick, under the other of its two fragment ids than the last full run.
-
-    A tick of the fragment the last full run drew may reach the server just after
-    this run ends and before its messages have been sent; Streamlit then starts a new
-    script runner and drops them (the page stays half drawn and stops polling). A
-    tick of a fragment this run did not draw is ignored instead, so each full run
-    draws the other id: ticks sent before the browser heard of this run go nowhere.
-    """
-    other = not st.session_state.get(POLL_TURN_KEY, False)
-    st.session_state[POLL_TURN_KEY] = other
-    st.session_state[FULL_RUN_KEY] = True
-    (_poll_other if other else _poll)()
+def _unlist() -> None:
+    """This session is no student (any more): the watcher forgets it."""
+    ctx = get_script_run_ctx()
+    if st.session_state.pop(ENLISTED_KEY, False) and ctx is not None:
+        watcher().drop(ctx.session_id)
 
 
 def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> None:
     """Before the page: the class bar and the question, or the teacher's view opened."""
     current = role()
     if current is None or current.teaching:
+        _unlist()
         return
     state = attempt(lambda: classes().state(current.code))
     if state is None:  # the store is out of reach (said above): the page works on its own
-        st.session_state.pop(SEEN_KEY, None)  # so the first answer of the store reruns the app
-        _draw_poll()
+        _enlist(None)  # so the first answer of the store reruns the app
+        _watched()
         return
-    st.session_state[SEEN_KEY] = state.version
+    _enlist(state.version)
     st.session_state[PAGES_KEY] = dict(pages)
     target = _target(state, page, pages)
     if target is not None:
         _apply(state, target)
     student_bar(state, bool(st.session_state.get(FOLLOWING_KEY)))
     question_card(state, current.code)
-    _draw_poll()
+    _watched()
 
 
 def _target(state: ClassState, page: st.Page, pages: Mapping[str, st.Page]) -> st.Page | None:

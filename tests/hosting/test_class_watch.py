@@ -1,0 +1,184 @@
+"""The server's class watcher (ui.classroom.watch.Watcher), over both stores, without a server.
+
+The watcher reads each class's version once per tick, whatever the number of its
+students, and reruns the apps of the students whose last run drew an older version.
+It says "still here" for the connected ones every ``heartbeat`` seconds and forgets
+the others. The rerun and the connection test are plain functions here; on a real
+server they are Streamlit's (tests/deploy/test_class_watch.py).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from hosting.classroom import limits
+from hosting.classroom.classes import Classes
+from hosting.classroom.records import StoreUnavailableError
+from tests.hosting.conftest import FakeClock
+from ui.classroom.watch import Watcher
+
+TEACHERS_VIEW = {"seed": "3"}
+
+
+class Sessions:
+    """Stands in for the server: which sessions are connected, which were rerun."""
+
+    def __init__(self) -> None:
+        self.closed: set[str] = set()
+        self.reruns: list[str] = []
+
+    def rerun(self, session_id: str) -> None:
+        self.reruns.append(session_id)
+
+    def alive(self, session_id: str) -> bool:
+        return session_id not in self.closed
+
+
+class CountingClasses(Classes):
+    """Counts version reads; can be made to fail them as an unreachable store does."""
+
+    def __init__(self, classes: Classes) -> None:
+        super().__init__(classes.store, classes.clock, classes.lifetime)
+        self.version_reads = 0
+        self.down = False
+
+    def version(self, code: str) -> int:
+        self.version_reads += 1
+        if self.down:
+            raise StoreUnavailableError()
+        return super().version(code)
+
+
+@pytest.fixture
+def sessions() -> Sessions:
+    return Sessions()
+
+
+@pytest.fixture
+def counting(classes: Classes) -> CountingClasses:
+    return CountingClasses(classes)
+
+
+def watcher_for(counting: CountingClasses, sessions: Sessions, clock: FakeClock) -> Watcher:
+    return Watcher(counting, sessions.rerun, sessions.alive, heartbeat=10.0, clock=clock)
+
+
+def class_with_students(classes: Classes, watcher: Watcher, students: int) -> tuple[str, str]:
+    """A class with ``students`` joined and enlisted at its current version: (code, key)."""
+    started = classes.start()
+    version = classes.steer(started.code, started.key, "r0", "text", TEACHERS_VIEW)
+    for number in range(students):
+        classes.join(started.code, f"student-{number}")
+        watcher.enlist(f"session-{number}", started.code, f"student-{number}", version)
+    return started.code, started.key
+
+
+def test_an_idle_class_costs_one_version_read_per_tick_and_no_rerun(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = watcher_for(counting, sessions, clock)
+    class_with_students(counting, watcher, 40)
+    class_with_students(counting, watcher, 3)
+    for _ in range(5):
+        watcher.tick()
+    assert counting.version_reads == 2 * 5  # two classes, five ticks: not 43 per tick
+    assert sessions.reruns == []
+
+
+def test_a_teachers_change_reruns_each_student_once_until_their_run_draws_it(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = watcher_for(counting, sessions, clock)
+    code, key = class_with_students(counting, watcher, 3)
+    other_code, _ = class_with_students(counting, watcher, 0)
+    watcher.enlist("elsewhere", other_code, "student-x", counting.version(other_code))
+
+    version = counting.steer(code, key, "r1", "text", {"seed": "7"})
+    watcher.tick()
+    assert sorted(sessions.reruns) == ["session-0", "session-1", "session-2"]
+
+    # Session 0's run drew the new version; the others' runs have not ended yet.
+    watcher.enlist("session-0", code, "student-0", version)
+    watcher.tick()
+    assert sorted(sessions.reruns[3:]) == ["session-1", "session-2"]  # asked again
+    for number in (1, 2):
+        watcher.enlist(f"session-{number}", code, f"student-{number}", version)
+    watcher.tick()
+    assert len(sessions.reruns) == 5  # everybody has it: nobody is asked again
+
+
+def test_a_session_whose_store_was_out_is_rerun_at_the_first_read(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = watcher_for(counting, sessions, clock)
+    code, _ = class_with_students(counting, watcher, 1)
+    watcher.enlist("session-0", code, "student-0", None)  # its last run could not read
+    counting.down = True
+    watcher.tick()
+    assert sessions.reruns == []  # still out: nothing to tell, and no exception
+    counting.down = False
+    watcher.tick()
+    assert sessions.reruns == ["session-0"]
+
+
+def test_an_ended_class_reruns_its_students_so_they_are_told(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = watcher_for(counting, sessions, clock)
+    code, key = class_with_students(counting, watcher, 2)
+    counting.end(code, key, "r-end")
+    watcher.tick()
+    assert sorted(sessions.reruns) == ["session-0", "session-1"]
+    for number in (0, 1):  # their runs leave the class
+        watcher.drop(f"session-{number}")
+    watcher.tick()
+    assert len(sessions.reruns) == 2
+
+
+def test_connected_students_say_still_here_and_a_closed_tab_is_forgotten(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = watcher_for(counting, sessions, clock)
+    code, _ = class_with_students(counting, watcher, 2)
+    assert counting.present(code) == 2
+    sessions.closed.add("session-1")
+    watcher.tick()
+    assert set(watcher.members()) == {"session-0"}
+
+    clock.advance(limits.PRESENT_SECONDS - 5)  # the watcher's clock and the store's: one clock
+    watcher.tick()  # 25 s since the last "still here": said again
+    clock.advance(10)
+    assert counting.present(code) == 1  # session 0 said so 10 s ago; session 1 35 s ago
+    assert sessions.reruns == []
+
+
+def test_the_thread_outlives_a_failing_tick_and_stops_when_told(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = watcher_for(counting, sessions, clock)
+    code, key = class_with_students(counting, watcher, 1)
+    failures = iter([RuntimeError("a bug in one tick")])
+
+    def alive(session_id: str) -> bool:
+        error = next(failures, None)
+        if error is not None:
+            raise error
+        return True
+
+    watcher.alive = alive
+    counting.steer(code, key, "r1", "text", {"seed": "9"})
+    stop = threading.Event()
+    thread = threading.Thread(target=watcher.run, args=(stop, 0.01))
+    thread.start()
+    try:
+        for _ in range(500):
+            if sessions.reruns:
+                break
+            stop.wait(0.01)
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not thread.is_alive()
+    assert "session-0" in sessions.reruns  # the tick after the failing one did its work
