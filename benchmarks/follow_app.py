@@ -5,7 +5,9 @@ The app's contract, in a few lines and nothing else: opening any page with
 ``st.fragment(run_every=1 s)`` reads the class's version, and when it changed
 the app reruns and switches to the teacher's page with the teacher's query
 (plus ``class``); an open question is answered with ``class_answer`` and
-``class_send``. The real app opens the view from the tick itself (ui.classroom.follow).
+``class_send``. The real app needs no browser poll: its server reads the version for all
+its students and reruns their apps (ui.classroom.watch); this stand-in keeps the poll, so
+the headless client's fragment timers stay tested (tests/deploy/test_headless_client.py).
 """
 
 import secrets

@@ -34,6 +34,11 @@ HEARTBEAT_SECONDS: Final = 10.0  #: how often a server says "still here" for a c
 #: many students follow (ui.classroom.watch), so it can be often.
 WATCH_SECONDS: Final = 0.25
 POLL_SECONDS: Final = 1.0  #: how often the teacher's answers panel redraws
+#: Students' apps a server reruns at once after a change (the next when one's run has ended):
+#: a class of 100 rerun at the same instant held up everybody else's runs on that server
+#: for seconds (BENCHMARKS.md, "A live class").
+RERUNS_AT_ONCE: Final = 1
+RERUN_PATIENCE_SECONDS: Final = 2.0  #: an app that has not redrawn by then frees its place
 
 JOINS_PER_MINUTE: Final = 5  #: per browser session: mistyped codes, not a guessing loop
 ANSWERS_PER_MINUTE: Final = 20  #: per browser session

@@ -1,8 +1,8 @@
 """A live class in Chromium: a teacher and two students, each in their own browser context.
 
 The server is this test's own (``streamlit run app.py``) with its own SQLite folder, so a
-``Classes`` opened on that folder reads what the app wrote. Students follow by the poll
-fragment alone: nothing here reloads a student's page.
+``Classes`` opened on that folder reads what the app wrote. Students follow by the
+server's watcher alone (ui.classroom.watch): nothing here reloads a student's page.
 """
 
 from __future__ import annotations

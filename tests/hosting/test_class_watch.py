@@ -62,7 +62,7 @@ def counting(classes: Classes) -> CountingClasses:
 
 
 def watcher_for(counting: CountingClasses, sessions: Sessions, clock: FakeClock) -> Watcher:
-    return Watcher(counting, sessions.rerun, sessions.alive, heartbeat=10.0, clock=clock)
+    return Watcher(counting, sessions.rerun, sessions.alive, heartbeat=10.0, clock=clock, at_once=2)
 
 
 def class_with_students(classes: Classes, watcher: Watcher, students: int) -> tuple[str, str]:
@@ -97,16 +97,45 @@ def test_a_teachers_change_reruns_each_student_once_until_their_run_draws_it(
 
     version = counting.steer(code, key, "r1", "text", {"seed": "7"})
     watcher.tick()
-    assert sorted(sessions.reruns) == ["session-0", "session-1", "session-2"]
+    watcher.tick()
+    assert sorted(sessions.reruns) == ["session-0", "session-1"]  # two at a time, each once
 
-    # Session 0's run drew the new version; the others' runs have not ended yet.
-    watcher.enlist("session-0", code, "student-0", version)
+    watcher.enlist("session-0", code, "student-0", version)  # its run drew the new version
+    assert len(sessions.reruns) == 2
+    watcher.done("session-0")  # ... and ended
+    assert sessions.reruns[2:] == ["session-2"]  # the next one goes at once
+    watcher.enlist("session-2", code, "student-2", version)
+    watcher.done("session-2")
     watcher.tick()
-    assert sorted(sessions.reruns[3:]) == ["session-1", "session-2"]  # asked again
-    for number in (1, 2):
-        watcher.enlist(f"session-{number}", code, f"student-{number}", version)
+    assert len(sessions.reruns) == 3  # session 1's run has not drawn it yet: not asked again
+
+    clock.advance(2.0)  # ... for longer than the watcher's patience (a run it cut short)
     watcher.tick()
-    assert len(sessions.reruns) == 5  # everybody has it: nobody is asked again
+    assert sessions.reruns[3:] == ["session-1"]
+    watcher.enlist("session-1", code, "student-1", version)
+    watcher.done("session-1")
+    clock.advance(2.0)
+    watcher.tick()
+    assert len(sessions.reruns) == 4  # everybody has it: nobody is asked again
+    assert "elsewhere" not in sessions.reruns
+
+
+def test_a_whole_class_is_rerun_a_few_at_a_time(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = Watcher(counting, sessions.rerun, sessions.alive, clock=clock, at_once=3)
+    code, key = class_with_students(counting, watcher, 30)
+    version = counting.steer(code, key, "r1", "text", {"seed": "7"})
+    watcher.tick()
+    most_at_once = 0
+    for _ in range(30):  # each rerun app draws the new version in turn
+        redrawing = [sid for sid in sessions.reruns if watcher.members()[sid].seen != version]
+        most_at_once = max(most_at_once, len(redrawing))
+        number = int(redrawing[0].split("-")[1])
+        watcher.enlist(redrawing[0], code, f"student-{number}", version)
+        watcher.done(redrawing[0])
+    assert most_at_once == 3
+    assert sorted(sessions.reruns) == sorted(f"session-{n}" for n in range(30))  # once each
 
 
 def test_a_session_whose_store_was_out_is_rerun_at_the_first_read(

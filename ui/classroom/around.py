@@ -3,7 +3,8 @@
 One call each side keeps the navigation script short: :func:`before_page` joins from a
 ``class=`` link, shows why a class ended, draws the teacher's or the student's bar (a
 follower's app may open the teacher's view instead: nothing after that runs);
-:func:`after_page` publishes a teacher's view. Around the whole run, :func:`run_turn`
+:func:`after_page` publishes a teacher's view, or tells the server's class watcher that a
+student's run has ended. Around the whole run, :func:`run_turn`
 makes a class's followers take turns.
 """
 
@@ -15,7 +16,7 @@ from contextlib import contextmanager
 import streamlit as st
 
 from hosting.turns import Gate
-from ui.classroom.follow import following, join_from_link, student_run
+from ui.classroom.follow import following, join_from_link, student_done, student_run
 from ui.classroom.state import PAGE
 from ui.classroom.teaching import publish, teacher_bar
 from ui.shared.class_session import show_gone_message, teaching
@@ -33,8 +34,10 @@ def before_page(page: st.Page, pages: Mapping[str, st.Page]) -> None:
 
 
 def after_page(page: st.Page, pages: Mapping[str, st.Page]) -> None:
-    """A teacher's content page (not Home, not the class page) is sent to the class."""
+    """A teacher's content page (not Home, not the class page) is sent to the class; a
+    student's ended run lets the server rerun the next student's app."""
     publish(page, set(pages) - {PAGE})
+    student_done()
 
 
 #: Followers' app runs, one at a time per process; one waits 2 s at most (see run_turn).

@@ -167,6 +167,13 @@ def _watched() -> None:
         _act()
 
 
+def student_done() -> None:
+    """After the page: a student's full run has ended (the watcher may rerun the next app)."""
+    ctx = get_script_run_ctx()
+    if st.session_state.get(ENLISTED_KEY) and ctx is not None:
+        watcher().done(ctx.session_id)
+
+
 def _unlist() -> None:
     """This session is no student (any more): the watcher forgets it."""
     ctx = get_script_run_ctx()

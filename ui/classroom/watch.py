@@ -42,6 +42,9 @@ Rerun = Callable[[str], None]
 Alive = Callable[[str], bool]
 
 
+GONE = -1  #: the version of a class that ended: no session drew it
+
+
 @dataclass
 class Member:
     """A student's session in a class, as the watcher knows it."""
@@ -53,7 +56,12 @@ class Member:
 
 
 class Watcher:
-    """Reruns the apps of a class's students when its version moves (see the module)."""
+    """Reruns the apps of a class's students when its version moves (see the module).
+
+    A whole class would otherwise rerun at the same instant: ``at_once`` apps at most
+    are rerun at a time, the next as soon as the full run of one of them has ended
+    (:meth:`done`), or when ``patience`` seconds have passed without that.
+    """
 
     def __init__(
         self,
@@ -62,13 +70,19 @@ class Watcher:
         alive: Alive,
         heartbeat: float = limits.HEARTBEAT_SECONDS,
         clock: Callable[[], float] = time.monotonic,
+        at_once: int = limits.RERUNS_AT_ONCE,
+        patience: float = limits.RERUN_PATIENCE_SECONDS,
     ) -> None:
         self.classes = classes
         self.rerun = rerun
         self.alive = alive
         self.heartbeat = heartbeat
         self.clock = clock
+        self.at_once = at_once
+        self.patience = patience
         self._members: dict[str, Member] = {}
+        self._versions: dict[str, int] = {}  #: each class's version at the last read
+        self._rerunning: dict[str, float] = {}  #: session id -> when its rerun was asked
         self._lock = threading.Lock()
 
     def enlist(self, session_id: str, code: str, student: str, seen: int | None) -> None:
@@ -78,10 +92,21 @@ class Watcher:
             said_at = known.said_at if known and known.code == code else self.clock()
             self._members[session_id] = Member(code, student, seen, said_at)
 
+    def done(self, session_id: str) -> None:
+        """A full run of ``session_id``'s app has ended: if it was rerun, the next one goes.
+
+        The next rerun is asked of the event loop after the messages of this run, so
+        a class's reruns go no faster than the server can send what they draw.
+        """
+        with self._lock:
+            self._rerunning.pop(session_id, None)
+        self._rerun_next()
+
     def drop(self, session_id: str) -> None:
         """``session_id`` left its class (or was closed)."""
         with self._lock:
             self._members.pop(session_id, None)
+            self._rerunning.pop(session_id, None)
 
     def members(self) -> dict[str, Member]:
         """A copy of who is enlisted, by session id."""
@@ -89,24 +114,42 @@ class Watcher:
             return dict(self._members)
 
     def tick(self) -> None:
-        """One pass: read each class's version once; rerun the apps behind it; say "still here"."""
-        by_class: dict[str, list[tuple[str, Member]]] = {}
-        for session_id, member in self.members().items():
-            by_class.setdefault(member.code, []).append((session_id, member))
-        for code, members in by_class.items():
+        """One pass: read each class's version once; say "still here"; rerun who is behind."""
+        versions: dict[str, int] = {}
+        for code, members in _by_class(self.members()).items():
             try:
-                version: int | None = self.classes.version(code)
+                versions[code] = self.classes.version(code)
             except ClassGoneError:
-                version = None  # each app's run says that the class ended
+                versions[code] = GONE  # each app's run says that the class ended
             except ClassError:
                 continue  # the store is out of reach for now: try again next tick
             for session_id, member in members:
                 if not self.alive(session_id):
                     self.drop(session_id)  # the tab closed: it no longer counts as present
-                elif member.seen is None or member.seen != version:
-                    self.rerun(session_id)
-                elif version is not None:
+                elif member.seen == versions[code]:
                     self._still_here(member)
+        with self._lock:
+            self._versions = versions
+        self._rerun_next()
+
+    def _rerun_next(self) -> None:
+        """Rerun the apps that are behind, while fewer than ``at_once`` are being rerun."""
+        with self._lock:
+            now = self.clock()
+            for session_id, asked in list(self._rerunning.items()):
+                if now - asked >= self.patience:
+                    del self._rerunning[session_id]
+            behind = [
+                session_id
+                for session_id, member in self._members.items()
+                if session_id not in self._rerunning
+                and member.code in self._versions
+                and member.seen != self._versions[member.code]
+            ]
+            chosen = behind[: max(self.at_once - len(self._rerunning), 0)]
+            self._rerunning.update(dict.fromkeys(chosen, now))
+        for session_id in chosen:
+            self.rerun(session_id)
 
     def _still_here(self, member: Member) -> None:
         if self.clock() - member.said_at < self.heartbeat:
@@ -122,6 +165,13 @@ class Watcher:
                 self.tick()
             except Exception:  # the thread must outlive one bad tick
                 logging.getLogger(__name__).exception("A class watcher tick failed")
+
+
+def _by_class(members: dict[str, Member]) -> dict[str, list[tuple[str, Member]]]:
+    by_class: dict[str, list[tuple[str, Member]]] = {}
+    for session_id, member in members.items():
+        by_class.setdefault(member.code, []).append((session_id, member))
+    return by_class
 
 
 def _rerun_if_idle(session: AppSession) -> None:
