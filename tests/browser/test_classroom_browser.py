@@ -8,6 +8,7 @@ server's watcher alone (ui.classroom.watch): nothing here reloads a student's pa
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -103,6 +104,9 @@ def test_a_class_follows_answers_and_refuses_a_forged_key(
     click(second, "class_stop_following")
     set_sentence(teacher, "a dog barked loudly")
     shows_text(first, "a dog barked loudly")
+    # The server opened the teacher's link: the address bar holds it, so a reload keeps it.
+    expect(first).to_have_url(re.compile(r"/text\?.*text=a(\+|%20)dog(\+|%20)barked"))
+    assert f"class={code}" in first.url
     second.wait_for_timeout(2000)
     assert second.locator(TEXT_BOX).input_value() == "the cat sat on the mat"
     click(second, "class_follow_again")

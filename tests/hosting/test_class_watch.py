@@ -10,6 +10,7 @@ server they are Streamlit's (tests/deploy/test_class_watch.py).
 from __future__ import annotations
 
 import threading
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -17,7 +18,7 @@ from hosting.classroom import limits
 from hosting.classroom.classes import Classes
 from hosting.classroom.records import StoreUnavailableError
 from tests.hosting.conftest import FakeClock
-from ui.classroom.watch import Watcher
+from ui.classroom.watch import Link, Watcher
 
 TEACHERS_VIEW = {"seed": "3"}
 
@@ -28,9 +29,11 @@ class Sessions:
     def __init__(self) -> None:
         self.closed: set[str] = set()
         self.reruns: list[str] = []
+        self.links: dict[str, Link | None] = {}  #: the link each session was last asked to open
 
-    def rerun(self, session_id: str) -> None:
+    def rerun(self, session_id: str, link: Link | None) -> None:
         self.reruns.append(session_id)
+        self.links[session_id] = link
 
     def alive(self, session_id: str) -> bool:
         return session_id not in self.closed
@@ -211,3 +214,48 @@ def test_the_thread_outlives_a_failing_tick_and_stops_when_told(
         thread.join(timeout=10)
     assert not thread.is_alive()
     assert "session-0" in sessions.reruns  # the tick after the failing one did its work
+
+
+def test_a_follower_is_sent_the_teachers_link_and_an_explorer_a_plain_rerun(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = Watcher(counting, sessions.rerun, sessions.alive, clock=clock, at_once=10)
+    watcher.know_pages({"text": "hash-text", "walkthrough": "hash-walk"})
+    started = counting.start()
+    code, key = started.code, started.key
+    version = counting.steer(code, key, "r0", "text", TEACHERS_VIEW)
+    seen = ("text", TEACHERS_VIEW)
+    for session_id, following in (("follower", True), ("explorer", False)):
+        counting.join(code, session_id)
+        watcher.enlist(session_id, code, session_id, version, following, seen)
+    # A view with two values for one setting travels as JSON (class_session.LISTS_PARAM).
+    lists = {"class_lists": '{"heads":["1","2"]}'}
+    counting.steer(code, key, "r1", "walkthrough", {"step": "4", **lists})
+    watcher.tick()
+    assert sessions.links["explorer"] is None  # its run reads the class and shows the question
+    page_hash, query = sessions.links["follower"]  # type: ignore[misc]
+    assert page_hash == "hash-walk"
+    assert parse_qs(query) == {"step": ["4"], "heads": ["1", "2"], "class": [code]}
+    assert watcher.opened("follower") and not watcher.opened("follower")  # said once
+    assert not watcher.opened("explorer")
+
+
+def test_a_follower_already_showing_the_view_or_on_an_unknown_page_gets_a_plain_rerun(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = Watcher(counting, sessions.rerun, sessions.alive, clock=clock, at_once=10)
+    watcher.know_pages({"text": "hash-text"})
+    started = counting.start()
+    code, key = started.code, started.key
+    version = counting.steer(code, key, "r0", "text", TEACHERS_VIEW)
+    counting.join(code, "student-1")
+    watcher.enlist("session", code, "student-1", version, True, ("text", TEACHERS_VIEW))
+    counting.ask(code, key, "r1", {"id": "q1", "prompt": "Which?"})  # the view stays
+    watcher.tick()
+    assert sessions.links == {"session": None}
+    version = counting.steer(code, key, "r2", "nowhere", {})  # a page this app lacks
+    watcher.enlist("session", code, "student-1", version - 1, True, ("text", TEACHERS_VIEW))
+    watcher.done("session")
+    watcher.tick()
+    assert sessions.reruns == ["session", "session"]
+    assert sessions.links == {"session": None}

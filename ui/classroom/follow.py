@@ -1,16 +1,17 @@
 """A student in a class: join, follow the teacher's view, answer the open question.
 
 app.py calls :func:`student_run` before every page. It reads the class once, tells the
-server's watcher (:mod:`ui.classroom.watch`) which version it drew and draws a small
-fragment that does nothing. When the teacher changes something, the watcher reruns
-that fragment, which opens the teacher's new view itself or reruns the app for
-anything else.
+server's watcher (:mod:`ui.classroom.watch`) which version it drew, whether it follows and
+which view of the teacher it last showed, and draws a small fragment that does nothing.
+When the teacher changes the view, the watcher opens the teacher's link in a follower's
+app itself, in one run, as a link opened anew (the widgets bound to the link take its
+values rather than keeping their own); this run then tells the browser the new link. For
+anything else (a question, the class gone, a student exploring) the watcher reruns the
+fragment, which reruns the app, or opens the view (:func:`ui.shared.url.open_link`)
+when the watcher could not.
 
 A follower shows each new view of the teacher; a follower who changes the view themselves
 then explores on their own until they follow again (never a tug of war with the teacher).
-The fragment that sees a new view opens the teacher's link as a link opened anew
-(:func:`ui.shared.url.open_link`), so the widgets bound to the link take its values
-rather than keeping their own.
 """
 
 from __future__ import annotations
@@ -127,13 +128,17 @@ def _apply(state: ClassState, target: st.Page) -> NoReturn:
     url.open_link(target, {**link_query(state.query), URL_CODE: state.code})
 
 
-def _enlist(version: int | None) -> None:
+def _enlist(version: int | None, pages: Mapping[str, st.Page]) -> None:
     """Tell the process's watcher that this session drew ``version`` of its class."""
     ctx = get_script_run_ctx()
     current = role()
     if ctx is None or current is None:
         return
-    watcher().enlist(ctx.session_id, current.code, student_id(), version)
+    watching = watcher()
+    watching.know_pages({path: page._script_hash for path, page in pages.items()})
+    following = bool(st.session_state.get(FOLLOWING_KEY))
+    applied = st.session_state.get(APPLIED_KEY)
+    watching.enlist(ctx.session_id, current.code, student_id(), version, following, applied)
     st.session_state[ENLISTED_KEY] = True
 
 
@@ -189,14 +194,14 @@ def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> None:
         return
     state = attempt(lambda: classes().state(current.code))
     if state is None:  # the store is out of reach (said above): the page works on its own
-        _enlist(None)  # so the first answer of the store reruns the app
+        _enlist(None, pages)  # so the first answer of the store reruns the app
         _watched()
         return
-    _enlist(state.version)
     st.session_state[PAGES_KEY] = dict(pages)
     target = _target(state, page, pages)
     if target is not None:
         _apply(state, target)
+    _enlist(state.version, pages)
     student_bar(state, bool(st.session_state.get(FOLLOWING_KEY)))
     question_card(state, current.code)
     _watched()
@@ -214,6 +219,9 @@ def _target(state: ClassState, page: st.Page, pages: Mapping[str, st.Page]) -> s
     if not st.session_state.get(FOLLOWING_KEY) or target is None:
         return None
     if current_view(page) == teachers:
+        ctx = get_script_run_ctx()
+        if ctx is not None and watcher().opened(ctx.session_id):
+            url.show_link_in_browser()  # the server opened the link: tell the browser
         st.session_state[APPLIED_KEY] = teachers
         return None
     if st.session_state.get(APPLIED_KEY) == teachers:

@@ -21,6 +21,7 @@ import contextlib
 import logging
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -33,11 +34,15 @@ from streamlit.runtime.app_session import AppSession, AppSessionState
 from hosting.classroom import limits
 from hosting.classroom.classes import Classes
 from hosting.classroom.records import ClassError, ClassGoneError
-from ui.shared.class_session import classes
+from ui.shared.class_session import URL_CODE, classes, link_query
 
 WATCHED_FRAGMENT = "class_watched"  #: the key of the fragment a student's full run draws
-#: Ask ``session_id``'s app to run again (it may decline while a run is under way).
-Rerun = Callable[[str], None]
+#: A view to open: the page's script hash and the query string of the teacher's link.
+Link = tuple[str, str]
+#: Ask ``session_id``'s app to run again, opening ``Link`` if given (it may decline while
+#: a run is under way).
+Rerun = Callable[[str, "Link | None"], None]
+View = tuple[str, dict[str, str]]  #: a page's URL path and its published query
 #: Whether ``session_id``'s browser is still connected.
 Alive = Callable[[str], bool]
 
@@ -53,6 +58,8 @@ class Member:
     student: str
     seen: int | None  #: the class version its last full run drew (None: the store was out)
     said_at: float  #: when the store last heard "still here" (time.monotonic)
+    following: bool = False  #: it shows each new view of the teacher
+    applied: View | None = None  #: the teacher's view it last showed
 
 
 class Watcher:
@@ -83,14 +90,40 @@ class Watcher:
         self._members: dict[str, Member] = {}
         self._versions: dict[str, int] = {}  #: each class's version at the last read
         self._rerunning: dict[str, float] = {}  #: session id -> when its rerun was asked
+        self._views: dict[str, tuple[int, View]] = {}  #: each class's version and view
+        self._pages: dict[str, str] = {}
+        self._opened: set[str] = set()  #: sessions asked to open a link, until their run says so
         self._lock = threading.Lock()
 
-    def enlist(self, session_id: str, code: str, student: str, seen: int | None) -> None:
-        """``session_id`` is a student of ``code`` whose last full run drew version ``seen``."""
+    def enlist(
+        self,
+        session_id: str,
+        code: str,
+        student: str,
+        seen: int | None,
+        following: bool = False,
+        applied: View | None = None,
+    ) -> None:
+        """``session_id`` is a student of ``code`` whose last full run drew version ``seen``.
+
+        A follower's ``applied`` view tells whether the teacher's next view is new to it.
+        """
         with self._lock:
             known = self._members.get(session_id)
             said_at = known.said_at if known and known.code == code else self.clock()
-            self._members[session_id] = Member(code, student, seen, said_at)
+            self._members[session_id] = Member(code, student, seen, said_at, following, applied)
+
+    def opened(self, session_id: str) -> bool:
+        """Whether this run of ``session_id`` is the watcher's opening of a link (asked once)."""
+        with self._lock:
+            if session_id not in self._opened:
+                return False
+            self._opened.discard(session_id)
+            return True
+
+    def know_pages(self, pages: dict[str, str]) -> None:
+        """The app's pages: URL path -> script hash (the same for every session)."""
+        self._pages = dict(pages)
 
     def done(self, session_id: str) -> None:
         """A full run of ``session_id``'s app has ended: if it was rerun, the next one goes.
@@ -107,6 +140,7 @@ class Watcher:
         with self._lock:
             self._members.pop(session_id, None)
             self._rerunning.pop(session_id, None)
+            self._opened.discard(session_id)
 
     def members(self) -> dict[str, Member]:
         """A copy of who is enlisted, by session id."""
@@ -123,6 +157,7 @@ class Watcher:
                 versions[code] = GONE  # each app's run says that the class ended
             except ClassError:
                 continue  # the store is out of reach for now: try again next tick
+            self._read_view(code, versions[code], members)
             for session_id, member in members:
                 if not self.alive(session_id):
                     self.drop(session_id)  # the tab closed: it no longer counts as present
@@ -148,8 +183,32 @@ class Watcher:
             ]
             chosen = behind[: max(self.at_once - len(self._rerunning), 0)]
             self._rerunning.update(dict.fromkeys(chosen, now))
-        for session_id in chosen:
-            self.rerun(session_id)
+            links = [self._link(self._members[session_id]) for session_id in chosen]
+            self._opened.update(sid for sid, link in zip(chosen, links, strict=True) if link)
+        for session_id, link in zip(chosen, links, strict=True):
+            self.rerun(session_id, link)
+
+    def _read_view(self, code: str, version: int, members: list[tuple[str, Member]]) -> None:
+        """The teacher's view at ``version``, read once per change while somebody follows."""
+        known = self._views.get(code)
+        if version == GONE or (known and known[0] == version):
+            return
+        if not any(member.following for _, member in members):
+            return
+        with contextlib.suppress(ClassError):  # unknown: the apps read the class themselves
+            state = self.classes.state(code)
+            self._views[code] = (state.version, (state.page, state.query))
+
+    def _link(self, member: Member) -> Link | None:
+        """The teacher's link for a follower to whom it is new; None for a plain rerun."""
+        known = self._views.get(member.code)
+        if not member.following or known is None or known[0] != self._versions[member.code]:
+            return None
+        page, query = known[1]
+        if (page, query) == member.applied or page not in self._pages:
+            return None
+        link = {**link_query(query), URL_CODE: member.code}
+        return self._pages[page], urllib.parse.urlencode(link, doseq=True)
 
     def _still_here(self, member: Member) -> None:
         if self.clock() - member.said_at < self.heartbeat:
@@ -174,12 +233,15 @@ def _by_class(members: dict[str, Member]) -> dict[str, list[tuple[str, Member]]]
     return by_class
 
 
-def _rerun_if_idle(session: AppSession) -> None:
-    """On the event loop: rerun ``session``'s watched fragment, unless a run is under way.
+def _rerun_if_idle(session: AppSession, link: Link | None) -> None:
+    """On the event loop: open ``link`` in ``session``, or rerun its watched fragment.
 
-    A run under way (the student's own, or the last push's) is left alone, so no
-    click is cut short; if it drew an old version, the next tick asks again. Without
-    the fragment (a run that failed before drawing it), the whole app reruns.
+    A link is opened as the browser's back and forward buttons open one (the link
+    wins over the values the widgets hold), in one run, and its widgets' bindings
+    are dropped first, as :func:`ui.shared.url.open_link` does. A run under way (the
+    student's own, or the last push's) is left alone, so no click is cut short; if
+    it drew an old version, the next tick asks again. Without the fragment (a run that
+    failed before drawing it), the whole app reruns.
     """
     if session._state != AppSessionState.APP_NOT_RUNNING or session._scriptrunner is not None:
         return
@@ -187,14 +249,20 @@ def _rerun_if_idle(session: AppSession) -> None:
     state.CopyFrom(session._client_state)
     state.is_auto_rerun = False
     state.is_history_navigation = False
-    try:
-        state.fragment_id = session._fragment_storage.resolve_target(WATCHED_FRAGMENT)[0]
-    except StreamlitAPIException:  # the last full run did not draw it
-        state.fragment_id = ""
+    state.fragment_id = ""
+    if link is not None:
+        state.page_script_hash, state.query_string = link
+        state.is_history_navigation = True
+        params = session._session_state.query_params  # no run under way: nobody else's
+        for widget_id in list(params._bindings_by_widget):
+            params.unbind_widget(widget_id)
+    else:
+        with contextlib.suppress(StreamlitAPIException):  # the last full run did not draw it
+            state.fragment_id = session._fragment_storage.resolve_target(WATCHED_FRAGMENT)[0]
     session.request_rerun(state)
 
 
-def rerun_session(session_id: str) -> None:
+def rerun_session(session_id: str, link: Link | None) -> None:
     """Ask a connected session's app to run again, as Streamlit's "run on save" does.
 
     Streamlit's internals (it is pinned): the session's event loop runs the request,
@@ -203,7 +271,7 @@ def rerun_session(session_id: str) -> None:
     """
     session = Runtime.instance().get_app_session(session_id) if Runtime.exists() else None
     if session is not None:
-        session._event_loop.call_soon_threadsafe(_rerun_if_idle, session)
+        session._event_loop.call_soon_threadsafe(_rerun_if_idle, session, link)
 
 
 def connected(session_id: str) -> bool:

@@ -113,6 +113,17 @@ def reload_without_overflowing_numbers(page: st.Page) -> None:
     warn_refused(st.session_state.pop(_REFUSED_NUMBERS, {}))
 
 
+def show_link_in_browser() -> None:
+    """Send this run's link to the browser's address bar (a run the server opened on a link).
+
+    Streamlit's internals (it is pinned), as :func:`open_link`.
+    """
+    ctx = get_script_run_ctx()
+    if ctx is not None:
+        with ctx.session_state.query_params() as params:
+            params._send_query_param_msg()
+
+
 def open_link(page: st.Page, query: Mapping[str, str | list[str]]) -> NoReturn:
     """Open ``page`` at ``query`` as a link opened anew, in one run (from a fragment too).
 
