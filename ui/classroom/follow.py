@@ -25,7 +25,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 from hosting.classroom import limits
 from hosting.classroom.records import ClassError, ClassGoneError, ClassState
 from ui.classroom.answering import question_card
-from ui.classroom.watch import WATCHED_FRAGMENT, watcher
+from ui.classroom.watch import WATCHED_FRAGMENT, View, watcher
 from ui.shared import url
 from ui.shared.class_session import (
     URL_CODE,
@@ -46,8 +46,6 @@ FOLLOWING_KEY = "class_following"
 APPLIED_KEY = "class_applied_view"  #: the teacher's view this app last showed
 ENLISTED_KEY = "class_enlisted"  #: this session is known to the process's watcher
 PAGES_KEY = "class_pages"  #: the app's pages by URL path, for a rerun that opens one
-
-View = tuple[str, dict[str, str]]
 
 
 def join(code: str) -> bool:
