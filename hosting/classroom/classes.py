@@ -85,7 +85,7 @@ class Classes:
         return state
 
     def version(self, code: str) -> int:
-        """The class's version: what a follower's poll reads. :class:`ClassGoneError` if gone."""
+        """The class's version: what a server's watcher reads. :class:`ClassGoneError` if gone."""
         version = self.store.version(self._code(code), self.clock())
         if version is None:
             raise ClassGoneError()

@@ -6,7 +6,7 @@ follow one teacher and feed one answer count. A class's keys live under
 them itself; ``attention:classes``, a sorted set of code -> expires_at, counts
 the open classes. Every write is a Lua script (Redis runs one at a time, so each
 is atomic) that first checks the class still exists: a write racing ``end`` or
-expiry never leaves keys behind. The followers' poll is one HMGET.
+expiry never leaves keys behind. The version a server's class watcher reads is one HMGET.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ PREFIX = "attention:class:"
 #: Answers and counts are kept per question (``answers:<id>``, ``counts:<id>``); the
 #: other keys of a class are fixed, passed to every script in this order.
 PARTS = ("meta", "asked", "bodies", "presence", "requests")
-SOCKET_SECONDS = 2.0  #: a poll fails fast when Redis is away: the page keeps working alone
+SOCKET_SECONDS = 2.0  #: a read fails fast when Redis is away: the page keeps working alone
 HEALTH_CHECK_SECONDS = 30  #: an idle pooled connection is pinged before reuse after this
 RETRIES = 1  #: once more, for a pooled connection Redis dropped (a restart); then give up
 

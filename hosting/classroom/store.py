@@ -25,7 +25,7 @@ class ClassStore(Protocol):
         """The stored hash of the class's teacher key; None if the class is gone."""
 
     def version(self, code: str, now: float) -> int | None:
-        """The class's version; None if gone. The followers' poll: one cheap read."""
+        """The class's version; None if gone. What the class watcher reads: one cheap read."""
 
     def state(self, code: str, now: float) -> ClassState | None:
         """Everything a follower draws; None if gone."""

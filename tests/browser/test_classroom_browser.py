@@ -58,7 +58,7 @@ def click(page: Page, key: str) -> None:
 
 
 def shows_text(page: Page, sentence: str) -> None:
-    """Wait until ``page`` is on the text page showing ``sentence`` (by the poll, no reload)."""
+    """Wait until ``page`` shows ``sentence`` on the text page (the server's watcher; no reload)."""
     expect(page.locator(TEXT_BOX)).to_have_value(sentence, timeout=FOLLOW_MS)
 
 

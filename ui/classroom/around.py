@@ -48,8 +48,8 @@ FOLLOWER_RUNS = Gate(at_once=1, patience=2.0)
 def run_turn() -> Iterator[None]:
     """A follower's run of the app waits for its turn; anybody else's runs at once.
 
-    A teacher's change of view reaches the whole class within one poll, and one process
-    runs every session's script on one interpreter. Taking turns keeps the other
+    A teacher's change of view reaches the whole class at once (the server's watcher),
+    and one process runs every session's script on one interpreter. Taking turns keeps the other
     students' own changes from queueing behind a whole class of identical runs (and
     the followers' runs from slowing each other down).
     """

@@ -133,7 +133,7 @@ def open_link(page: st.Page, query: Mapping[str, str | list[str]]) -> NoReturn:
     its default when the link has none. So this drops the bindings (the new page's
     widgets bind again as they run), sets the link and asks for that kind of run, as
     ``st.switch_page`` asks for its own. These are Streamlit's internals (it is
-    pinned); tests/views/test_classroom.py, tests/deploy/test_follow_ticks.py and the
+    pinned); tests/views/test_classroom.py, tests/deploy/test_class_watch.py and the
     class browser test go through here.
     The new link's values are checked again (:func:`warn_rejected`).
     """
