@@ -22,8 +22,9 @@ from hosting.classroom.settings import DATA_DIR_SETTING, open_store
 from hosting.turns import Gate
 from ui.classroom import around
 from ui.classroom.results import results_csv
-from ui.shared import class_session
+from ui.shared import check_yourself, class_session
 from ui.shared.safe import escape_markdown
+from ui.text import questions as text_questions
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 SENTENCE = "the cat sat on the mat"
@@ -130,6 +131,40 @@ def test_a_follower_gets_the_teachers_view_and_keeps_their_own_after_stopping() 
     student.button(key="class_follow_again").click().run()  # the teacher's view, in one run
     assert student.text_area(key="text").value == "a dog barked"
     assert student.query_params["text"] == "a dog barked"
+
+
+def check_boxes(at: AppTest) -> list[str]:
+    """The keys of the "Check yourself" answer boxes on the page."""
+    boxes = (*at.selectbox, *at.number_input)
+    return sorted(box.key for box in boxes if (box.key or "").startswith(check_yourself.KEY_PREFIX))
+
+
+def test_a_followers_check_yourself_is_folded_until_opened_and_not_even_computed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[int] = []
+    computed = text_questions.text_questions
+    monkeypatch.setattr(
+        text_questions, "text_questions", lambda *args: asked.append(1) or computed(*args)
+    )
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    teachers = check_boxes(teacher)
+    assert teachers and ask_buttons(teacher)  # a teacher's questions are open, to ask the class
+    student = join_by_link(role.code)
+    asked.clear()
+    student.run()
+    assert check_boxes(student) == [] and asked == []
+    assert check_yourself.FOLDED in [caption.value for caption in student.caption]
+
+    student.toggle(key=check_yourself.OPEN_KEY).set_value(True).run()
+    assert check_boxes(student) == teachers  # the teacher's view asks the same questions
+    assert "Following the teacher" in student.markdown[0].value  # opening them is no exploring
+
+    student.toggle(key=check_yourself.OPEN_KEY).set_value(False).run()
+    student.button(key="class_stop_following").click().run()  # an explorer has them open
+    assert check_boxes(student) == teachers
+    assert check_yourself.OPEN_KEY not in [toggle.key for toggle in student.toggle]
 
 
 def test_a_setting_the_teacher_set_back_to_its_default_goes_back_for_the_follower() -> None:

@@ -352,6 +352,16 @@ def test_html_and_script_text_is_shown_only_as_text() -> None:
     assert not any("<img" in value or "<script" in value for value in rendered)
 
 
+def test_the_token_table_is_indexed_by_position_with_each_token_and_its_label() -> None:
+    at = run_page(text=SENTENCE, view="1 Tokens")
+    tokens = ac.tokenize(SENTENCE)
+    table = at.dataframe[0].value
+    assert table.index.name == "index"
+    assert list(table.index) == list(range(len(tokens.tokens)))
+    assert list(table["token"]) == list(tokens.tokens)
+    assert list(table["label"]) == list(tokens.labels)
+
+
 def test_ten_thousand_words_are_cut_to_the_token_limit_with_a_warning() -> None:
     at = run_page(view="4 Weights")
     at.text_area(key="text").set_value(" ".join(f"w{i}" for i in range(10_000))).run()

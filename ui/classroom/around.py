@@ -16,10 +16,10 @@ from contextlib import contextmanager
 import streamlit as st
 
 from hosting.turns import Gate
-from ui.classroom.follow import following, join_from_link, student_done, student_run
+from ui.classroom.follow import join_from_link, student_done, student_run
 from ui.classroom.state import PAGE
 from ui.classroom.teaching import publish, teacher_bar
-from ui.shared.class_session import show_gone_message, teaching
+from ui.shared.class_session import following, show_gone_message, teaching
 
 
 def before_page(page: st.Page, pages: Mapping[str, st.Page]) -> None:

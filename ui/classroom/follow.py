@@ -28,6 +28,7 @@ from ui.classroom.answering import question_card
 from ui.classroom.watch import WATCHED_FRAGMENT, View, watcher
 from ui.shared import url
 from ui.shared.class_session import (
+    FOLLOWING_KEY,
     URL_CODE,
     Role,
     allowed,
@@ -42,7 +43,6 @@ from ui.shared.class_session import (
 )
 from ui.shared.safe import show_info
 
-FOLLOWING_KEY = "class_following"
 APPLIED_KEY = "class_applied_view"  #: the teacher's view this app last showed
 ENLISTED_KEY = "class_enlisted"  #: this session is known to the process's watcher
 PAGES_KEY = "class_pages"  #: the app's pages by URL path, for a rerun that opens one
@@ -74,14 +74,6 @@ def join_from_link() -> None:
         return
     if not linked or current is not None or not join(linked):  # an empty code is no class
         del st.query_params[URL_CODE]
-
-
-def following() -> bool:
-    """Whether this session is a student following the teacher's view."""
-    current = role()
-    return (
-        current is not None and not current.teaching and bool(st.session_state.get(FOLLOWING_KEY))
-    )
 
 
 def current_view(page: st.Page) -> View:

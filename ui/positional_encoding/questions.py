@@ -23,4 +23,4 @@ def check_yourself_section(state: PositionalState) -> None:
     except ac.InputError:
         return  # the encoding's own section already says why
     labels = figures.position_labels(state.length)
-    check_yourself(PAGE, position_questions(matrix, state.kind, labels))
+    check_yourself(PAGE, lambda: position_questions(matrix, state.kind, labels))

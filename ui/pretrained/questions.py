@@ -25,6 +25,11 @@ PAGE = "pretrained"
 
 def check_yourself_section(state: PretrainedState) -> None:
     """The questions below the tabs, computed from this text's forward pass."""
+    check_yourself(PAGE, lambda: questions(state))
+
+
+def questions(state: PretrainedState) -> list[Question]:
+    """The chosen head and query's questions, every head's measure, then a decoder's own."""
     heads = state.steps(state.layer).heads
     labels = list(state.encoded.labels)
     row, masked = heads.weights[state.head, state.query], heads.masked[state.head, state.query]
@@ -37,7 +42,7 @@ def check_yourself_section(state: PretrainedState) -> None:
         weight_question(row, label, labels, focus, state.query),
         doubling_question(masked, label, focus, state.query),
     )
-    check_yourself(PAGE, [q for q in (*asked, *decoder_questions(state)) if q is not None])
+    return [q for q in (*asked, *decoder_questions(state)) if q is not None]
 
 
 def decoder_questions(state: PretrainedState) -> list[Question]:

@@ -7,17 +7,21 @@ the same questions, unanswered. Prompts and explanations may quote typed tokens,
 so they are escaped (:func:`ui.shared.safe.escape_markdown`) and shown as text;
 a select box shows its choices as plain text already.
 
-Predict, then reveal: ``charts`` maps a question's id to the chart it asks about;
+Predict, then reveal: ``chart_for`` gives the chart a question asks about (or None);
 with ``reveal_after`` that chart appears only once the question has been checked.
 
 A session teaching a class also gets "Ask the class" under each question
-(:func:`ui.shared.class_session.ask_button`).
+(:func:`ui.shared.class_session.ask_button`). A student following the teacher finds the
+questions folded (one switch opens them): the teacher asks the class instead, and every
+new view of the teacher would ask new questions anyway. Folded, they are not even
+computed, so the teacher's change reaches a whole class sooner (BENCHMARKS.md, "A live
+class").
 """
 
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
@@ -29,6 +33,11 @@ TITLE = "Check yourself"
 KEY_PREFIX = "check_"  #: every widget key of the section starts so (none is bound to the link)
 NUMBER_STEP = 0.01
 PLACEHOLDER = "Choose an answer"
+OPEN_KEY = f"{KEY_PREFIX}open"  #: a follower's switch that unfolds the questions
+FOLDED = (
+    "You are following the teacher, who may ask the class a question instead. "
+    "The questions on this view are folded away until you open them."
+)
 
 
 def digest(question: Question) -> str:
@@ -90,14 +99,25 @@ def show_question(
         chart()
 
 
+def unfolded() -> bool:
+    """Whether the questions are shown: always, except to a follower who has not opened them."""
+    if not class_session.following():
+        return True
+    st.caption(FOLDED)
+    return st.toggle("Show the questions", key=OPEN_KEY)
+
+
 def check_yourself(
     page: str,
-    questions: Sequence[Question],
-    charts: Mapping[str, Callable[[], None]] | None = None,
+    questions: Callable[[], Sequence[Question]],
+    chart_for: Callable[[Question], Callable[[], None] | None] | None = None,
     reveal_after: bool = False,
 ) -> None:
-    """The section: a heading, then every question in turn."""
+    """The section: a heading, then every question in turn (``questions()``, when unfolded)."""
     st.subheader(TITLE)
+    if not unfolded():
+        return
     st.caption("Questions computed from the numbers of this view. Answer, then press Check.")
-    for number, question in enumerate(questions, start=1):
-        show_question(page, number, question, (charts or {}).get(question.id), reveal_after)
+    for number, question in enumerate(questions(), start=1):
+        chart = chart_for(question) if chart_for is not None else None
+        show_question(page, number, question, chart, reveal_after)

@@ -36,6 +36,7 @@ URL_CODE = "class"  #: the join link's parameter: ``/?class=K7QH3M``
 NOT_PUBLISHED = frozenset({URL_CODE, "present"})  #: never part of the teacher's view
 LISTS_PARAM = "class_lists"  #: a published view's several-valued parameters, as JSON
 ROLE_KEY = "class_role"
+FOLLOWING_KEY = "class_following"  #: a student shows the teacher's view (else explores)
 STUDENT_ID_KEY = "class_student_id"
 GONE_KEY = "class_gone_message"  #: why this session's class ended, shown once
 NUMBER_DECIMALS = 3  #: a number answer is sent rounded, so equal answers count together
@@ -81,6 +82,14 @@ def teaching() -> Role | None:
     """The role if this session teaches a class, else None."""
     current = role()
     return current if current is not None and current.teaching else None
+
+
+def following() -> bool:
+    """Whether this session is a student following the teacher's view."""
+    current = role()
+    return (
+        current is not None and not current.teaching and bool(st.session_state.get(FOLLOWING_KEY))
+    )
 
 
 def set_role(new_role: Role | None) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import pyarrow as pa
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
@@ -118,12 +119,28 @@ def explain(stage: Stage, shapes: Sequence[str]) -> None:
     st.markdown(stage.explanation)
 
 
+TOKEN_TABLES_HELD = 32  #: token tables kept for every session (a few kB each)
+
+
+@st.cache_resource(max_entries=TOKEN_TABLES_HELD, show_spinner=False)
+def token_arrow(tokens: tuple[str, ...], labels: tuple[str, ...]) -> pa.Table:
+    """Tokens and labels indexed by position, as the Arrow table the browser is sent.
+
+    Built once per sentence for every session: Streamlit would convert a DataFrame
+    to Arrow on every rerun (~0.4 ms), and a whole class reruns the same view at once.
+    An Arrow table is immutable, so sessions share it safely; its pandas metadata keeps
+    the position as the table's index, so it is shown as the DataFrame was.
+    """
+    frame = pd.DataFrame({"token": list(tokens), "label": list(labels)})
+    frame.index.name = "index"
+    return pa.Table.from_pandas(frame)
+
+
 def token_table(tokens: Sequence[str], labels: Sequence[str], caption: str) -> None:
     """Tokens with their position and plot label, as a table (shown as text, never HTML)."""
     st.caption(caption)
-    frame = pd.DataFrame({"token": list(tokens), "label": list(labels)})
-    frame.index.name = "index"
-    st.dataframe(frame, width="stretch", height=min(400, 38 + 35 * len(frame)))
+    table = token_arrow(tuple(tokens), tuple(labels))
+    st.dataframe(table, width="stretch", height=min(400, 38 + 35 * table.num_rows))
 
 
 def numbers_table(

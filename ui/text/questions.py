@@ -7,7 +7,10 @@ question hides the head's weights until it is answered (predict, then reveal).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from attention_core.teaching.attention_questions import text_questions
+from attention_core.teaching.questions import Question
 from ui.shared.check_yourself import check_yourself
 from ui.shared.matrix_view import chart
 from ui.text.runs import heatmap_figure
@@ -22,13 +25,17 @@ def check_yourself_section(state: TextState) -> None:
     query = default_query(state.inputs.queries)
     query_labels, key_labels = state.inputs.labels
     keys = state.inputs.keys or state.inputs.queries
-    questions = text_questions(
-        state.run, list(query_labels), keys.tokens, list(key_labels), state.head, query
-    )
+
+    def questions() -> Sequence[Question]:
+        return text_questions(
+            state.run, list(query_labels), keys.tokens, list(key_labels), state.head, query
+        )
 
     def weights_chart() -> None:
         figure = heatmap_figure(state.inputs, "weights", state.head, False, state.style, state.run)
         chart(figure, key="check_yourself_weights")
 
-    strongest = [question.id for question in questions if question.id.startswith("strongest-key")]
-    check_yourself(PAGE, questions, {id: weights_chart for id in strongest}, reveal_after=True)
+    def chart_for(question: Question) -> Callable[[], None] | None:
+        return weights_chart if question.id.startswith("strongest-key") else None
+
+    check_yourself(PAGE, questions, chart_for, reveal_after=True)

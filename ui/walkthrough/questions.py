@@ -15,4 +15,4 @@ PAGE = "walkthrough"
 
 def check_yourself_section() -> None:
     """The questions, computed from the notes' numbers (the same for every reader)."""
-    check_yourself(PAGE, walkthrough_questions(DAYS))
+    check_yourself(PAGE, lambda: walkthrough_questions(DAYS))
