@@ -10,6 +10,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from hosting.collector import freeze_new_imports
 from hosting.memory import keep_freed_memory
 from ui.classroom import around as class_around
 from ui.shared import url
@@ -148,6 +149,9 @@ def main() -> None:
     class_around.before_page(page, PAGES)
     page.run()
     class_around.after_page(page, PAGES)
+    # The modules this run imported live as long as the server: keep the cyclic garbage
+    # collector's full passes off them (a few times per process; see hosting.collector).
+    freeze_new_imports()
 
 
 with class_around.run_turn():  # a class's followers take turns (ui.classroom.around)

@@ -32,7 +32,7 @@ PRESENT_SECONDS: Final = 30.0  #: a student is present if their app said so this
 HEARTBEAT_SECONDS: Final = 10.0  #: how often a server says "still here" for a connected student
 #: How often a server reads each class's version: one read per class and process, however
 #: many students follow (ui.classroom.watch), so it can be often.
-WATCH_SECONDS: Final = 0.25
+WATCH_SECONDS: Final = 0.1
 POLL_SECONDS: Final = 1.0  #: how often the teacher's answers panel redraws
 #: Students' apps a server reruns at once after a change (the next when one's run has ended):
 #: a class of 100 rerun at the same instant held up everybody else's runs on that server

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
+
+from hosting import collector
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
@@ -32,3 +36,17 @@ def test_presentation_mode_is_off_by_default_and_toggles() -> None:
     toggle.set_value(True).run()
     assert at.session_state["present"] is True
     assert at.query_params["present"] == "1"
+
+
+def test_a_run_that_imported_modules_freezes_them_out_of_the_collectors_passes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(collector, "_modules_frozen", 0)  # as a server's first run
+    gc.unfreeze()
+    try:
+        at = AppTest.from_file(APP, default_timeout=30).run()
+        assert not at.exception
+        assert gc.get_freeze_count() > 0
+        assert collector._modules_frozen > 0
+    finally:
+        gc.unfreeze()

@@ -94,23 +94,26 @@ def _leave() -> None:
 
 
 def student_bar(state: ClassState, following: bool) -> None:
-    """Where the student is: following or exploring, and the buttons to change that."""
-    with st.container(border=True):
-        words, switch, leave_column = st.columns([4, 2, 1], vertical_alignment="center")
+    """Where the student is: following or exploring, and the buttons to change that.
+
+    One bordered row (a horizontal container, not columns): each follower draws it on
+    every change of the teacher's view, and each block is one more message per follower.
+    """
+    with st.container(border=True, horizontal=True, vertical_alignment="center"):
         if following:
-            words.markdown(f"**Class {state.code}** · Following the teacher")
-            switch.button("Stop following", key="class_stop_following", on_click=_set_following,
-                          args=(False,), icon=":material/explore:")  # fmt: skip
+            st.markdown(f"**Class {state.code}** · Following the teacher")
+            st.button("Stop following", key="class_stop_following", on_click=_set_following,
+                      args=(False,), icon=":material/explore:")  # fmt: skip
         else:
-            words.markdown(f"**Class {state.code}** · Exploring on your own")
-            switch.button(
+            st.markdown(f"**Class {state.code}** · Exploring on your own")
+            st.button(
                 "Follow the teacher again",
                 key="class_follow_again",
                 on_click=_set_following,
                 args=(True,),
                 icon=":material/group:",
             )
-        leave_column.button("Leave class", key="class_leave", on_click=_leave)
+        st.button("Leave class", key="class_leave", on_click=_leave)
 
 
 def _apply(state: ClassState, target: st.Page) -> NoReturn:
