@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
+from tests.views.expanders import TABLE, expander_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -56,18 +57,12 @@ def test_every_chart_has_a_text_alternative(page: str, params: dict[str, str]) -
         assert len(chart.proto.alt) > 20  # says what the chart is, not just "chart"
 
 
-def table_keys(at: AppTest) -> list[str]:
-    """The widget keys of the page's "Read as a table" expanders (``table_<chart key>``)."""
-    ids = [e.proto.id for e in at.expander if e.label == "Read as a table"]
-    return [element_id.split("-", 2)[2] for element_id in ids]
-
-
 def test_a_table_is_built_only_when_its_expander_opens_and_holds_the_drawn_weights() -> None:
     sentence = "The cat sat on the mat because it was warm."
     at = AppTest.from_file(str(ROOT / "views" / "text.py"), default_timeout=120)
     at.query_params.update({"text": sentence, "view": "4 Weights"})
     at.run()
-    keys = table_keys(at)
+    keys = expander_keys(at, TABLE)
     assert "table_chart_weights_head1" in keys and "table_grid_weights" in keys
     assert len(at.table) == 0  # nothing built while every expander is closed
     at.session_state["table_chart_weights_head1"] = True

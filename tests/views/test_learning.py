@@ -15,6 +15,7 @@ from attention_core.learning.predict import predict
 from attention_core.learning.shipped import shipped_run
 from attention_core.learning.tasks import get_task
 from tests.plotly_specs import decode, figure_titled
+from tests.views.expanders import CODE, open_expanders
 from ui.learning.sections import TRY_IT_CODE
 from ui.learning.training import RUNS
 
@@ -112,8 +113,9 @@ def test_try_it_shows_the_models_answer_and_the_attention_on_the_typed_sequence(
     assert list(table.loc["right answer"]) == list("87654321")
     shown = panels(figure_titled(at, "Every head of the trained model on your sequence"))[0]
     np.testing.assert_allclose(shown, prediction.trace.weights[0, 0], atol=1e-6)
-    code = at.expander[-1]
-    assert code.label == "The code"
+    assert at.expander[-1].label == CODE
+    assert not at.expander[-1].code  # built once opened
+    code = open_expanders(at, CODE).expander[-1]
     sources = [block.value for block in code.code]
     assert sources == [inspect.getsource(function).rstrip() for function in TRY_IT_CODE]
 

@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core.maths import attention
 from attention_core.pretrained import bert, head_measures, loading, rollout
 from tests.plotly_specs import decode, figure_titled
+from tests.views.expanders import CODE, open_expanders
 from tests.views.pretrained_pages import PAGE, page
 from ui.pretrained.stages import STAGES, layer_stage_code
 
@@ -83,7 +84,7 @@ def test_every_step_draws_what_its_code_computes(model) -> None:
         "weights": attention.softmax(layer.heads.scaled)[head],
         "context": attention.attention_context(layer.heads.weights, layer.v)[head],
     }
-    codes = [block.value for block in at.code]
+    codes = [block.value for block in open_expanders(at, CODE).code]
     for key, step in STAGES.items():
         title = f"{step.title} · layer 2" if key == "x" else f"{step.title} · layer 2 · head 5"
         drawn = z_of(figure_titled(at, title))

@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 import attention_core as ac
 from attention_core.maths import attention, positional
 from tests.plotly_specs import decode, figure_titled
+from tests.views.expanders import CODE, open_expanders
 from ui.text.stage_arrays import stage_code
 from ui.walkthrough.lecture import LECTURE_CODE
 
@@ -40,7 +41,9 @@ def text_page(**params: str) -> AppTest:
 
 
 def shown_code(at: AppTest) -> list[str]:
-    """The code blocks on the page (st.code drops the source's final newline)."""
+    """The code blocks once every "The code" is open (st.code drops the final newline)."""
+    open_expanders(at, CODE)
+    assert not at.exception, [e.value for e in at.exception]
     return [block.value.strip() for block in at.code]
 
 
@@ -217,7 +220,7 @@ def test_rotary_queries_show_the_rotation_beside_the_projection() -> None:
 
 
 def test_the_code_names_the_file_and_function_it_comes_from() -> None:
-    at = text_page(view="4 Weights")
+    at = open_expanders(text_page(view="4 Weights"), CODE)
     captions = [c.value for c in at.caption]
     assert "attention_core/maths/attention.py · softmax" in captions
     assert "attention_core/maths/attention.py · mask_scores" in captions

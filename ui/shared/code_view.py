@@ -7,6 +7,7 @@ what a student reads is exactly what ran, never a copy that could drift.
 from __future__ import annotations
 
 import inspect
+import zlib
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
@@ -30,11 +31,26 @@ def where(function: Callable) -> str:
     return f"{shown.as_posix()} · {function.__name__}"
 
 
-def show_code(functions: Sequence[Callable], *, expanded: bool = False) -> None:
-    """An expander "The code" with each function's source, named by file and function."""
+def code_key(functions: Sequence[Callable]) -> str:
+    """``code_1a2b3c4d``: the expander's key, from the functions it shows."""
+    names = ",".join(f"{function.__module__}.{function.__qualname__}" for function in functions)
+    return f"code_{zlib.crc32(names.encode('utf-8')):08x}"
+
+
+def show_code(functions: Sequence[Callable], *, key: str | None = None) -> None:
+    """An expander "The code" with each function's source, named by file and function.
+
+    ``key`` (by default :func:`code_key`) must be unique on the page; the sources are
+    built only while the expander is open.
+    """
     if not functions:
         return
-    with st.expander("The code", expanded=expanded, icon=":material/code:"):
+    expander = st.expander(
+        "The code", icon=":material/code:", key=key or code_key(functions), on_change="rerun"
+    )
+    if not expander.open:
+        return
+    with expander:
         for function in functions:
             st.caption(where(function))
             st.code(source_of(function), language="python")

@@ -186,7 +186,7 @@ def matrix_stage(
     with text_column:
         st.subheader(title)
         explain(stage, shapes)
-        show_code(code)
+        show_code(code, key=f"code_{key}")
     with figure_column:
         if figure is None:
             figure = stage_heatmap(
