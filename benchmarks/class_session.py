@@ -15,7 +15,8 @@ teacher is driven through the class store itself (``hosting.classroom``
    STEERS times, STEER_GAP_S apart: for each follower, the time from the
    teacher's store write to the end of the follower's first full run whose
    query string shows the new view (target p95 ≤ 2 s; a follower that has not
-   within SEEN_TIMEOUT_S counts as missed, and as SEEN_TIMEOUT_S).
+   within SEEN_TIMEOUT_S counts as missed, and as SEEN_TIMEOUT_S). The servers'
+   CPU during the teaching, per follower and change, is reported beside it.
 3. **Idle.** The others leave; for IDLE_S nothing changes: the servers' CPU
    seconds (/proc) per follower and second is what an idle follower costs (the
    polls browsers sent meanwhile are counted too: 0 with the app's watcher, one
@@ -102,6 +103,7 @@ class Tally:
     change_errors: list[str] = field(default_factory=list)
     follow_s: list[float] = field(default_factory=list)
     missed: int = 0
+    teach_cpu_s: float = 0.0  #: the servers' CPU while the teacher changed the view
     answers_counted: int = 0
     answers_s: list[float] = field(default_factory=list)  # pick + send, each to its run's end
     picks_never_drawn: int = 0
@@ -177,6 +179,7 @@ async def teach(
     where: Where, code: str, key: str, followers: list[Session], steers: int, tally: Tally
 ) -> None:
     """``steers`` changes of the teacher's view; each timed until every follower shows it."""
+    cpu = sum(map(cpu_seconds, where.pids))
     for turn in range(1, steers + 1):
         await asyncio.sleep(STEER_GAP_S)
         wanted = teachers_view(turn)
@@ -188,6 +191,7 @@ async def teach(
         for view in seen:
             tally.follow_s.append(view.at - sent if view else SEEN_TIMEOUT_S)
             tally.missed += view is None
+    tally.teach_cpu_s = sum(map(cpu_seconds, where.pids)) - cpu
 
 
 async def answer(session: Session, choice: str, tally: Tally) -> None:
@@ -295,6 +299,11 @@ def results(name: str, tally: Tally, plan: Plan) -> list[Result]:
                 "max_s": round(max(tally.follow_s), 3) if tally.follow_s else None,
                 "steers": plan.steers,
                 "missed": tally.missed,
+                # Server CPU while teaching, per follower and change (the others' runs
+                # meanwhile included): less sensitive than a latency to a busy host.
+                "server_cpu_ms_per_follower_change": round(
+                    1000 * tally.teach_cpu_s / max(len(tally.follow_s), 1), 1
+                ),
                 "joined": len(tally.join_s),
                 "join_p95_s": round(p95(tally.join_s), 2) if tally.join_s else None,
                 "join_errors": len(tally.join_errors),

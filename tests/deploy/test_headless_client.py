@@ -142,7 +142,9 @@ def test_the_class_session_benchmark_counts_every_answer_and_every_follow(server
     assert tally.missed == 0 and len(tally.follow_s) == 4 * 2
     assert tally.answers_counted == 4 and tally.answer_errors == []
     assert tally.change_errors == []
-    assert tally.idle_polls > 0 and tally.idle_cpu_s > 0
+    assert tally.idle_polls > 0 and tally.idle_cpu_s > 0 and tally.teach_cpu_s > 0
     named = {result.name.split(",")[0]: result for result in results("stand-in", tally, plan)}
     assert named["class session: answers counted"].figure == 4
     assert named["class session: answers counted"].met
+    follow = named["class session: teacher's change to follower's view p95"].details
+    assert follow["server_cpu_ms_per_follower_change"] > 0
