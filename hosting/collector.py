@@ -11,6 +11,9 @@ alive into the interpreter's permanent generation (:func:`gc.freeze`) whenever m
 imported since it last did: a few times per process, as each kind of page is first opened.
 Frozen objects are still freed by reference counting when nothing refers to them; only a
 reference cycle among them would never be collected, so it collects the garbage first.
+What is alive at those few moments and later becomes cyclic garbage (a cached figure
+evicted afterwards, an early session's state) stays: a bounded, one-off amount, against
+a collector pass that no longer walks the modules on every full collection.
 """
 
 from __future__ import annotations

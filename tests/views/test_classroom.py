@@ -24,7 +24,7 @@ from ui.classroom import around
 from ui.classroom.results import results_csv
 from ui.shared import check_yourself, class_session
 from ui.shared.safe import escape_markdown
-from ui.text import questions as text_questions
+from ui.text import questions as text_page_questions
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 SENTENCE = "the cat sat on the mat"
@@ -143,9 +143,9 @@ def test_a_followers_check_yourself_is_folded_until_opened_and_not_even_computed
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     asked: list[int] = []
-    computed = text_questions.text_questions
+    computed = text_page_questions.text_questions
     monkeypatch.setattr(
-        text_questions, "text_questions", lambda *args: asked.append(1) or computed(*args)
+        text_page_questions, "text_questions", lambda *args: asked.append(1) or computed(*args)
     )
     teacher, role = start_class()
     teach(teacher, text=SENTENCE)
