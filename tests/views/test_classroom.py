@@ -20,6 +20,7 @@ from hosting.classroom.classes import Classes
 from hosting.classroom.records import ClassError
 from hosting.classroom.settings import DATA_DIR_SETTING, open_store
 from hosting.turns import Gate
+from tests.views.expanders import CODE, open_expanders
 from ui.classroom import around
 from ui.classroom.results import results_csv
 from ui.shared import check_yourself, class_session
@@ -160,6 +161,9 @@ def test_a_followers_check_yourself_is_folded_until_opened_and_not_even_computed
     student.toggle(key=check_yourself.OPEN_KEY).set_value(True).run()
     assert check_boxes(student) == teachers  # the teacher's view asks the same questions
     assert "Following the teacher" in student.markdown[0].value  # opening them is no exploring
+
+    open_expanders(student, CODE)  # reading the code is no exploring either
+    assert student.code and "Following the teacher" in student.markdown[0].value
 
     student.toggle(key=check_yourself.OPEN_KEY).set_value(False).run()
     student.button(key="class_stop_following").click().run()  # an explorer has them open
