@@ -259,3 +259,20 @@ def test_a_follower_already_showing_the_view_or_on_an_unknown_page_gets_a_plain_
     watcher.tick()
     assert sessions.reruns == ["session", "session"]
     assert sessions.links == {"session": None}
+
+
+def test_a_class_with_no_student_left_leaves_no_view_behind(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = Watcher(counting, sessions.rerun, sessions.alive, clock=clock, at_once=10)
+    watcher.know_pages({"text": "hash-text"})
+    started = counting.start()
+    version = counting.steer(started.code, started.key, "r0", "text", TEACHERS_VIEW)
+    counting.join(started.code, "student-1")
+    watcher.enlist("session", started.code, "student-1", version, True, None)
+    counting.steer(started.code, started.key, "r1", "text", {"seed": "9"})
+    watcher.tick()
+    assert started.code in watcher._views  # read once for its followers
+    watcher.drop("session")
+    watcher.tick()
+    assert watcher._views == {}  # kept no longer than somebody follows the class

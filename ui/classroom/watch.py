@@ -34,6 +34,7 @@ from streamlit.runtime.app_session import AppSession, AppSessionState
 from hosting.classroom import limits
 from hosting.classroom.classes import Classes
 from hosting.classroom.records import ClassError, ClassGoneError
+from ui.shared import url
 from ui.shared.class_session import URL_CODE, classes, link_query
 
 WATCHED_FRAGMENT = "class_watched"  #: the key of the fragment a student's full run draws
@@ -150,7 +151,8 @@ class Watcher:
     def tick(self) -> None:
         """One pass: read each class's version once; say "still here"; rerun who is behind."""
         versions: dict[str, int] = {}
-        for code, members in _by_class(self.members()).items():
+        by_class = _by_class(self.members())
+        for code, members in by_class.items():
             try:
                 versions[code] = self.classes.version(code)
             except ClassGoneError:
@@ -165,6 +167,7 @@ class Watcher:
                     self._still_here(member)
         with self._lock:
             self._versions = versions
+            self._views = {code: view for code, view in self._views.items() if code in by_class}
         self._rerun_next()
 
     def _rerun_next(self) -> None:
@@ -237,11 +240,11 @@ def _rerun_if_idle(session: AppSession, link: Link | None) -> None:
     """On the event loop: open ``link`` in ``session``, or rerun its watched fragment.
 
     A link is opened as the browser's back and forward buttons open one (the link
-    wins over the values the widgets hold), in one run, and its widgets' bindings
-    are dropped first, as :func:`ui.shared.url.open_link` does. A run under way (the
-    student's own, or the last push's) is left alone, so no click is cut short; if
-    it drew an old version, the next tick asks again. Without the fragment (a run that
-    failed before drawing it), the whole app reruns.
+    wins over the values the widgets hold), in one run, and its widgets' bindings are
+    dropped first (:func:`ui.shared.url.drop_link_bindings`), as ``open_link`` does. A
+    run under way (the student's own, or the last push's) is left alone, so no click is
+    cut short; if it drew an old version, the next tick asks again. Without the fragment
+    (a run that failed before drawing it), the whole app reruns.
     """
     if session._state != AppSessionState.APP_NOT_RUNNING or session._scriptrunner is not None:
         return
@@ -253,9 +256,7 @@ def _rerun_if_idle(session: AppSession, link: Link | None) -> None:
     if link is not None:
         state.page_script_hash, state.query_string = link
         state.is_history_navigation = True
-        params = session._session_state.query_params  # no run under way: nobody else's
-        for widget_id in list(params._bindings_by_widget):
-            params.unbind_widget(widget_id)
+        url.drop_link_bindings(session._session_state.query_params)  # no run under way
     else:
         with contextlib.suppress(StreamlitAPIException):  # the last full run did not draw it
             state.fragment_id = session._fragment_storage.resolve_target(WATCHED_FRAGMENT)[0]

@@ -17,6 +17,7 @@ import streamlit as st
 from streamlit.runtime.runtime_util import MESSAGE_FLUSH_INTERVAL_SECS
 from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+from streamlit.runtime.state.query_params import QueryParams
 
 from ui.shared.safe import show_warning
 
@@ -124,6 +125,16 @@ def show_link_in_browser() -> None:
             params._send_query_param_msg()
 
 
+def drop_link_bindings(params: QueryParams) -> None:
+    """Unbind every widget from the link, so a link opened next sets their values.
+
+    Streamlit's internals (it is pinned): the session's query parameters, touched
+    only while no run of that session reads them.
+    """
+    for widget_id in list(params._bindings_by_widget):
+        params.unbind_widget(widget_id)
+
+
 def open_link(page: st.Page, query: Mapping[str, str | list[str]]) -> NoReturn:
     """Open ``page`` at ``query`` as a link opened anew, in one run (from a fragment too).
 
@@ -143,8 +154,7 @@ def open_link(page: st.Page, query: Mapping[str, str | list[str]]) -> NoReturn:
     for flag in [key for key in st.session_state if str(key).startswith(CHECKED_FLAG)]:
         del st.session_state[flag]
     with ctx.session_state.query_params() as params:
-        for widget_id in list(params._bindings_by_widget):
-            params.unbind_widget(widget_id)
+        drop_link_bindings(params)
         params.from_dict(query)  # sends the new link to the browser
     time.sleep(2 * MESSAGE_FLUSH_INTERVAL_SECS)  # as st.switch_page: the link arrives first
     ctx.script_requests.request_rerun(
