@@ -240,16 +240,23 @@ def test_a_follower_is_sent_the_teachers_link_and_an_explorer_a_plain_rerun(
     assert not watcher.opened("explorer")
 
 
-def test_a_follower_already_showing_the_view_or_on_an_unknown_page_gets_a_plain_rerun(
+def one_follower(
     counting: CountingClasses, sessions: Sessions, clock: FakeClock
-) -> None:
+) -> tuple[Watcher, str, str]:
+    """A class on the text page with one follower ("session") showing the teacher's view."""
     watcher = Watcher(counting, sessions.rerun, sessions.alive, clock=clock, at_once=10)
     watcher.know_pages({"text": "hash-text"})
     started = counting.start()
-    code, key = started.code, started.key
-    version = counting.steer(code, key, "r0", "text", TEACHERS_VIEW)
-    counting.join(code, "student-1")
-    watcher.enlist("session", code, "student-1", version, True, ("text", TEACHERS_VIEW))
+    version = counting.steer(started.code, started.key, "r0", "text", TEACHERS_VIEW)
+    counting.join(started.code, "student-1")
+    watcher.enlist("session", started.code, "student-1", version, True, ("text", TEACHERS_VIEW))
+    return watcher, started.code, started.key
+
+
+def test_a_follower_already_showing_the_view_or_on_an_unknown_page_gets_a_plain_rerun(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher, code, key = one_follower(counting, sessions, clock)
     counting.ask(code, key, "r1", {"id": "q1", "prompt": "Which?"})  # the view stays
     watcher.tick()
     assert sessions.links == {"session": None}
@@ -264,15 +271,10 @@ def test_a_follower_already_showing_the_view_or_on_an_unknown_page_gets_a_plain_
 def test_a_class_with_no_student_left_leaves_no_view_behind(
     counting: CountingClasses, sessions: Sessions, clock: FakeClock
 ) -> None:
-    watcher = Watcher(counting, sessions.rerun, sessions.alive, clock=clock, at_once=10)
-    watcher.know_pages({"text": "hash-text"})
-    started = counting.start()
-    version = counting.steer(started.code, started.key, "r0", "text", TEACHERS_VIEW)
-    counting.join(started.code, "student-1")
-    watcher.enlist("session", started.code, "student-1", version, True, None)
-    counting.steer(started.code, started.key, "r1", "text", {"seed": "9"})
+    watcher, code, key = one_follower(counting, sessions, clock)
+    counting.steer(code, key, "r1", "text", {"seed": "9"})
     watcher.tick()
-    assert started.code in watcher._views  # read once for its followers
+    assert code in watcher._views  # read once for its followers
     watcher.drop("session")
     watcher.tick()
     assert watcher._views == {}  # kept no longer than somebody follows the class
