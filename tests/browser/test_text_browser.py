@@ -3,6 +3,8 @@ reproduce the view, and typed HTML stays text."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
@@ -109,3 +111,40 @@ def test_check_yourself_boxes_are_named_by_their_question_without_escapes(
     names = [box.get_attribute("aria-label") or "" for box in boxes.all()]
     assert names and all("\\" not in name and "(grey cells get weight 0)" in name for name in names)
     expect(page.get_by_text("(grey cells get weight 0)", exact=False).first).to_be_visible()
+
+
+def test_a_new_sentence_empties_the_answers_and_offers_its_own_tokens(
+    page: Page, app_url: str
+) -> None:
+    # A question's boxes keep their place (their key and widget) from one view to the
+    # next: the browser must show the new question's choices, unanswered.
+    open_text_page(page, app_url, "?text=the+cat+sat+on+it")
+    choice = page.locator(".st-key-check_text_1_strongest-key_answer").get_by_role("combobox")
+    number = page.locator(".st-key-check_text_2_weight_answer").get_by_role("spinbutton")
+    verdicts = page.get_by_text(re.compile(r"^(Correct\.|Not quite\.)"))
+    choice.click()
+    page.keyboard.press("ArrowDown")  # the list opens
+    page.get_by_role("option", name="cat", exact=True).click()
+    wait_ready(page)
+    number.fill("0.5")
+    number.press("Enter")
+    wait_ready(page)
+    for check in ("Check answer 1", "Check answer 2"):
+        page.get_by_role("button", name=check, exact=True).click()
+        wait_ready(page)
+    expect(verdicts).to_have_count(2)
+    expect(choice).to_have_value("cat")
+
+    text_area = page.locator(".st-key-text textarea")
+    text_area.fill("a dog ran to it")
+    text_area.press("Control+Enter")
+    wait_ready(page)
+    expect(choice).to_have_value("")
+    expect(choice).to_have_attribute("placeholder", "Choose an answer")
+    expect(number).to_have_value("")
+    expect(verdicts).to_have_count(0)
+    choice.click()
+    page.keyboard.press("ArrowDown")
+    expect(page.get_by_role("option", name="dog", exact=True)).to_be_visible()
+    expect(page.get_by_role("option", name="cat", exact=True)).to_have_count(0)
+    expect(page.locator(EXCEPTION)).to_have_count(0)

@@ -100,6 +100,46 @@ def test_text_page_number_question_says_wrong_then_right() -> None:
     assert verdict.startswith("Correct.") and f"{value:.3f}" in verdict
 
 
+def answer_the_weight(at: AppTest, value: float) -> None:
+    box = question_widget(at, "number", "What is the weight from")
+    box.set_value(value).run()
+    check_button(at, box).click().run()
+
+
+def test_a_new_view_asks_anew_and_the_same_view_keeps_the_answer() -> None:
+    at = run_page("text", text="the cat sat on it")
+    answer_the_weight(at, 0.5)
+    assert [v for v in verdicts(at) if "column" in v]
+    at.toggle(key="numbers").set_value(True).run()  # the same questions: the verdict stays
+    assert question_widget(at, "number", "What is the weight from").value == 0.5
+    assert [v for v in verdicts(at) if "column" in v]
+    prompt = question_widget(at, "number", "What is the weight from").label
+    at.number_input(key="seed").set_value(7).run()  # other weights: another question
+    box = question_widget(at, "number", "What is the weight from")
+    assert box.label == prompt  # the same place and words (only the answer differs) ...
+    assert box.value is None  # ... asked anew: no answer, no verdict
+    assert not [v for v in verdicts(at) if "column" in v]
+
+
+def test_a_session_keeps_the_same_keys_however_many_views_it_checks() -> None:
+    """Streamlit keeps every widget key a session has used: one per place, not per view.
+
+    The count of keys Streamlit maps to widget ids is read from its session state (the
+    pinned version's internals); before, it grew by 8 with every view of the text page.
+    """
+    at = run_page("text", text="the cat sat on it")
+    answer_the_weight(at, 0.5)
+    keys = set(at.session_state.keys())
+    mapped = len(at.session_state._state._state._key_id_mapper.id_key_mapping)
+    for seed in range(1, 6):
+        at.number_input(key="seed").set_value(seed).run()
+        answer_the_weight(at, 0.5)
+        assert not at.exception
+    assert [v for v in verdicts(at) if "column" in v]
+    assert set(at.session_state.keys()) == keys
+    assert len(at.session_state._state._state._key_id_mapper.id_key_mapping) == mapped
+
+
 def test_text_page_shows_typed_markup_as_text() -> None:
     at = run_page("text", text=TYPED)
     assert not at.exception

@@ -45,9 +45,26 @@ def digest(question: Question) -> str:
     return f"{zlib.crc32(repr(question).encode('utf-8')):08x}"
 
 
-def widget_key(page: str, question: Question) -> str:
-    """A widget key unique to the page and the question (its id and its content)."""
-    return f"{KEY_PREFIX}{page}_{question.id}_{digest(question)}"
+def widget_key(page: str, number: int, question: Question) -> str:
+    """The key of question ``number``'s widgets on ``page``, the same on every view.
+
+    One key per page, place and kind of question (the kind fixes the widget's type), not
+    per question: Streamlit keeps every widget key a session has used until the session
+    ends, so a key per question grew each student's session with every change of view
+    (BENCHMARKS.md, "A live class"). :func:`reset_if_new` clears it for a new question.
+    """
+    return f"{KEY_PREFIX}{page}_{number}_{question.id.split('/', 1)[0]}"
+
+
+def reset_if_new(key: str, question: Question) -> None:
+    """Before the widgets of ``key`` are drawn: clear its answer and check if it now asks
+    another question than on the last run that drew it (a new view asks anew)."""
+    shown = digest(question)
+    if st.session_state.get(f"{key}_shows") == shown:
+        return
+    st.session_state[f"{key}_shows"] = shown
+    st.session_state[f"{key}_answer"] = None  # the browser's box is emptied too
+    st.session_state.pop(f"{key}_checked", None)
 
 
 def answer_widget(question: Question, key: str) -> str | float | None:
@@ -81,7 +98,8 @@ def show_question(
     reveal_after: bool,
 ) -> None:
     """Question ``number``: the answer widget, "Check", the verdict in words, its chart."""
-    key = widget_key(page, question)
+    key = widget_key(page, number, question)
+    reset_if_new(key, question)
     st.markdown(f"**Question {number}**")
     answer = answer_widget(question, f"{key}_answer")
     st.button(f"Check answer {number}", key=f"{key}_check", on_click=_remember, args=(key,))
