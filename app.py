@@ -147,8 +147,8 @@ def main() -> None:
     # A live class (ui.classroom.around): the bars above the page (a follower's app may
     # open the teacher's view instead); after it, a teacher's view is sent to the class.
     class_around.before_page(page, PAGES)
-    page.run()
-    class_around.after_page(page, PAGES)
+    with class_around.around_page(page, PAGES):
+        page.run()
     # The modules this run imported live as long as the server: keep the cyclic garbage
     # collector's full passes off them (a few times per process; see hosting.collector).
     freeze_new_imports()

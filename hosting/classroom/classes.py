@@ -93,11 +93,12 @@ class Classes:
 
     # --- students --------------------------------------------------------------------------
     def join(self, code: str, student: str) -> ClassState:
-        """Enter (or say "still here" to) a class. :class:`FullError` at ``MAX_STUDENTS``."""
+        """Enter (or say "still here" to) a class. :class:`FullError` at ``MAX_STUDENTS``
+        present (those heard from in the last ``PRESENT_SECONDS``)."""
         state = self.state(code)
-        if not self.store.join(
-            state.code, self._student(student), self.clock(), limits.MAX_STUDENTS
-        ):
+        now = self.clock()
+        since = now - limits.PRESENT_SECONDS
+        if not self.store.join(state.code, self._student(student), now, limits.MAX_STUDENTS, since):
             raise FullError(f"This class is full ({limits.MAX_STUDENTS} students).")
         return state
 
@@ -114,9 +115,6 @@ class Classes:
             raise RefusedError("The answer has been revealed: answers are closed.")
         if not answer or len(answer) > limits.MAX_ANSWER_CHARS:
             raise RefusedError(f"An answer has 1 to {limits.MAX_ANSWER_CHARS} characters.")
-        counts = self.store.counts(state.code, question_id)
-        if answer not in counts and len(counts) >= limits.MAX_CHOICES:
-            raise RefusedError("This question has collected as many different answers as it can.")
         return self.store.answer(state.code, question_id, self._student(student), answer)
 
     def counts(self, code: str, question_id: str) -> dict[str, int]:
@@ -131,8 +129,11 @@ class Classes:
     def steer(
         self, code: str, key: str, request_id: str, page: str, query: Mapping[str, str]
     ) -> int:
-        """Show ``page`` with ``query`` (the teacher's link) to every follower; the new version."""
-        code = self._teacher(code, key, request_id)
+        """Show ``page`` with ``query`` (the teacher's link) to every follower; the new version.
+
+        A view that cannot be shared is refused before the request id is recorded, so a
+        teacher's app retrying it on every rerun stores nothing.
+        """
         if not PAGE_NAME.fullmatch(page):
             raise RefusedError("That page cannot be shared with the class.")
         if len(query) > limits.MAX_VIEW_PARAMS or not all(
@@ -140,17 +141,17 @@ class Classes:
             for name, value in query.items()
         ):
             raise RefusedError("This view's settings cannot be shared with the class.")
-        return _changed(
-            self.store.set_view(code, page, _json(dict(query), limits.MAX_VIEW_CHARS, "view"))
-        )
+        view = _json(dict(query), limits.MAX_VIEW_CHARS, "view")
+        code = self._teacher(code, key, request_id)
+        return _changed(self.store.set_view(code, page, view))
 
     def ask(self, code: str, key: str, request_id: str, question: Mapping[str, Any]) -> int:
         """Make ``question`` (JSON-able, with an ``id``) the open one; the new version."""
-        code = self._teacher(code, key, request_id)
         question_id = question.get("id")
         if not isinstance(question_id, str) or not QUESTION_ID.fullmatch(question_id):
             raise RefusedError("This question has no usable id.")
         body = _json(dict(question), limits.MAX_QUESTION_CHARS, "question")
+        code = self._teacher(code, key, request_id)
         asked = [json.loads(text)["id"] for text in self.store.questions(code)]
         if question_id not in asked and len(asked) >= limits.MAX_QUESTIONS:
             raise FullError(

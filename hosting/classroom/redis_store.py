@@ -96,6 +96,7 @@ return 1
 # ARGV: prefix, student, now, max students. A gone class has no one to refuse.
 JOIN = """
 if not expires then return 1 end
+redis.call('ZREMRANGEBYSCORE', presence, '-inf', '(' .. ARGV[5])
 if not redis.call('ZSCORE', presence, ARGV[2])
     and redis.call('ZCARD', presence) >= tonumber(ARGV[4]) then
   return 0
@@ -117,7 +118,16 @@ redis.call('ZREM', index, ARGV[2])
 return 1
 """
 
-unavailable = unavailable_on(redis.ConnectionError, redis.TimeoutError)
+#: Down, overloaded or failing over: no connection, no answer in time, out of memory
+#: (``maxmemory``), a replica that became read-only, a primary not ready.
+unavailable = unavailable_on(
+    redis.ConnectionError,
+    redis.TimeoutError,
+    redis.exceptions.OutOfMemoryError,
+    redis.exceptions.ReadOnlyError,
+    redis.exceptions.MasterDownError,
+    redis.exceptions.TryAgainError,
+)
 
 
 def _open(expires_at: object, now: float) -> bool:
@@ -227,8 +237,8 @@ class RedisStore:
         return {str(answer): int(count) for answer, count in counts.items()}
 
     @unavailable
-    def join(self, code: str, student: str, now: float, max_students: int) -> bool:
-        return self._run(self._join, code, student, repr(now), max_students) == 1
+    def join(self, code: str, student: str, now: float, max_students: int, since: float) -> bool:
+        return self._run(self._join, code, student, repr(now), max_students, repr(since)) == 1
 
     @unavailable
     def present(self, code: str, since: float) -> int:

@@ -44,7 +44,7 @@ unavailable = unavailable_on(sqlite3.OperationalError)
 class SQLiteStore:
     """A :class:`hosting.classroom.store.ClassStore` in the SQLite file at ``path``."""
 
-    @unavailable
+    @unavailable_on(sqlite3.OperationalError, OSError)  # also a data folder it cannot make
     def __init__(self, path: Path | str, busy_seconds: float = BUSY_SECONDS) -> None:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -203,8 +203,9 @@ class SQLiteStore:
         return {str(answer): int(count) for answer, count in rows}
 
     @unavailable
-    def join(self, code: str, student: str, now: float, max_students: int) -> bool:
+    def join(self, code: str, student: str, now: float, max_students: int, since: float) -> bool:
         with self._transaction() as db:
+            db.execute("DELETE FROM presence WHERE code = ? AND seen < ?", (code, since))
             known = db.execute(
                 "SELECT 1 FROM presence WHERE code = ? AND student = ?", (code, student)
             ).fetchone()

@@ -48,8 +48,12 @@ class ClassStore(Protocol):
     def counts(self, code: str, question_id: str) -> dict[str, int]:
         """How many students gave each answer."""
 
-    def join(self, code: str, student: str, now: float, max_students: int) -> bool:
-        """Mark ``student`` present; False if they are new and the class has ``max_students``."""
+    def join(self, code: str, student: str, now: float, max_students: int, since: float) -> bool:
+        """Mark ``student`` present; False if they are new and ``max_students`` are present.
+
+        Present: marked at ``since`` or later; the others are forgotten here, so a student
+        who left (a closed tab, a reload's old session) frees their place.
+        """
 
     def present(self, code: str, since: float) -> int:
         """How many students were marked present at ``since`` or later."""

@@ -10,6 +10,7 @@ server they are Streamlit's (tests/deploy/test_class_watch.py).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from urllib.parse import parse_qs
 
 import pytest
@@ -28,12 +29,15 @@ class Sessions:
 
     def __init__(self) -> None:
         self.closed: set[str] = set()
+        self.busy: set[str] = set()  #: sessions whose own run is under way: they decline
         self.reruns: list[str] = []
         self.links: dict[str, Link | None] = {}  #: the link each session was last asked to open
 
-    def rerun(self, session_id: str, link: Link | None) -> None:
+    def rerun(self, session_id: str, link: Link | None, opening: Callable[[], None]) -> None:
         self.reruns.append(session_id)
         self.links[session_id] = link
+        if link is not None and session_id not in self.busy:
+            opening()
 
     def alive(self, session_id: str) -> bool:
         return session_id not in self.closed
@@ -238,6 +242,18 @@ def test_a_follower_is_sent_the_teachers_link_and_an_explorer_a_plain_rerun(
     assert parse_qs(query) == {"step": ["4"], "heads": ["1", "2"], "class": [code]}
     assert watcher.opened("follower") and not watcher.opened("follower")  # said once
     assert not watcher.opened("explorer")
+
+
+def test_a_link_the_app_declined_is_not_taken_for_the_watchers_opening(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    # The student's own run was under way: the next run is the student's, not the watcher's.
+    watcher, code, key = one_follower(counting, sessions, clock)
+    sessions.busy.add("session")
+    counting.steer(code, key, "r1", "text", {"seed": "4"})
+    watcher.tick()
+    assert sessions.links["session"] is not None
+    assert not watcher.opened("session")
 
 
 def one_follower(

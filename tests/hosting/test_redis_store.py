@@ -8,6 +8,7 @@ import pytest
 import redis
 
 from hosting.classroom.classes import Classes
+from hosting.classroom.records import StoreUnavailableError
 from hosting.classroom.redis_store import INDEX, RedisStore
 from tests.hosting.conftest import START_TIME, FakeClock
 
@@ -72,7 +73,7 @@ def test_a_write_to_a_gone_class_makes_no_key(
     assert redis_store.ask("K7QH3M", "q1", '{"id":"q1"}') == -1
     assert redis_store.reveal("K7QH3M", "q1") == -1
     assert redis_store.first_use("K7QH3M", "r1") is True
-    assert redis_store.join("K7QH3M", "student-aaaa", START_TIME, 400) is True
+    assert redis_store.join("K7QH3M", "student-aaaa", START_TIME, 400, START_TIME - 30) is True
     assert list(redis_client.scan_iter()) == []
 
 
@@ -100,3 +101,17 @@ def test_a_followers_poll_is_one_command(
         for name, stats in redis_client.info("commandstats").items()
     }
     assert calls == {"config|resetstat": 1, "hmget": 1}
+
+
+def test_a_redis_out_of_memory_is_out_of_reach_not_a_crash(
+    redis_store: RedisStore, redis_client: redis.Redis
+) -> None:
+    classes = Classes(redis_store)
+    started = classes.start()
+    redis_client.config_set("maxmemory", "1")  # Redis refuses writes that need memory: OOM
+    try:
+        with pytest.raises(StoreUnavailableError):
+            classes.join(started.code, "student-aaaa")
+    finally:
+        redis_client.config_set("maxmemory", "0")
+    classes.join(started.code, "student-aaaa")

@@ -17,11 +17,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from hosting.classroom.classes import Classes
-from hosting.classroom.records import ClassError
+from hosting.classroom.records import ClassError, StoreUnavailableError
 from hosting.classroom.settings import DATA_DIR_SETTING, open_store
 from hosting.turns import Gate
 from tests.views.expanders import CODE, open_expanders
-from ui.classroom import around
+from ui.classroom import around, follow, watch
 from ui.classroom.results import results_csv
 from ui.shared import check_yourself, class_session
 from ui.shared.safe import escape_markdown
@@ -412,6 +412,45 @@ def test_a_follower_who_goes_elsewhere_explores_instead_of_being_pulled_back() -
     assert student.text_area(key="text").value == SENTENCE
 
 
+def test_a_view_opened_for_the_class_is_not_taken_for_the_students_change() -> None:
+    # The teacher moves to a view and back while the follower's app opens the first move:
+    # that run shows neither the teacher's view nor the student's own doing.
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    teach(teacher, text="a dog barked")
+    for name in list(student.query_params):
+        del student.query_params[name]
+    student.query_params.update({"text": "a dog barked", "class": role.code})
+    student.session_state[follow.OPENING_KEY] = True  # as follow._apply marks its opening
+    teach(teacher, text=SENTENCE)  # back, before the opened view's run
+    student.run()
+    assert not student.exception
+    assert not [info.value for info in student.info if "exploring" in info.value]
+    assert "Following the teacher" in student.markdown[0].value
+    assert student.text_area(key="text").value == SENTENCE
+
+
+def test_a_page_that_stops_early_ends_the_students_run_and_is_not_sent(
+    own_store: Classes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ended: list[str] = []
+    monkeypatch.setattr(watch.Watcher, "done", lambda self, session_id: ended.append(session_id))
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    student.button(key="class_stop_following").click().run()
+    ended.clear()
+    student.text_area(key="text").set_value("   ").run()  # no token: the page stops
+    assert not student.exception and student.get("text_area")
+    assert len(ended) == 1  # the watcher may rerun the next student's app at once
+    version = own_store.version(role.code)
+    teacher.text_area(key="text").set_value("   ").run()
+    assert not teacher.exception
+    assert own_store.version(role.code) == version  # the class keeps the last whole view
+    assert own_store.state(role.code).query == {"text": SENTENCE}
+
+
 def test_a_store_out_of_reach_is_said_in_words_and_the_class_comes_back(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -432,6 +471,30 @@ def test_a_store_out_of_reach_is_said_in_words_and_the_class_comes_back(
     student.run()
     assert errors_of(student) == []
     assert "Following the teacher" in student.markdown[0].value
+
+
+UNREACHABLE = escape_markdown(str(StoreUnavailableError()))
+
+
+def test_a_store_that_cannot_be_opened_is_said_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The data folder cannot be made (a file stands where a folder should be).
+    (tmp_path / "taken").write_text("not a folder")
+    monkeypatch.setenv(DATA_DIR_SETTING, str(tmp_path / "taken" / "classes"))
+    class_session.classes.clear()
+    teacher = new_session().run()
+    teacher.switch_page("views/classroom.py").run()
+    teacher.button(key="class_start").click().run()
+    assert not teacher.exception
+    assert errors_of(teacher) == [UNREACHABLE]
+    assert teacher.session_state.get("class_role") is None
+    student = new_session()
+    student.query_params["class"] = "K7QH3M"
+    student.run()
+    assert not student.exception
+    assert errors_of(student) == [UNREACHABLE]
+    assert [title.value for title in student.title]  # Home still works
 
 
 NONSENSE_CODES = {

@@ -15,7 +15,7 @@ from PIL import Image
 
 from attention_core.teaching.questions import CHOICE, NUMBER, Question, check
 from ui.classroom import figures
-from ui.classroom.results import answer_rows, results_csv
+from ui.classroom.results import CHART_NUMBERS, answer_rows, chart_rows, results_csv
 from ui.classroom.state import base_url
 from ui.figures.style import NORMAL
 from ui.shared.check_yourself import digest
@@ -83,6 +83,27 @@ def test_answer_rows_list_every_choice_and_mark_the_right_one_only_once_revealed
     assert [row.correct for row in shown] == [False, True, False]
     numbers = answer_rows(NUMBER_QUESTION, {"0.300": 1, "0.252": 2}, revealed=True)
     assert [(row.answer, row.correct) for row in numbers] == [("0.252", True), ("0.300", False)]
+
+
+def test_the_live_chart_sums_the_numbers_beyond_its_rows_and_the_csv_keeps_them() -> None:
+    counts = {f"0.{n:03d}": 1 + (n == 245) for n in range(230, 250)}  # 20 numbers, 0.245 twice
+    hidden = chart_rows(NUMBER_QUESTION, answer_rows(NUMBER_QUESTION, counts, revealed=False))
+    assert len(hidden) == CHART_NUMBERS and hidden[0].answer == "0.245"
+    assert hidden[-1] == figures.AnswerCount("other numbers", 9)
+    assert sum(row.count for row in hidden) == 21
+    shown = chart_rows(NUMBER_QUESTION, answer_rows(NUMBER_QUESTION, counts, revealed=True))
+    right, wrong = (row for row in shown if row.answer.startswith("other"))
+    assert (right.answer, right.correct, wrong.answer, wrong.correct) == (
+        "other right numbers",
+        True,
+        "other wrong numbers",
+        False,
+    )
+    assert sum(row.count for row in shown) == 21
+    choices = answer_rows(CHOICE_QUESTION, {"cat": 3}, revealed=False)
+    assert chart_rows(CHOICE_QUESTION, choices) == choices
+    lines = results_csv([(question_json(NUMBER_QUESTION, "d1"), counts)]).decode().splitlines()
+    assert len(lines) == 1 + 20  # the header, then every number given
 
 
 def test_the_chart_marks_the_right_answer_in_words_and_pattern_not_colour_alone() -> None:

@@ -3,8 +3,8 @@
 One call each side keeps the navigation script short: :func:`before_page` joins from a
 ``class=`` link, shows why a class ended, draws the teacher's or the student's bar (a
 follower's app may open the teacher's view instead: nothing after that runs);
-:func:`after_page` publishes a teacher's view, or tells the server's class watcher that a
-student's run has ended. Around the whole run, :func:`run_turn`
+:func:`around_page` publishes a teacher's view, or tells the server's class watcher that a
+student's run has ended (even one that stopped early). Around the whole run, :func:`run_turn`
 makes a class's followers take turns.
 """
 
@@ -33,11 +33,21 @@ def before_page(page: st.Page, pages: Mapping[str, st.Page]) -> None:
     student_run(page, pages)
 
 
-def after_page(page: st.Page, pages: Mapping[str, st.Page]) -> None:
-    """A teacher's content page (not Home, not the class page) is sent to the class; a
-    student's ended run lets the server rerun the next student's app."""
-    publish(page, set(pages) - {PAGE})
-    student_done()
+@contextmanager
+def around_page(page: st.Page, pages: Mapping[str, st.Page]) -> Iterator[None]:
+    """Around the page's run: a teacher's content page (not Home, not the class page) is
+    then sent to the class; a student's ended run lets the server rerun the next app.
+
+    A page that stops early (``st.stop()``: no sentence, a refused setting) or fails is
+    not sent, so the class keeps the teacher's last whole view; the student's run still
+    counts as ended (else the watcher would hold the class's next rerun back 2 s).
+    """
+    done = student_done()
+    try:
+        yield
+        publish(page, set(pages) - {PAGE})
+    finally:
+        done()
 
 
 #: Followers' app runs, one at a time per process; one waits 2 s at most (see run_turn).

@@ -16,8 +16,9 @@ then explores on their own until they follow again (never a tug of war with the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import NoReturn
+import functools
+from collections.abc import Callable, Mapping
+from typing import Literal, NoReturn
 
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
@@ -25,7 +26,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 from hosting.classroom import limits
 from hosting.classroom.records import ClassError, ClassGoneError, ClassState
 from ui.classroom.answering import question_card
-from ui.classroom.watch import WATCHED_FRAGMENT, View, watcher
+from ui.classroom.watch import WATCHED_FRAGMENT, View, Watcher, watcher
 from ui.shared import url
 from ui.shared.class_session import (
     FOLLOWING_KEY,
@@ -44,6 +45,9 @@ from ui.shared.class_session import (
 from ui.shared.safe import show_info
 
 APPLIED_KEY = "class_applied_view"  #: the teacher's view this app last showed
+OPENING_KEY = "class_opening"  #: the next run opens the teacher's view (:func:`_apply`)
+#: Who opened the view of a run for the class: the server's watcher, this app, or nobody.
+Opener = Literal["server", "app", ""]
 ENLISTED_KEY = "class_enlisted"  #: this session is known to the process's watcher
 PAGES_KEY = "class_pages"  #: the app's pages by URL path, for a rerun that opens one
 
@@ -118,16 +122,25 @@ def student_bar(state: ClassState, following: bool) -> None:
 
 def _apply(state: ClassState, target: st.Page) -> NoReturn:
     """Open the teacher's link on the teacher's page; nothing after this call runs."""
+    st.session_state[OPENING_KEY] = True
     url.open_link(target, {**link_query(state.query), URL_CODE: state.code})
+
+
+def _watcher() -> Watcher | None:
+    """The process's class watcher; None while the class store cannot even be opened."""
+    try:
+        return watcher()
+    except ClassError:
+        return None
 
 
 def _enlist(version: int | None, pages: Mapping[str, st.Page]) -> None:
     """Tell the process's watcher that this session drew ``version`` of its class."""
     ctx = get_script_run_ctx()
     current = role()
-    if ctx is None or current is None:
+    watching = _watcher()
+    if ctx is None or current is None or watching is None:
         return
-    watching = watcher()
     watching.know_pages({path: page._script_hash for path, page in pages.items()})
     following = bool(st.session_state.get(FOLLOWING_KEY))
     applied = st.session_state.get(APPLIED_KEY)
@@ -165,18 +178,23 @@ def _watched() -> None:
         _act()
 
 
-def student_done() -> None:
-    """After the page: a student's full run has ended (the watcher may rerun the next app)."""
+def student_done() -> Callable[[], None]:
+    """Before the page: what tells the watcher that this student's run has ended (so it
+    may rerun the next app). Taken before the page runs, since a page that stops early
+    (``st.stop()``) leaves no call into Streamlit working after it."""
     ctx = get_script_run_ctx()
-    if st.session_state.get(ENLISTED_KEY) and ctx is not None:
-        watcher().done(ctx.session_id)
+    watching = _watcher() if st.session_state.get(ENLISTED_KEY) else None
+    if watching is None or ctx is None:
+        return lambda: None
+    return functools.partial(watching.done, ctx.session_id)
 
 
 def _unlist() -> None:
     """This session is no student (any more): the watcher forgets it."""
     ctx = get_script_run_ctx()
-    if st.session_state.pop(ENLISTED_KEY, False) and ctx is not None:
-        watcher().drop(ctx.session_id)
+    watching = _watcher() if st.session_state.pop(ENLISTED_KEY, False) else None
+    if watching is not None and ctx is not None:
+        watching.drop(ctx.session_id)
 
 
 def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> None:
@@ -185,13 +203,14 @@ def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> None:
     if current is None or current.teaching:
         _unlist()
         return
+    opened = _opened_for_class()
     state = attempt(lambda: classes().state(current.code))
     if state is None:  # the store is out of reach (said above): the page works on its own
         _enlist(None, pages)  # so the first answer of the store reruns the app
         _watched()
         return
     st.session_state[PAGES_KEY] = dict(pages)
-    target = _target(state, page, pages)
+    target = _target(state, page, pages, opened)
     if target is not None:
         _apply(state, target)
     _enlist(state.version, pages)
@@ -200,24 +219,39 @@ def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> None:
     _watched()
 
 
-def _target(state: ClassState, page: st.Page, pages: Mapping[str, st.Page]) -> st.Page | None:
+def _opened_for_class() -> Opener:
+    """Who opened the view of this run for the class: "server", "app" or "" (the student).
+
+    Asked once per run: the server's watcher (:mod:`ui.classroom.watch`) or this app
+    (:func:`_apply`) may have opened a view of the teacher that is no longer the newest.
+    """
+    ctx, watching = get_script_run_ctx(), _watcher()
+    by_server = ctx is not None and watching is not None and watching.opened(ctx.session_id)
+    by_app = bool(st.session_state.pop(OPENING_KEY, False))
+    return "server" if by_server else "app" if by_app else ""
+
+
+def _target(
+    state: ClassState, page: st.Page, pages: Mapping[str, st.Page], opened: Opener
+) -> st.Page | None:
     """The teacher's page if this app must switch to the teacher's view, else None.
 
     A follower switches when the teacher's view is new to it. When the teacher's view
     is the one it already had and its own view differs, the student changed something:
     it now explores on its own (one click follows again), rather than being pulled back.
+    A view the class ``opened`` is never the student's change: if the teacher moved on
+    (or back) meanwhile, the teacher's view is opened again.
     """
     teachers = (state.page, state.query)
     target = pages.get(state.page)
     if not st.session_state.get(FOLLOWING_KEY) or target is None:
         return None
     if current_view(page) == teachers:
-        ctx = get_script_run_ctx()
-        if ctx is not None and watcher().opened(ctx.session_id):
+        if opened == "server":
             url.show_link_in_browser()  # the server opened the link: tell the browser
         st.session_state[APPLIED_KEY] = teachers
         return None
-    if st.session_state.get(APPLIED_KEY) == teachers:
+    if st.session_state.get(APPLIED_KEY) == teachers and not opened:
         st.session_state[FOLLOWING_KEY] = False
         show_info("You changed the view, so you are exploring on your own.")
         return None

@@ -16,6 +16,9 @@ from ui.classroom.figures import AnswerCount
 from ui.shared.class_session import answer_value, question_from_json
 
 CSV_COLUMNS = ("question", "prompt", "answer", "count", "right")
+#: Rows of a number question's live chart: the numbers most given, then the rest summed
+#: (by verdict once revealed). Every number given is counted, and kept in the CSV.
+CHART_NUMBERS = 12
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -42,6 +45,23 @@ def answer_rows(question: Question, counts: Mapping[str, int], revealed: bool) -
         )
         for answer in answers
     ]
+
+
+def chart_rows(question: Question, rows: Sequence[AnswerCount]) -> list[AnswerCount]:
+    """``rows`` as the live chart shows them: every choice, or at most ``CHART_NUMBERS``
+    rows of numbers (those most given, then "other numbers", split right and wrong once
+    revealed)."""
+    if question.kind == CHOICE or len(rows) <= CHART_NUMBERS:
+        return list(rows)
+    revealed = any(row.correct is not None for row in rows)
+    kept, rest = list(rows[: CHART_NUMBERS - 1 - revealed]), rows[CHART_NUMBERS - 1 - revealed :]
+    if not revealed:
+        return [*kept, AnswerCount("other numbers", sum(row.count for row in rest))]
+    for label, verdict in (("other right numbers", True), ("other wrong numbers", False)):
+        count = sum(row.count for row in rest if row.correct is verdict)
+        if count:
+            kept.append(AnswerCount(label, count, verdict))
+    return kept
 
 
 def results_rows(

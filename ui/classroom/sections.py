@@ -37,7 +37,7 @@ def start_section(state: ClassroomState) -> None:
         "Start a class", key="class_start", type="primary", icon=":material/groups:"
     )
     if pressed and allowed("start", limits.STARTS_PER_HOUR, 3600, "classes started"):
-        started = attempt(classes().start)
+        started = attempt(lambda: classes().start())  # opening the store may fail too
         if started is not None:
             set_role(Role(started.code, started.key))
             st.rerun()

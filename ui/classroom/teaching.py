@@ -16,7 +16,7 @@ from hosting.classroom import limits
 from hosting.classroom.records import ClassError
 from ui.classroom import figures
 from ui.classroom.figures import AnswerCount
-from ui.classroom.results import answer_rows
+from ui.classroom.results import answer_rows, chart_rows
 from ui.shared.class_session import (
     Role,
     attempt,
@@ -66,7 +66,7 @@ def answers_panel(teacher: Role) -> None:
     question = question_from_json(state.question)
     counts = attempt(lambda: classes().counts(teacher.code, question.id)) or {}
     present = attempt(lambda: classes().present(teacher.code)) or 0
-    rows = answer_rows(question, counts, state.revealed)
+    rows = chart_rows(question, answer_rows(question, counts, state.revealed))
     answered = sum(counts.values())
     st.markdown(f"**Open question:** {escape_markdown(question.prompt)}")
     st.markdown(f"**{answered} of {present} present answered**")

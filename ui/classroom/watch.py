@@ -18,6 +18,7 @@ tested without a server; :func:`rerun_session` is the rerun on a running server.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import threading
 import time
@@ -41,8 +42,8 @@ WATCHED_FRAGMENT = "class_watched"  #: the key of the fragment a student's full 
 #: A view to open: the page's script hash and the query string of the teacher's link.
 Link = tuple[str, str]
 #: Ask ``session_id``'s app to run again, opening ``Link`` if given (it may decline while
-#: a run is under way).
-Rerun = Callable[[str, "Link | None"], None]
+#: a run is under way); the third argument is called just before a link is opened.
+Rerun = Callable[[str, "Link | None", Callable[[], None]], None]
 View = tuple[str, dict[str, str]]  #: a page's URL path and its published query
 #: Whether ``session_id``'s browser is still connected.
 Alive = Callable[[str], bool]
@@ -93,7 +94,7 @@ class Watcher:
         self._rerunning: dict[str, float] = {}  #: session id -> when its rerun was asked
         self._views: dict[str, tuple[int, View]] = {}  #: each class's version and view
         self._pages: dict[str, str] = {}
-        self._opened: set[str] = set()  #: sessions asked to open a link, until their run says so
+        self._opened: set[str] = set()  #: sessions opening a link, until their run asks
         self._lock = threading.Lock()
 
     def enlist(
@@ -121,6 +122,11 @@ class Watcher:
                 return False
             self._opened.discard(session_id)
             return True
+
+    def _opening(self, session_id: str) -> None:
+        """``session_id``'s app is about to open a link: its next run is the watcher's."""
+        with self._lock:
+            self._opened.add(session_id)
 
     def know_pages(self, pages: dict[str, str]) -> None:
         """The app's pages: URL path -> script hash (the same for every session)."""
@@ -187,9 +193,8 @@ class Watcher:
             chosen = behind[: max(self.at_once - len(self._rerunning), 0)]
             self._rerunning.update(dict.fromkeys(chosen, now))
             links = [self._link(self._members[session_id]) for session_id in chosen]
-            self._opened.update(sid for sid, link in zip(chosen, links, strict=True) if link)
         for session_id, link in zip(chosen, links, strict=True):
-            self.rerun(session_id, link)
+            self.rerun(session_id, link, functools.partial(self._opening, session_id))
 
     def _read_view(self, code: str, version: int, members: list[tuple[str, Member]]) -> None:
         """The teacher's view at ``version``, read once per change while somebody follows."""
@@ -236,7 +241,7 @@ def _by_class(members: dict[str, Member]) -> dict[str, list[tuple[str, Member]]]
     return by_class
 
 
-def _rerun_if_idle(session: AppSession, link: Link | None) -> None:
+def _rerun_if_idle(session: AppSession, link: Link | None, opening: Callable[[], None]) -> None:
     """On the event loop: open ``link`` in ``session``, or rerun its watched fragment.
 
     A link is opened as the browser's back and forward buttons open one (the link
@@ -244,7 +249,8 @@ def _rerun_if_idle(session: AppSession, link: Link | None) -> None:
     dropped first (:func:`ui.shared.url.drop_link_bindings`), as ``open_link`` does. A
     run under way (the student's own, or the last push's) is left alone, so no click is
     cut short; if it drew an old version, the next tick asks again. Without the fragment
-    (a run that failed before drawing it), the whole app reruns.
+    (a run that failed before drawing it), the whole app reruns. ``opening()`` is called
+    just before a link is opened, so the run that opens it knows it is not the student's.
     """
     if session._state != AppSessionState.APP_NOT_RUNNING or session._scriptrunner is not None:
         return
@@ -257,13 +263,14 @@ def _rerun_if_idle(session: AppSession, link: Link | None) -> None:
         state.page_script_hash, state.query_string = link
         state.is_history_navigation = True
         url.drop_link_bindings(session._session_state.query_params)  # no run under way
+        opening()
     else:
         with contextlib.suppress(StreamlitAPIException):  # the last full run did not draw it
             state.fragment_id = session._fragment_storage.resolve_target(WATCHED_FRAGMENT)[0]
     session.request_rerun(state)
 
 
-def rerun_session(session_id: str, link: Link | None) -> None:
+def rerun_session(session_id: str, link: Link | None, opening: Callable[[], None]) -> None:
     """Ask a connected session's app to run again, as Streamlit's "run on save" does.
 
     Streamlit's internals (it is pinned): the session's event loop runs the request,
@@ -272,7 +279,7 @@ def rerun_session(session_id: str, link: Link | None) -> None:
     """
     session = Runtime.instance().get_app_session(session_id) if Runtime.exists() else None
     if session is not None:
-        session._event_loop.call_soon_threadsafe(_rerun_if_idle, session, link)
+        session._event_loop.call_soon_threadsafe(_rerun_if_idle, session, link, opening)
 
 
 def connected(session_id: str) -> bool:
