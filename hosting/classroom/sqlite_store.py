@@ -146,6 +146,11 @@ class SQLiteStore:
             asked=n_asked,
         )
 
+    @staticmethod
+    def _gone(db: sqlite3.Connection, code: str) -> bool:
+        """Whether ``code`` has no class: a write that raced its end must leave no row."""
+        return db.execute("SELECT 1 FROM classes WHERE code = ?", (code,)).fetchone() is None
+
     def _bump(self, db: sqlite3.Connection, code: str, assignments: str, *args: object) -> int:
         row = db.execute(
             f"UPDATE classes SET version = version + 1, {assignments} WHERE code = ? "
@@ -162,6 +167,8 @@ class SQLiteStore:
     @unavailable
     def ask(self, code: str, question_id: str, question_json: str) -> int:
         with self._transaction() as db:
+            if self._gone(db, code):
+                return -1
             db.execute(
                 "INSERT OR IGNORE INTO questions (code, id, position, body) VALUES "
                 "(?, ?, (SELECT COUNT(*) FROM questions WHERE code = ?), ?)",
@@ -185,6 +192,8 @@ class SQLiteStore:
     @unavailable
     def answer(self, code: str, question_id: str, student: str, answer: str) -> bool:
         with self._transaction() as db:
+            if self._gone(db, code):
+                return False
             cursor = db.execute(
                 "INSERT OR IGNORE INTO answers (code, question_id, student, answer) "
                 "VALUES (?, ?, ?, ?)",
@@ -205,6 +214,8 @@ class SQLiteStore:
     @unavailable
     def join(self, code: str, student: str, now: float, max_students: int, since: float) -> bool:
         with self._transaction() as db:
+            if self._gone(db, code):
+                return True  # as Redis: the next read finds the class gone
             db.execute("DELETE FROM presence WHERE code = ? AND seen < ?", (code, since))
             known = db.execute(
                 "SELECT 1 FROM presence WHERE code = ? AND student = ?", (code, student)
@@ -230,6 +241,8 @@ class SQLiteStore:
     @unavailable
     def first_use(self, code: str, request_id: str) -> bool:
         with self._transaction() as db:
+            if self._gone(db, code):
+                return True  # as Redis: the write that follows finds the class gone
             cursor = db.execute(
                 "INSERT OR IGNORE INTO requests (code, id) VALUES (?, ?)", (code, request_id)
             )

@@ -6,6 +6,7 @@ import pytest
 
 from hosting.classroom.classes import Classes
 from hosting.classroom.records import ClassGoneError, ClassState, RefusedError
+from hosting.classroom.store import ClassStore
 from tests.hosting.conftest import START_TIME
 
 QUESTION = {"id": "text:weight:2", "prompt": "Which key does <i>it</i> attend to?", "answer": "B"}
@@ -111,3 +112,20 @@ def test_a_typed_code_opens_its_class_in_any_case_and_spacing(classes: Classes) 
     typed = f" {code[:3].lower()}-{code[3:]} "
     assert classes.state(typed).code == code
     assert classes.version(typed) == 0
+
+
+def test_writes_that_race_the_end_of_a_class_leave_nothing_behind(store: ClassStore) -> None:
+    # Each write checked the class, then the teacher ended it before the write ran: a new
+    # class that draws the same code later must start empty.
+    now = START_TIME
+    assert store.create("K7QH3M", "digest", now + 3600, now)
+    store.end("K7QH3M")
+    assert store.ask("K7QH3M", "q1", '{"id":"q1"}') == -1
+    assert store.answer("K7QH3M", "q1", "student-aaaa", "B") is False
+    assert store.join("K7QH3M", "student-aaaa", now, 400, now - 30) is True
+    assert store.first_use("K7QH3M", "r1") is True
+    assert store.create("K7QH3M", "digest", now + 3600, now)
+    assert store.questions("K7QH3M") == []
+    assert store.counts("K7QH3M", "q1") == {}
+    assert store.present("K7QH3M", now - 30) == 0
+    assert store.first_use("K7QH3M", "r1") is True
