@@ -66,10 +66,17 @@ class Classes:
 
     # --- anybody ---------------------------------------------------------------------------
     def start(self) -> Started:
-        """Open a class with a fresh code and teacher key. :class:`FullError` if the store is."""
+        """Open a class with a fresh code and teacher key. :class:`FullError` if the store is.
+
+        A full store first ends its idle classes (nothing heard for ``IDLE_SECONDS``).
+        """
         now = self.clock()
         if self.store.open_classes(now) >= limits.MAX_CLASSES:
-            raise FullError("This server already hosts as many classes as it can. Try again later.")
+            self.store.reclaim(now - limits.IDLE_SECONDS, now)
+            if self.store.open_classes(now) >= limits.MAX_CLASSES:
+                raise FullError(
+                    "This server already hosts as many classes as it can. Try again later."
+                )
         key = codes.new_key()
         for _ in range(CODE_ATTEMPTS):
             code = codes.new_code()
@@ -216,6 +223,6 @@ class Classes:
             or not 0 < len(request_id) <= limits.MAX_REQUEST_ID_CHARS
         ):
             raise RefusedError("This request has no usable id.")
-        if not self.store.first_use(canonical, request_id):
+        if not self.store.first_use(canonical, request_id, self.clock()):
             raise ReplayedError()
         return canonical

@@ -20,6 +20,11 @@ MAX_REQUEST_ID_CHARS: Final = 64
 
 CLASS_SECONDS: Final = 12 * 3600  #: a class expires 12 h after it starts (a school day)
 MAX_CLASSES: Final = 500  #: open at once per store (one server or one Redis)
+#: A class whose teacher has changed nothing and that has had no student present for this
+#: long is idle. When the store holds MAX_CLASSES, a new class takes the places of the
+#: idle ones: classes started in a burst and left alone block new ones for half an hour
+#: at most, not for their 12 h, and a class in use is never pushed out.
+IDLE_SECONDS: Final = 30 * 60
 MAX_STUDENTS: Final = 400  #: per class: a large lecture hall
 MAX_QUESTIONS: Final = 100  #: per class: more than a lecture asks
 MAX_ANSWER_CHARS: Final = 64  #: a choice or a number; longer is refused

@@ -4,9 +4,11 @@ Every replica reads and writes the same keys, so students on different replicas
 follow one teacher and feed one answer count. A class's keys live under
 ``attention:class:<code>:`` and expire with the class (EXPIREAT), so Redis frees
 them itself; ``attention:classes``, a sorted set of code -> expires_at, counts
-the open classes. Every write is a Lua script (Redis runs one at a time, so each
-is atomic) that first checks the class still exists: a write racing ``end`` or
-expiry never leaves keys behind. The version a server's class watcher reads is one HMGET.
+the open classes. A class's ``meta`` hash holds when it was last heard from
+(``heard_at``: its start, a student's "still here", a teacher's change). Every
+write is a Lua script (Redis runs one at a time, so each is atomic) that first
+checks the class still exists: a write racing ``end`` or expiry never leaves keys
+behind. The version a server's class watcher reads is one HMGET.
 """
 
 from __future__ import annotations
@@ -29,29 +31,40 @@ SOCKET_SECONDS = 2.0  #: a read fails fast when Redis is away: the page keeps wo
 HEALTH_CHECK_SECONDS = 30  #: an idle pooled connection is pinged before reuse after this
 RETRIES = 1  #: once more, for a pooled connection Redis dropped (a restart); then give up
 
+# Deletes every key of the class whose keys start with ``prefix``.
+DROP_CLASS = f"""
+local function drop_class(prefix)
+  for _, id in ipairs(redis.call('LRANGE', prefix .. 'asked', 0, -1)) do
+    redis.call('DEL', prefix .. 'answers:' .. id, prefix .. 'counts:' .. id)
+  end
+  redis.call('DEL', {", ".join(f"prefix .. '{part}'" for part in PARTS)})
+end
+"""
 # Every script sees KEYS = (INDEX, meta, asked, bodies, presence, requests) and ARGV[1] =
 # the class's key prefix; ``expires`` is nil when the class is gone.
-PRELUDE = """
+PRELUDE = (
+    DROP_CLASS
+    + """
 local index, meta, asked, bodies = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local presence, requests, prefix = KEYS[5], KEYS[6], ARGV[1]
 local expires = redis.call('HGET', meta, 'expires_at')
 local function keep(key)
   redis.call('EXPIREAT', key, math.ceil(tonumber(expires)))
 end
-local function drop()
-  for _, id in ipairs(redis.call('LRANGE', asked, 0, -1)) do
-    redis.call('DEL', prefix .. 'answers:' .. id, prefix .. 'counts:' .. id)
+local function heard(now)
+  if tonumber(redis.call('HGET', meta, 'heard_at') or 0) < tonumber(now) then
+    redis.call('HSET', meta, 'heard_at', now)
   end
-  redis.call('DEL', meta, asked, bodies, presence, requests)
 end
 """
+)
 # ARGV: prefix, code, key digest, expires_at, now. A code whose class expired is reused.
 CREATE = """
 redis.call('ZREMRANGEBYSCORE', index, '-inf', ARGV[5])
 if expires and tonumber(expires) > tonumber(ARGV[5]) then return 0 end
-drop()
+drop_class(prefix)
 redis.call('HSET', meta, 'key_digest', ARGV[3], 'expires_at', ARGV[4], 'version', 0,
-  'page', '', 'query', '{}', 'question', '', 'revealed', 0)
+  'page', '', 'query', '{}', 'question', '', 'revealed', 0, 'heard_at', ARGV[5])
 expires = ARGV[4]
 keep(meta)
 redis.call('ZADD', index, ARGV[4], ARGV[2])
@@ -103,20 +116,42 @@ if not redis.call('ZSCORE', presence, ARGV[2])
 end
 redis.call('ZADD', presence, ARGV[3], ARGV[2])
 keep(presence)
+heard(ARGV[3])
 return 1
 """
-# A gone class replays nothing: the write that follows finds it gone.
+# ARGV: prefix, request id, now. A gone class replays nothing: the write that follows
+# finds it gone.
 FIRST_USE = """
 if not expires then return 1 end
 local added = redis.call('SADD', requests, ARGV[2])
 keep(requests)
+heard(ARGV[3])
 return added
 """
 END = """
-drop()
+drop_class(prefix)
 redis.call('ZREM', index, ARGV[2])
 return 1
 """
+# KEYS: (INDEX,); ARGV: the prefix of every class, idle_since, now. Each open class's
+# keys are named from its code (at most MAX_CLASSES classes are open).
+RECLAIM = (
+    DROP_CLASS
+    + """
+local ended = 0
+for _, code in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[3], '+inf')) do
+  local prefix = ARGV[1] .. code .. ':'
+  local heard_at = redis.call('HGET', prefix .. 'meta', 'heard_at')
+  if tonumber(heard_at or 0) < tonumber(ARGV[2]) then
+    drop_class(prefix)
+    redis.call('ZREM', KEYS[1], code)
+    ended = ended + 1
+  end
+end
+return ended
+"""
+)
+
 
 #: Down, overloaded or failing over: no connection, no answer in time, out of memory
 #: (``maxmemory``), a replica that became read-only, a primary not ready.
@@ -152,7 +187,7 @@ class RedisStore:
         self._ask, self._reveal = script(PRELUDE + ASK), script(PRELUDE + REVEAL)
         self._questions, self._answer = script(PRELUDE + QUESTIONS), script(PRELUDE + ANSWER)
         self._join, self._first_use = script(PRELUDE + JOIN), script(PRELUDE + FIRST_USE)
-        self._end = script(PRELUDE + END)
+        self._end, self._reclaim = script(PRELUDE + END), script(RECLAIM)
 
     @staticmethod
     def prefix(code: str) -> str:
@@ -245,8 +280,12 @@ class RedisStore:
         return int(self._redis.zcount(self.prefix(code) + "presence", repr(since), "+inf"))
 
     @unavailable
-    def first_use(self, code: str, request_id: str) -> bool:
-        return self._run(self._first_use, code, request_id) == 1
+    def first_use(self, code: str, request_id: str, now: float) -> bool:
+        return self._run(self._first_use, code, request_id, repr(now)) == 1
+
+    @unavailable
+    def reclaim(self, idle_since: float, now: float) -> int:
+        return int(self._reclaim(keys=[INDEX], args=[PREFIX, repr(idle_since), repr(now)]))
 
     @unavailable
     def end(self, code: str) -> None:

@@ -6,6 +6,8 @@ rerun on a new thread, so a connection per thread would be opened per rerun).
 Every write is one short transaction. Expired classes are swept when a class
 is created. A database that stays locked or a full disk (``sqlite3.OperationalError``)
 is :class:`hosting.classroom.records.StoreUnavailableError` to the caller.
+When a class was last heard from is a table of its own (``heard``), so a file made
+before it existed opens as it is; its classes count as unheard until used.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ CREATE TABLE IF NOT EXISTS presence (
     code TEXT NOT NULL, student TEXT NOT NULL, seen REAL NOT NULL, PRIMARY KEY (code, student));
 CREATE TABLE IF NOT EXISTS requests (
     code TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (code, id));
+CREATE TABLE IF NOT EXISTS heard (code TEXT PRIMARY KEY, at REAL NOT NULL);
 """
-CHILD_TABLES = ("questions", "answers", "presence", "requests")
+CHILD_TABLES = ("questions", "answers", "presence", "requests", "heard")
 BUSY_SECONDS = 5.0  #: how long a write waits for another process's lock before giving up
 
 unavailable = unavailable_on(sqlite3.OperationalError)
@@ -75,6 +78,14 @@ class SQLiteStore:
                     self._db.execute("ROLLBACK")
                 raise
 
+    @staticmethod
+    def _heard(db: sqlite3.Connection, code: str, now: float) -> None:
+        db.execute(
+            "INSERT INTO heard (code, at) VALUES (?, ?) "
+            "ON CONFLICT (code) DO UPDATE SET at = MAX(at, excluded.at)",
+            (code, now),
+        )
+
     def _one(self, sql: str, *args: object) -> tuple | None:
         with self._lock:
             return self._db.execute(sql, args).fetchone()
@@ -100,7 +111,22 @@ class SQLiteStore:
                 "INSERT INTO classes (code, key_digest, expires_at) VALUES (?, ?, ?)",
                 (code, key_digest, expires_at),
             )
+            self._heard(db, code, now)
             return True
+
+    @unavailable
+    def reclaim(self, idle_since: float, now: float) -> int:
+        with self._transaction() as db:
+            idle = [
+                row[0]
+                for row in db.execute(
+                    "SELECT classes.code FROM classes LEFT JOIN heard USING (code) "
+                    "WHERE classes.expires_at > ? AND COALESCE(heard.at, 0) < ?",
+                    (now, idle_since),
+                )
+            ]
+            self._delete(db, idle)
+            return len(idle)
 
     @unavailable
     def open_classes(self, now: float) -> int:
@@ -231,6 +257,7 @@ class SQLiteStore:
                 "ON CONFLICT (code, student) DO UPDATE SET seen = excluded.seen",
                 (code, student, now),
             )
+            self._heard(db, code, now)
             return True
 
     @unavailable
@@ -239,13 +266,14 @@ class SQLiteStore:
         return int(row[0]) if row else 0
 
     @unavailable
-    def first_use(self, code: str, request_id: str) -> bool:
+    def first_use(self, code: str, request_id: str, now: float) -> bool:
         with self._transaction() as db:
             if self._gone(db, code):
                 return True  # as Redis: the write that follows finds the class gone
             cursor = db.execute(
                 "INSERT OR IGNORE INTO requests (code, id) VALUES (?, ?)", (code, request_id)
             )
+            self._heard(db, code, now)
             return cursor.rowcount == 1
 
     @unavailable

@@ -16,7 +16,8 @@ from hosting.classroom.records import ClassState
 
 class ClassStore(Protocol):
     def create(self, code: str, key_digest: str, expires_at: float, now: float) -> bool:
-        """Open a class; False if ``code`` is taken (atomic: two starts never share a code)."""
+        """Open a class, last heard from at ``now``; False if ``code`` is taken (atomic: two
+        starts never share a code)."""
 
     def open_classes(self, now: float) -> int:
         """How many classes are open (not expired, not ended)."""
@@ -49,7 +50,8 @@ class ClassStore(Protocol):
         """How many students gave each answer."""
 
     def join(self, code: str, student: str, now: float, max_students: int, since: float) -> bool:
-        """Mark ``student`` present; False if they are new and ``max_students`` are present.
+        """Mark ``student`` present (the class is heard from at ``now``); False if they are
+        new and ``max_students`` are present.
 
         Present: marked at ``since`` or later; the others are forgotten here, so a student
         who left (a closed tab, a reload's old session) frees their place.
@@ -58,8 +60,14 @@ class ClassStore(Protocol):
     def present(self, code: str, since: float) -> int:
         """How many students were marked present at ``since`` or later."""
 
-    def first_use(self, code: str, request_id: str) -> bool:
-        """True the first time a teacher request id is seen in this class, then False (atomic)."""
+    def first_use(self, code: str, request_id: str, now: float) -> bool:
+        """True the first time a teacher request id is seen in this class, then False (atomic).
+
+        The class is heard from at ``now``: its teacher is changing something.
+        """
+
+    def reclaim(self, idle_since: float, now: float) -> int:
+        """End every open class last heard from before ``idle_since``; how many ended."""
 
     def end(self, code: str) -> None:
         """Delete the class and everything in it."""

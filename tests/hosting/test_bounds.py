@@ -7,7 +7,7 @@ import pytest
 import attention_core as ac
 from hosting.classroom import limits
 from hosting.classroom.classes import Classes
-from hosting.classroom.records import FullError, RefusedError
+from hosting.classroom.records import ClassGoneError, FullError, RefusedError
 from tests.hosting.conftest import FakeClock
 
 QUESTION = {"id": "q1", "prompt": "How many?"}
@@ -31,6 +31,42 @@ def test_the_server_opens_at_most_max_classes_at_once(
     clock.advance(12 * 3600)
     assert classes.store.open_classes(clock()) == 0
     assert len({classes.start().code for _ in range(3)}) == 3
+
+
+def test_a_full_server_ends_its_idle_classes_for_a_new_one_and_keeps_those_in_use(
+    classes: Classes, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "MAX_CLASSES", 4)
+    steered, attended, idle, abandoned = (classes.start() for _ in range(4))
+    classes.join(abandoned.code, "student-0001")  # a student came, then left
+    clock.advance(limits.IDLE_SECONDS - 20)
+    classes.steer(steered.code, steered.key, "r1", "text", {})  # its teacher is at work
+    classes.join(attended.code, "student-0002")  # a student is still there
+    clock.advance(21)  # the other two: nothing heard for IDLE_SECONDS and a second
+    new = classes.start()
+    for gone in (idle, abandoned):
+        with pytest.raises(ClassGoneError):
+            classes.version(gone.code)
+        with pytest.raises(ClassGoneError):
+            classes.steer(gone.code, gone.key, "r2", "text", {})
+    assert classes.version(steered.code) == 1
+    assert classes.state(attended.code).version == 0
+    assert classes.present(attended.code) == 1
+    classes.start()
+    with pytest.raises(FullError, match="as many classes as it can"):
+        classes.start()  # four classes in use: none is pushed out
+    assert classes.version(new.code) == 0
+
+
+def test_an_idle_class_keeps_its_place_while_the_server_has_room(
+    classes: Classes, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "MAX_CLASSES", 2)
+    prepared = classes.start()  # a teacher prepares a class in the morning
+    clock.advance(4 * limits.IDLE_SECONDS)
+    classes.start()
+    assert classes.version(prepared.code) == 0
+    assert classes.steer(prepared.code, prepared.key, "r1", "text", {}) == 1
 
 
 def test_a_class_takes_at_most_max_students_present_and_frees_the_place_of_one_gone(

@@ -123,9 +123,34 @@ def test_writes_that_race_the_end_of_a_class_leave_nothing_behind(store: ClassSt
     assert store.ask("K7QH3M", "q1", '{"id":"q1"}') == -1
     assert store.answer("K7QH3M", "q1", "student-aaaa", "B") is False
     assert store.join("K7QH3M", "student-aaaa", now, 400, now - 30) is True
-    assert store.first_use("K7QH3M", "r1") is True
+    assert store.first_use("K7QH3M", "r1", now) is True
     assert store.create("K7QH3M", "digest", now + 3600, now)
     assert store.questions("K7QH3M") == []
     assert store.counts("K7QH3M", "q1") == {}
     assert store.present("K7QH3M", now - 30) == 0
-    assert store.first_use("K7QH3M", "r1") is True
+    assert store.first_use("K7QH3M", "r1", now) is True
+
+
+def test_reclaim_ends_the_classes_unheard_since_a_time_and_leaves_nothing_of_them(
+    store: ClassStore,
+) -> None:
+    now = START_TIME
+    assert store.create("K7QH3M", "digest", now + 3600, now)
+    assert store.ask("K7QH3M", "q1", '{"id":"q1"}') == 1
+    assert store.answer("K7QH3M", "q1", "student-aaaa", "B") is True
+    assert store.join("K7QH3M", "student-aaaa", now, 400, now - 30) is True
+    assert store.first_use("K7QH3M", "r1", now) is True
+    assert store.create("K7QH3N", "digest", now + 3600, now)
+    assert store.join("K7QH3N", "student-bbbb", now + 5, 400, now - 25) is True
+    assert store.create("K7QH3P", "digest", now + 3600, now)
+    assert store.first_use("K7QH3P", "r1", now + 6) is True
+    assert store.reclaim(now + 5, now + 10) == 1  # heard at idle_since or later: kept
+    assert store.version("K7QH3M", now + 10) is None
+    assert store.open_classes(now + 10) == 2
+    assert store.create("K7QH3M", "digest", now + 3600, now + 10)
+    assert store.questions("K7QH3M") == []
+    assert store.counts("K7QH3M", "q1") == {}
+    assert store.present("K7QH3M", now - 30) == 0
+    assert store.first_use("K7QH3M", "r1", now + 10) is True
+    assert store.reclaim(now + 10, now + 10) == 2  # the two older ones, not the new one
+    assert store.open_classes(now + 10) == 1

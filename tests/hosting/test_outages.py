@@ -14,7 +14,7 @@ from hosting.classroom.redis_store import RedisStore
 from hosting.classroom.sqlite_store import SQLiteStore
 from hosting.classroom.store import ClassStore
 from hosting.local_server import LOOPBACK, free_port
-from tests.hosting.conftest import FakeClock, redis_server_or_skip, running_redis
+from tests.hosting.conftest import START_TIME, FakeClock, redis_server_or_skip, running_redis
 
 UNAVAILABLE = "The class service cannot be reached right now"
 STUDENT = "student-aaaa"
@@ -39,9 +39,9 @@ def test_a_class_that_goes_while_a_request_runs_is_gone_not_version_minus_one(
     started = classes.start()
     first_use = store.first_use
 
-    def end_first(code: str, request_id: str) -> bool:
+    def end_first(code: str, request_id: str, now: float) -> bool:
         store.end(code)  # the teacher's other tab ends the class in between
-        return first_use(code, request_id)
+        return first_use(code, request_id, now)
 
     monkeypatch.setattr(store, "first_use", end_first)
     with pytest.raises(ClassGoneError):
@@ -124,3 +124,18 @@ def test_a_programming_error_in_a_store_stays_loud(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "classes.sqlite3")
     with pytest.raises(sqlite3.ProgrammingError):
         store.create("K7QH3M", ["not", "text"], 1.0, 0.0)  # type: ignore[arg-type]
+
+
+def test_a_store_file_from_before_heard_times_opens_and_its_classes_count_as_unheard(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "classes.sqlite3"
+    old = SQLiteStore(path)
+    assert old.create("K7QH3M", "digest", START_TIME + 3600, START_TIME)
+    old._db.execute("DROP TABLE heard")  # as a file written before the table existed
+    old.close()
+    store = SQLiteStore(path)
+    assert store.version("K7QH3M", START_TIME) == 0
+    assert store.reclaim(START_TIME - 3600, START_TIME) == 1
+    assert store.open_classes(START_TIME) == 0
+    store.close()

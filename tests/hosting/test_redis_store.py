@@ -65,6 +65,19 @@ def test_an_ended_class_leaves_no_key(redis_store: RedisStore, redis_client: red
     assert redis_client.zrange(INDEX, 0, -1) == [other.code]
 
 
+def test_a_reclaimed_class_leaves_no_key(
+    redis_store: RedisStore, redis_client: redis.Redis
+) -> None:
+    clock = FakeClock()
+    code, _ = _busy_class(Classes(redis_store, clock=clock))
+    clock.advance(60)
+    other = Classes(redis_store, clock=clock).start()
+    assert redis_store.reclaim(clock() - 1, clock()) == 1
+    assert set(redis_client.scan_iter()) == {INDEX, f"attention:class:{other.code}:meta"}
+    assert redis_client.zrange(INDEX, 0, -1) == [other.code]
+    assert redis_store.version(code, clock()) is None
+
+
 def test_a_write_to_a_gone_class_makes_no_key(
     redis_store: RedisStore, redis_client: redis.Redis
 ) -> None:
@@ -72,7 +85,7 @@ def test_a_write_to_a_gone_class_makes_no_key(
     assert redis_store.set_view("K7QH3M", "text", "{}") == -1
     assert redis_store.ask("K7QH3M", "q1", '{"id":"q1"}') == -1
     assert redis_store.reveal("K7QH3M", "q1") == -1
-    assert redis_store.first_use("K7QH3M", "r1") is True
+    assert redis_store.first_use("K7QH3M", "r1", START_TIME) is True
     assert redis_store.join("K7QH3M", "student-aaaa", START_TIME, 400, START_TIME - 30) is True
     assert list(redis_client.scan_iter()) == []
 
