@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
+from hosting.classroom import limits
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -55,8 +57,10 @@ class ClassGoneError(ClassError):
     def __init__(self, message: str = "") -> None:
         super().__init__(
             message
-            or "This class is not open: it has ended, expired (classes last 12 hours) or "
-            "the code is wrong. You can keep using the app on your own."
+            or "This class is not open: it has ended, expired (classes last "
+            f"{limits.CLASS_SECONDS // 3600} hours), gave its place to a new class after "
+            f"{limits.IDLE_SECONDS // 60} minutes unused on a full server, or the code is "
+            "wrong. You can keep using the app on your own."
         )
 
 
