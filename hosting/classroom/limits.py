@@ -45,6 +45,9 @@ POLL_SECONDS: Final = 1.0  #: how often the teacher's answers panel redraws
 #: for seconds (BENCHMARKS.md, "A live class").
 RERUNS_AT_ONCE: Final = 1
 RERUN_PATIENCE_SECONDS: Final = 2.0  #: an app that has not redrawn by then frees its place
+#: An app busy with a run of its own declines a rerun and frees its place at once; it is
+#: asked again this long after (its run's end asks sooner), so it never holds the class up.
+RERUN_RETRY_SECONDS: Final = 0.25
 
 JOINS_PER_MINUTE: Final = 5  #: per browser session: mistyped codes, not a guessing loop
 ANSWERS_PER_MINUTE: Final = 20  #: per browser session

@@ -33,10 +33,18 @@ class Sessions:
         self.reruns: list[str] = []
         self.links: dict[str, Link | None] = {}  #: the link each session was last asked to open
 
-    def rerun(self, session_id: str, link: Link | None, opening: Callable[[], None]) -> None:
+    def rerun(
+        self,
+        session_id: str,
+        link: Link | None,
+        opening: Callable[[], None],
+        declined: Callable[[], None],
+    ) -> None:
         self.reruns.append(session_id)
         self.links[session_id] = link
-        if link is not None and session_id not in self.busy:
+        if session_id in self.busy:
+            declined()
+        elif link is not None:
             opening()
 
     def alive(self, session_id: str) -> bool:
@@ -125,6 +133,64 @@ def test_a_teachers_change_reruns_each_student_once_until_their_run_draws_it(
     watcher.tick()
     assert len(sessions.reruns) == 4  # everybody has it: nobody is asked again
     assert "elsewhere" not in sessions.reruns
+
+
+def test_an_app_whose_run_ends_behind_lets_the_next_go_first_and_is_asked_at_the_next_tick(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    # The teacher changed the view again while session 0's run drew the last one: that
+    # run is still ending when it says it is done, so asking it again then would be
+    # declined (and held the class's one place for 2 s).
+    watcher = Watcher(counting, sessions.rerun, sessions.alive, clock=clock, at_once=1)
+    code, key = class_with_students(counting, watcher, 2)
+    first = counting.steer(code, key, "r1", "text", {"seed": "7"})
+    watcher.tick()
+    assert sessions.reruns == ["session-0"]
+    watcher.enlist("session-0", code, "student-0", first)
+    second = counting.steer(code, key, "r2", "text", {"seed": "8"})
+    watcher.tick()  # reads the new version; session 0 is still being rerun
+    watcher.done("session-0")
+    assert sessions.reruns == ["session-0", "session-1"]
+    watcher.enlist("session-1", code, "student-1", second)
+    watcher.done("session-1")
+    watcher.tick()
+    assert sessions.reruns == ["session-0", "session-1", "session-0"]
+
+
+def test_an_app_that_declines_frees_its_place_at_once_and_is_asked_again_soon(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = Watcher(counting, sessions.rerun, sessions.alive, clock=clock, at_once=1)
+    code, key = class_with_students(counting, watcher, 2)
+    sessions.busy.add("session-0")  # the student's own run is under way
+    version = counting.steer(code, key, "r1", "text", {"seed": "7"})
+    watcher.tick()
+    assert sessions.reruns == ["session-0", "session-1"]  # the next did not wait 2 s
+    watcher.enlist("session-1", code, "student-1", version)
+    watcher.done("session-1")
+    assert sessions.reruns == ["session-0", "session-1"]  # not asked again at once ...
+    sessions.busy.discard("session-0")
+    clock.advance(limits.RERUN_RETRY_SECONDS)
+    watcher.tick()
+    assert sessions.reruns == ["session-0", "session-1", "session-0"]  # ... but soon
+    watcher.enlist("session-0", code, "student-0", version)
+    watcher.done("session-0")
+    watcher.tick()
+    assert len(sessions.reruns) == 3
+
+
+def test_an_app_that_declined_is_asked_as_soon_as_its_own_run_ends(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = Watcher(counting, sessions.rerun, sessions.alive, clock=clock, at_once=1)
+    code, key = class_with_students(counting, watcher, 1)
+    sessions.busy.add("session-0")
+    counting.steer(code, key, "r1", "text", {"seed": "7"})
+    watcher.tick()
+    sessions.busy.discard("session-0")
+    watcher.done("session-0")  # its own run ended, having drawn the old version
+    watcher.tick()
+    assert sessions.reruns == ["session-0", "session-0"]
 
 
 def test_a_whole_class_is_rerun_a_few_at_a_time(

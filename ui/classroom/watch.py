@@ -41,9 +41,10 @@ from ui.shared.class_session import URL_CODE, classes, link_query
 WATCHED_FRAGMENT = "class_watched"  #: the key of the fragment a student's full run draws
 #: A view to open: the page's script hash and the query string of the teacher's link.
 Link = tuple[str, str]
-#: Ask ``session_id``'s app to run again, opening ``Link`` if given (it may decline while
-#: a run is under way); the third argument is called just before a link is opened.
-Rerun = Callable[[str, "Link | None", Callable[[], None]], None]
+#: Ask ``session_id``'s app to run again, opening ``Link`` if given. The third argument is
+#: called just before a link is opened; the fourth if the app declines, as it does while a
+#: run of its own is under way.
+Rerun = Callable[[str, "Link | None", Callable[[], None], Callable[[], None]], None]
 View = tuple[str, dict[str, str]]  #: a page's URL path and its published query
 #: Whether ``session_id``'s browser is still connected.
 Alive = Callable[[str], bool]
@@ -69,7 +70,9 @@ class Watcher:
 
     A whole class would otherwise rerun at the same instant: ``at_once`` apps at most
     are rerun at a time, the next as soon as the full run of one of them has ended
-    (:meth:`done`), or when ``patience`` seconds have passed without that.
+    (:meth:`done`), or when ``patience`` seconds have passed without that. An app that
+    declines (its own run is under way) frees its place at once and is asked again
+    ``retry`` seconds later, or as soon as that run ends.
     """
 
     def __init__(
@@ -81,6 +84,7 @@ class Watcher:
         clock: Callable[[], float] = time.monotonic,
         at_once: int = limits.RERUNS_AT_ONCE,
         patience: float = limits.RERUN_PATIENCE_SECONDS,
+        retry: float = limits.RERUN_RETRY_SECONDS,
     ) -> None:
         self.classes = classes
         self.rerun = rerun
@@ -89,9 +93,11 @@ class Watcher:
         self.clock = clock
         self.at_once = at_once
         self.patience = patience
+        self.retry = retry
         self._members: dict[str, Member] = {}
         self._versions: dict[str, int] = {}  #: each class's version at the last read
         self._rerunning: dict[str, float] = {}  #: session id -> when its rerun was asked
+        self._declined: dict[str, float] = {}  #: session id -> when its app last declined
         self._views: dict[str, tuple[int, View]] = {}  #: each class's version and view
         self._pages: dict[str, str] = {}
         self._opened: set[str] = set()  #: sessions opening a link, until their run asks
@@ -136,10 +142,21 @@ class Watcher:
         """A full run of ``session_id``'s app has ended: if it was rerun, the next one goes.
 
         The next rerun is asked of the event loop after the messages of this run, so
-        a class's reruns go no faster than the server can send what they draw.
+        a class's reruns go no faster than the server can send what they draw. This app
+        is not asked in this pass, even if the class moved during its run: the run is
+        still ending, so it would decline; the next tick asks it.
         """
         with self._lock:
             self._rerunning.pop(session_id, None)
+            self._declined.pop(session_id, None)
+        self._rerun_next(skip=session_id)
+
+    def _decline(self, session_id: str, asked: float) -> None:
+        """``session_id``'s app declined the rerun asked at ``asked``: its place goes on."""
+        with self._lock:
+            if self._rerunning.get(session_id) == asked:
+                del self._rerunning[session_id]
+            self._declined[session_id] = self.clock()
         self._rerun_next()
 
     def drop(self, session_id: str) -> None:
@@ -147,6 +164,7 @@ class Watcher:
         with self._lock:
             self._members.pop(session_id, None)
             self._rerunning.pop(session_id, None)
+            self._declined.pop(session_id, None)
             self._opened.discard(session_id)
 
     def members(self) -> dict[str, Member]:
@@ -176,17 +194,23 @@ class Watcher:
             self._views = {code: view for code, view in self._views.items() if code in by_class}
         self._rerun_next()
 
-    def _rerun_next(self) -> None:
-        """Rerun the apps that are behind, while fewer than ``at_once`` are being rerun."""
+    def _rerun_next(self, skip: str = "") -> None:
+        """Rerun the apps that are behind (but ``skip``), while fewer than ``at_once`` are
+        being rerun."""
         with self._lock:
             now = self.clock()
             for session_id, asked in list(self._rerunning.items()):
                 if now - asked >= self.patience:
                     del self._rerunning[session_id]
+            for session_id, declined in list(self._declined.items()):
+                if now - declined >= self.retry:
+                    del self._declined[session_id]
             behind = [
                 session_id
                 for session_id, member in self._members.items()
                 if session_id not in self._rerunning
+                and session_id not in self._declined
+                and session_id != skip
                 and member.code in self._versions
                 and member.seen != self._versions[member.code]
             ]
@@ -194,7 +218,12 @@ class Watcher:
             self._rerunning.update(dict.fromkeys(chosen, now))
             links = [self._link(self._members[session_id]) for session_id in chosen]
         for session_id, link in zip(chosen, links, strict=True):
-            self.rerun(session_id, link, functools.partial(self._opening, session_id))
+            self.rerun(
+                session_id,
+                link,
+                functools.partial(self._opening, session_id),
+                functools.partial(self._decline, session_id, now),
+            )
 
     def _read_view(self, code: str, version: int, members: list[tuple[str, Member]]) -> None:
         """The teacher's view at ``version``, read once per change while somebody follows."""
@@ -241,18 +270,24 @@ def _by_class(members: dict[str, Member]) -> dict[str, list[tuple[str, Member]]]
     return by_class
 
 
-def _rerun_if_idle(session: AppSession, link: Link | None, opening: Callable[[], None]) -> None:
+def _rerun_if_idle(
+    session: AppSession,
+    link: Link | None,
+    opening: Callable[[], None],
+    declined: Callable[[], None],
+) -> None:
     """On the event loop: open ``link`` in ``session``, or rerun its watched fragment.
 
     A link is opened as the browser's back and forward buttons open one (the link
     wins over the values the widgets hold), in one run, and its widgets' bindings are
     dropped first (:func:`ui.shared.url.drop_link_bindings`), as ``open_link`` does. A
     run under way (the student's own, or the last push's) is left alone, so no click is
-    cut short; if it drew an old version, the next tick asks again. Without the fragment
+    cut short: ``declined()`` says so, and the watcher asks again soon. Without the fragment
     (a run that failed before drawing it), the whole app reruns. ``opening()`` is called
     just before a link is opened, so the run that opens it knows it is not the student's.
     """
     if session._state != AppSessionState.APP_NOT_RUNNING or session._scriptrunner is not None:
+        declined()
         return
     state = ClientState()
     state.CopyFrom(session._client_state)
@@ -270,7 +305,12 @@ def _rerun_if_idle(session: AppSession, link: Link | None, opening: Callable[[],
     session.request_rerun(state)
 
 
-def rerun_session(session_id: str, link: Link | None, opening: Callable[[], None]) -> None:
+def rerun_session(
+    session_id: str,
+    link: Link | None,
+    opening: Callable[[], None],
+    declined: Callable[[], None],
+) -> None:
     """Ask a connected session's app to run again, as Streamlit's "run on save" does.
 
     Streamlit's internals (it is pinned): the session's event loop runs the request,
@@ -278,8 +318,10 @@ def rerun_session(session_id: str, link: Link | None, opening: Callable[[], None
     through here on a real server.
     """
     session = Runtime.instance().get_app_session(session_id) if Runtime.exists() else None
-    if session is not None:
-        session._event_loop.call_soon_threadsafe(_rerun_if_idle, session, link, opening)
+    if session is None:
+        declined()  # closed meanwhile: the next tick forgets it
+    else:
+        session._event_loop.call_soon_threadsafe(_rerun_if_idle, session, link, opening, declined)
 
 
 def connected(session_id: str) -> bool:
