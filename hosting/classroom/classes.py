@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hosting.classroom import codes, limits
+from hosting.classroom import codes, limits, views
 from hosting.classroom.records import (
     ClassGoneError,
     ClassState,
@@ -29,7 +29,6 @@ from hosting.classroom.records import (
 from hosting.classroom.store import ClassStore
 
 PAGE_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")  #: a page's URL path: ``text``, ``time_series``
-PARAM_NAME = re.compile(r"[A-Za-z0-9_]{1,40}")
 STUDENT_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 QUESTION_ID = re.compile(r"[A-Za-z0-9_.:-]{1,120}")
 CODE_ATTEMPTS = 20  #: a fresh code collides with an open one at most 1 in 1.7 million
@@ -143,10 +142,8 @@ class Classes:
         """
         if not PAGE_NAME.fullmatch(page):
             raise RefusedError("That page cannot be shared with the class.")
-        if len(query) > limits.MAX_VIEW_PARAMS or not all(
-            isinstance(name, str) and PARAM_NAME.fullmatch(name) and isinstance(value, str)
-            for name, value in query.items()
-        ):
+        count = views.parameter_count(query) if len(query) <= limits.MAX_VIEW_PARAMS else None
+        if count is None or count > limits.MAX_VIEW_PARAMS:
             raise RefusedError("This view's settings cannot be shared with the class.")
         view = _json(dict(query), limits.MAX_VIEW_CHARS, "view")
         code = self._teacher(code, key, request_id)

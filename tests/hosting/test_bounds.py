@@ -166,6 +166,17 @@ def test_a_view_has_at_most_max_view_params_settings(classes: Classes) -> None:
     assert classes.state(code).query == query
 
 
+def test_packed_settings_count_against_max_view_params(classes: Classes) -> None:
+    started = classes.start()
+    code, key = started.code, started.key
+    plain = {f"p{number}": "1" for number in range(limits.MAX_VIEW_PARAMS - 2)}
+    two = {"class_lists": '{"a":["1","2"],"b":["3","4"]}'}
+    assert classes.steer(code, key, "r1", "text", plain | two) == 1
+    three = {"class_lists": '{"a":["1","2"],"b":["3","4"],"c":["5","6"]}'}
+    with pytest.raises(RefusedError, match="settings cannot be shared"):
+        classes.steer(code, key, "r2", "text", plain | three)
+
+
 def test_a_view_longer_than_max_view_chars_is_refused(classes: Classes) -> None:
     started = classes.start()
     query = {"sentence": "x" * limits.MAX_VIEW_CHARS}
@@ -194,7 +205,25 @@ def test_a_refused_view_records_no_request(classes: Classes) -> None:
 
 
 @pytest.mark.parametrize(
-    "query", [{"has space": "1"}, {"": "1"}, {"head": 2}, {"x" * 41: "1"}, {"a/b": "c"}]
+    "query",
+    [
+        {"has space": "1"},
+        {"": "1"},
+        {"head": 2},
+        {"x" * 41: "1"},
+        {"a/b": "c"},
+        {"embed": "true"},  # Streamlit's own: opening a link with it fails
+        {"embed_options": "dark_theme"},
+        # Several-valued settings are packed one way only (hosting.classroom.views):
+        {"class_lists": "x"},
+        {"class_lists": '{"heads": ["1", "2"]}'},  # spaces: not the packed form
+        {"class_lists": '{"z":["1","2"],"a":["1","2"]}'},  # names not sorted
+        {"class_lists": '{"embed":["a","b"]}'},
+        {"class_lists": '{"heads":["1"]}'},  # one value travels plainly
+        {"class_lists": '{"heads":["1",2]}'},
+        {"class_lists": '{"heads":["1","2"]}', "heads": "1"},  # set twice
+        {"class_lists": '{"class_lists":["1","2"]}'},
+    ],
 )
 def test_settings_with_unusable_names_or_values_are_refused(classes: Classes, query) -> None:
     started = classes.start()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,7 +24,7 @@ from hosting.turns import Gate
 from tests.views.expanders import CODE, open_expanders
 from ui.classroom import around, follow, watch
 from ui.classroom.results import results_csv
-from ui.shared import check_yourself, class_session
+from ui.shared import check_yourself, class_session, url
 from ui.shared.safe import escape_markdown
 from ui.text import questions as text_page_questions
 
@@ -412,7 +413,9 @@ def test_a_follower_who_goes_elsewhere_explores_instead_of_being_pulled_back() -
     assert student.text_area(key="text").value == SENTENCE
 
 
-def test_a_view_opened_for_the_class_is_not_taken_for_the_students_change() -> None:
+def test_a_view_opened_for_the_class_is_not_taken_for_the_students_change(
+    own_store: Classes,
+) -> None:
     # The teacher moves to a view and back while the follower's app opens the first move:
     # that run shows neither the teacher's view nor the student's own doing.
     teacher, role = start_class()
@@ -422,12 +425,37 @@ def test_a_view_opened_for_the_class_is_not_taken_for_the_students_change() -> N
     for name in list(student.query_params):
         del student.query_params[name]
     student.query_params.update({"text": "a dog barked", "class": role.code})
-    student.session_state[follow.OPENING_KEY] = True  # as follow._apply marks its opening
+    opened = ("text", own_store.state(role.code).query)
+    student.session_state[follow.OPENING_KEY] = opened  # as follow._apply marks its opening
     teach(teacher, text=SENTENCE)  # back, before the opened view's run
     student.run()
     assert not student.exception
     assert not [info.value for info in student.info if "exploring" in info.value]
     assert "Following the teacher" in student.markdown[0].value
+    assert student.text_area(key="text").value == SENTENCE
+
+
+@pytest.mark.parametrize(
+    "lists", ['{"embed":["a","b"]}', '{"pe_dims": ["0", "3"]}', "not json"]
+)
+def test_a_stored_view_no_link_can_show_is_opened_once_not_again_and_again(
+    own_store: Classes, monkeypatch: pytest.MonkeyPatch, lists: str
+) -> None:
+    # Classes.steer refuses these now (tests/hosting/test_bounds.py); a store written
+    # otherwise (an older version, by hand) must still not lock a follower in a loop.
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    query = json.dumps({"text": SENTENCE, "class_lists": lists})
+    own_store.store.set_view(role.code, "text", query)
+    opened: list[object] = []
+    real_open = url.open_link
+    monkeypatch.setattr(url, "open_link", lambda *link: opened.append(link) or real_open(*link))
+    student = join_by_link(role.code)
+    student.run()
+    assert len(opened) == 1
+    assert "Following the teacher" in student.markdown[0].value
+    assert student.button(key="class_stop_following")
+    assert not [info.value for info in student.info if "exploring" in info.value]
     assert student.text_area(key="text").value == SENTENCE
 
 

@@ -150,7 +150,16 @@ def test_the_qr_code_png_draws_the_join_links_modules() -> None:
     np.testing.assert_array_equal(centres[: len(modules), : len(modules)] < 128, modules)
 
 
-def test_a_views_several_valued_settings_travel_as_json_and_never_carry_the_class() -> None:
-    published = {"pe_length": "16", "class_lists": '{"pe_dims":["0","3"],"class":["X"]}'}
+def test_a_views_several_valued_settings_travel_packed_and_never_carry_the_class() -> None:
+    published = {"pe_length": "16", "class_lists": '{"pe_dims":["0","3"]}'}
     assert link_query(published) == {"pe_length": "16", "pe_dims": ["0", "3"]}
-    assert link_query({"text": "a", "class_lists": "not json"}) == {"text": "a"}
+    # Anything but the one packed form, the class's code and Streamlit's own names open
+    # nothing.
+    for refused in (
+        "not json",
+        '{"pe_dims": ["0", "3"]}',
+        '{"embed":["a","b"]}',
+        '{"class":["X","Y"],"pe_dims":["0","3"]}',
+    ):
+        assert link_query({"text": "a", "class_lists": refused}) == {"text": "a"}
+    assert link_query({"text": "a", "embed": "true", "class": "K7QH3M"}) == {"text": "a"}

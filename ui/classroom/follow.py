@@ -45,7 +45,8 @@ from ui.shared.class_session import (
 from ui.shared.safe import show_info
 
 APPLIED_KEY = "class_applied_view"  #: the teacher's view this app last showed
-OPENING_KEY = "class_opening"  #: the next run opens the teacher's view (:func:`_apply`)
+OPENING_KEY = "class_opening"  #: the teacher's view the next run opens (:func:`_apply`)
+SHOWN_KEY = "class_shown_view"  #: this app's own view when it last showed the teacher's
 #: Who opened the view of a run for the class: the server's watcher, this app, or nobody.
 Opener = Literal["server", "app", ""]
 ENLISTED_KEY = "class_enlisted"  #: this session is known to the process's watcher
@@ -93,7 +94,7 @@ def _set_following(following: bool) -> None:
 def _leave() -> None:
     current = role()
     leave(f"You left class {current.code}." if current else "")
-    for key in (FOLLOWING_KEY, APPLIED_KEY):
+    for key in (FOLLOWING_KEY, APPLIED_KEY, SHOWN_KEY):
         st.session_state.pop(key, None)
 
 
@@ -122,7 +123,7 @@ def student_bar(state: ClassState, following: bool) -> None:
 
 def _apply(state: ClassState, target: st.Page) -> NoReturn:
     """Open the teacher's link on the teacher's page; nothing after this call runs."""
-    st.session_state[OPENING_KEY] = True
+    st.session_state[OPENING_KEY] = (state.page, state.query)
     url.open_link(target, {**link_query(state.query), URL_CODE: state.code})
 
 
@@ -203,14 +204,14 @@ def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> None:
     if current is None or current.teaching:
         _unlist()
         return
-    opened = _opened_for_class()
+    opened, opened_view = _opened_for_class()
     state = attempt(lambda: classes().state(current.code))
     if state is None:  # the store is out of reach (said above): the page works on its own
         _enlist(None, pages)  # so the first answer of the store reruns the app
         _watched()
         return
     st.session_state[PAGES_KEY] = dict(pages)
-    target = _target(state, page, pages, opened)
+    target = _target(state, page, pages, opened, opened_view)
     if target is not None:
         _apply(state, target)
     _enlist(state.version, pages)
@@ -219,40 +220,51 @@ def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> None:
     _watched()
 
 
-def _opened_for_class() -> Opener:
-    """Who opened the view of this run for the class: "server", "app" or "" (the student).
+def _opened_for_class() -> tuple[Opener, View | None]:
+    """Who opened the view of this run for the class: "server", "app" or "" (the student),
+    and the teacher's view this app opened (None if it opened none).
 
     Asked once per run: the server's watcher (:mod:`ui.classroom.watch`) or this app
     (:func:`_apply`) may have opened a view of the teacher that is no longer the newest.
     """
     ctx, watching = get_script_run_ctx(), _watcher()
     by_server = ctx is not None and watching is not None and watching.opened(ctx.session_id)
-    by_app = bool(st.session_state.pop(OPENING_KEY, False))
-    return "server" if by_server else "app" if by_app else ""
+    opened_view = st.session_state.pop(OPENING_KEY, None)
+    opener: Opener = "server" if by_server else "app" if opened_view is not None else ""
+    return opener, opened_view
 
 
 def _target(
-    state: ClassState, page: st.Page, pages: Mapping[str, st.Page], opened: Opener
+    state: ClassState,
+    page: st.Page,
+    pages: Mapping[str, st.Page],
+    opened: Opener,
+    opened_view: View | None,
 ) -> st.Page | None:
     """The teacher's page if this app must switch to the teacher's view, else None.
 
     A follower switches when the teacher's view is new to it. When the teacher's view
-    is the one it already had and its own view differs, the student changed something:
-    it now explores on its own (one click follows again), rather than being pulled back.
-    A view the class ``opened`` is never the student's change: if the teacher moved on
-    (or back) meanwhile, the teacher's view is opened again.
+    is the one it already had and its own view differs from how it showed it, the
+    student changed something: it now explores on its own (one click follows again),
+    rather than being pulled back. A view the class ``opened`` is never the student's
+    change: if the teacher moved on (or back) meanwhile, the teacher's view is opened
+    again; but the view this app opened (``opened_view``) is the teacher's as this app
+    shows it, even if it reads otherwise: it is never opened again and again.
     """
     teachers = (state.page, state.query)
     target = pages.get(state.page)
     if not st.session_state.get(FOLLOWING_KEY) or target is None:
         return None
-    if current_view(page) == teachers:
+    mine = current_view(page)
+    if teachers in (mine, opened_view):
         if opened == "server":
             url.show_link_in_browser()  # the server opened the link: tell the browser
         st.session_state[APPLIED_KEY] = teachers
+        st.session_state[SHOWN_KEY] = mine
         return None
     if st.session_state.get(APPLIED_KEY) == teachers and not opened:
-        st.session_state[FOLLOWING_KEY] = False
-        show_info("You changed the view, so you are exploring on your own.")
+        if mine != st.session_state.get(SHOWN_KEY):
+            st.session_state[FOLLOWING_KEY] = False
+            show_info("You changed the view, so you are exploring on your own.")
         return None
     return target

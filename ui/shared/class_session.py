@@ -15,7 +15,6 @@ every verdict is the core's :func:`~attention_core.teaching.questions.check`.
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import re
 import secrets
@@ -30,11 +29,16 @@ from hosting.classroom import settings
 from hosting.classroom.classes import Classes
 from hosting.classroom.rate import RateLimit
 from hosting.classroom.records import ClassError, ClassGoneError
+from hosting.classroom.views import (
+    CLASS_PARAM,
+    LISTS_PARAM,
+    pack_lists,
+    unpack_lists,
+    usable_name,
+)
 from ui.shared.safe import show_error, show_warning
 
-URL_CODE = "class"  #: the join link's parameter: ``/?class=K7QH3M``
-NOT_PUBLISHED = frozenset({URL_CODE, "present"})  #: never part of the teacher's view
-LISTS_PARAM = "class_lists"  #: a published view's several-valued parameters, as JSON
+URL_CODE = CLASS_PARAM  #: the join link's parameter: ``/?class=K7QH3M``
 ROLE_KEY = "class_role"
 FOLLOWING_KEY = "class_following"  #: a student shows the teacher's view (else explores)
 STUDENT_ID_KEY = "class_student_id"
@@ -124,41 +128,31 @@ def leave(message: str = "") -> None:
 def published_query() -> dict[str, str]:
     """This session's query as a teacher's view: no ``class``/``present``, one text per name.
 
-    A parameter with several values (a multiselect's) travels as JSON under
-    :data:`LISTS_PARAM`, since a class's view maps each name to one text.
+    A parameter with several values (a multiselect's) travels packed under
+    :data:`~hosting.classroom.views.LISTS_PARAM` (:mod:`hosting.classroom.views`), since
+    a class's view maps each name to one text.
     """
     query: dict[str, str] = {}
     lists: dict[str, list[str]] = {}
     for name in st.query_params.to_dict():
-        if name in NOT_PUBLISHED:
-            continue
+        if not usable_name(name):
+            continue  # the class's code, presentation mode or a stray parameter: no setting
         values = st.query_params.get_all(name)
         if len(values) == 1:
             query[name] = values[0]
         else:
             lists[name] = values
     if lists:
-        query[LISTS_PARAM] = json.dumps(lists, sort_keys=True, separators=(",", ":"))
+        query[LISTS_PARAM] = pack_lists(lists)
     return query
 
 
 def link_query(published: Mapping[str, str]) -> dict[str, str | list[str]]:
     """A published view's query as the link's parameters (several values where it had them)."""
     query: dict[str, str | list[str]] = {
-        name: value for name, value in published.items() if name != LISTS_PARAM
+        name: value for name, value in published.items() if usable_name(name)
     }
-    try:
-        lists = json.loads(published.get(LISTS_PARAM, "{}"))
-    except ValueError:
-        lists = {}
-    if isinstance(lists, dict):
-        for name, values in lists.items():
-            if (
-                name not in NOT_PUBLISHED
-                and isinstance(values, list)
-                and all(isinstance(value, str) for value in values)
-            ):
-                query[str(name)] = values
+    query.update(unpack_lists(published.get(LISTS_PARAM, "{}")) or {})
     return query
 
 

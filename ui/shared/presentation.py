@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from hosting.classroom.views import PRESENT_PARAM
 from ui.figures.style import FigureStyle, style_for
 
-#: Session-state key (and URL parameter) of the presentation-mode toggle.
-PRESENT_KEY = "present"
+#: Session-state key (and URL parameter) of the presentation-mode toggle: each viewer's
+#: own, so a class's view never carries it (:mod:`hosting.classroom.views`).
+PRESENT_KEY = PRESENT_PARAM
 
 
 def current_style() -> FigureStyle:
