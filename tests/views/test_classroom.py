@@ -435,9 +435,7 @@ def test_a_view_opened_for_the_class_is_not_taken_for_the_students_change(
     assert student.text_area(key="text").value == SENTENCE
 
 
-@pytest.mark.parametrize(
-    "lists", ['{"embed":["a","b"]}', '{"pe_dims": ["0", "3"]}', "not json"]
-)
+@pytest.mark.parametrize("lists", ['{"embed":["a","b"]}', '{"pe_dims": ["0", "3"]}', "not json"])
 def test_a_stored_view_no_link_can_show_is_opened_once_not_again_and_again(
     own_store: Classes, monkeypatch: pytest.MonkeyPatch, lists: str
 ) -> None:
