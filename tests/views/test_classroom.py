@@ -522,3 +522,31 @@ def test_a_nonsense_class_link_value_leaves_a_working_page_and_no_class(
     assert len(student.title) == 1  # the page itself was drawn
     for element in [*student.error, *student.warning, *student.markdown]:
         assert "<script" not in element.value and "](javascript" not in element.value
+
+
+def ask_a_number(store: Classes, role: class_session.Role) -> str:
+    """The teacher asks a number question (straight to the store); its id."""
+    store.ask(
+        role.code,
+        role.key,
+        "request-number",
+        {"id": "n1", "prompt": "How much?", "kind": "number", "explanation": "It is 0.",
+         "choices": [], "correct": [], "value": 0.0, "tolerance": 0.01},
+    )  # fmt: skip
+    return "n1"
+
+
+def test_a_number_too_large_to_send_is_refused_in_plain_words(own_store: Classes) -> None:
+    _, role = start_class()
+    student = join_by_link(role.code)
+    question = ask_a_number(own_store, role)
+    student.run()
+    student.number_input(key="class_answer").set_value(1e62).run()
+    student.button(key="class_send").click().run()
+    assert not student.exception
+    assert escape_markdown(class_session.TOO_LARGE) in [w.value for w in student.warning]
+    assert errors_of(student) == []  # not the store's "1 to 64 characters"
+    assert own_store.counts(role.code, question) == {}
+    student.number_input(key="class_answer").set_value(-0.0001).run()  # now a real answer
+    student.button(key="class_send").click().run()
+    assert own_store.counts(role.code, question) == {"0.000": 1}

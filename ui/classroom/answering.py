@@ -13,6 +13,7 @@ from hosting.classroom import limits
 from hosting.classroom.records import ClassState
 from ui.shared.check_yourself import answer_widget
 from ui.shared.class_session import (
+    UnsendableAnswerError,
     allowed,
     answer_text,
     answer_value,
@@ -43,9 +44,13 @@ def _send(code: str, question: Question, answer: str | float | None) -> None:
     if answer is None:
         show_warning("Choose or type an answer first.")
         return
+    try:
+        text = answer_text(question, answer)
+    except UnsendableAnswerError as error:
+        show_warning(str(error))
+        return
     if not allowed("answer", limits.ANSWERS_PER_MINUTE, 60, "answers"):
         return
-    text = answer_text(question, answer)
     counted = attempt(lambda: classes().answer(code, student_id(), question.id, text))
     if counted:
         _sent()[question.id] = text

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from attention_core.teaching.questions import CHOICE, Question
-from hosting.classroom import settings
+from hosting.classroom import limits, settings
 from hosting.classroom.classes import Classes
 from hosting.classroom.rate import RateLimit
 from hosting.classroom.records import ClassError, ClassGoneError
@@ -236,11 +236,31 @@ def question_from_json(data: dict[str, Any]) -> Question:
     )
 
 
+class UnsendableAnswerError(ValueError):
+    """An answer the store would refuse; its message tells the student what to do."""
+
+
+TOO_LARGE = "That number is too large to send; check it and try again."
+
+
 def answer_text(question: Question, answer: str | float) -> str:
-    """An answer as the store keeps it: the choice, or the number rounded."""
+    """An answer as the store keeps it: the choice, or the number rounded.
+
+    A number that rounds to zero is "0.000", never "-0.000", so that equal answers
+    count together. A number whose text would be too long for the store (or that is
+    no number at all, such as infinity) raises :class:`UnsendableAnswerError`.
+    """
     if question.kind == CHOICE:
         return str(answer)
-    return f"{float(answer):.{NUMBER_DECIMALS}f}"
+    number = float(answer)
+    if not math.isfinite(number):
+        raise UnsendableAnswerError(TOO_LARGE)
+    text = f"{number:.{NUMBER_DECIMALS}f}"
+    if float(text) == 0:  # -0.0004 rounds to "-0.000": the same answer as "0.000"
+        text = f"{0:.{NUMBER_DECIMALS}f}"
+    if len(text) > limits.MAX_ANSWER_CHARS:
+        raise UnsendableAnswerError(TOO_LARGE)
+    return text
 
 
 def answer_value(question: Question, text: str) -> str | float | None:
