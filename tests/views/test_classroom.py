@@ -524,6 +524,45 @@ def test_a_nonsense_class_link_value_leaves_a_working_page_and_no_class(
         assert "<script" not in element.value and "](javascript" not in element.value
 
 
+def test_a_student_cannot_check_the_classs_open_question_before_the_reveal(
+    own_store: Classes,
+) -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    student.toggle(key=check_yourself.OPEN_KEY).set_value(True).run()
+    asked = ask_buttons(teacher)[0]
+    key = asked.removeprefix("class_ask_")  # the question's widget key, the same for both
+    assert f"{key}_check" in [button.key for button in student.button]
+    student.button(key=f"{key}_check").click().run()  # checked before the teacher asks it
+    assert [*student.success, *student.error]
+    teacher.button(key=asked).click().run()
+    question = class_session.question_from_json(own_store.state(role.code).question)
+
+    student.run()  # the question is open: answered above the page, not checked below
+    assert not student.exception
+    buttons = [button.key for button in student.button]
+    assert f"{key}_check" not in buttons and f"{key}_answer" not in check_boxes(student)
+    assert check_yourself.ASKED_OF_CLASS in [info.value for info in student.info]
+    assert escape_markdown(question.prompt) in [md.value for md in student.markdown]
+    assert not [*student.success, *student.error]  # no verdict of it while it is open
+    assert [b for b in buttons if b.endswith("_check")]  # the other questions still check
+    assert "class_send" in buttons
+    teacher.run()  # the teacher's own section still checks it
+    assert f"{key}_check" in [button.key for button in teacher.button]
+
+    teacher.button(key="class_reveal").click().run()
+    student.run()  # revealed: checked here as before
+    assert check_yourself.ASKED_OF_CLASS not in [info.value for info in student.info]
+    box = student.selectbox(key=f"{key}_answer") if question.kind == "choice" else None
+    if box is not None:
+        box.set_value(question.correct[0]).run()
+    else:
+        student.number_input(key=f"{key}_answer").set_value(question.value).run()
+    student.button(key=f"{key}_check").click().run()
+    assert any(success.value.startswith("**Correct.**") for success in student.success)
+
+
 def ask_a_number(store: Classes, role: class_session.Role) -> str:
     """The teacher asks a number question (straight to the store); its id."""
     store.ask(

@@ -19,6 +19,7 @@ from ui.shared.class_session import (
     answer_value,
     attempt,
     classes,
+    note_open_question,
     question_from_json,
     student_id,
 )
@@ -71,7 +72,13 @@ def _verdict(question: Question) -> None:
 
 
 def question_card(state: ClassState, code: str) -> None:
-    """The open question: its answer widget and "Send answer", or, once revealed, the verdict."""
+    """The open question: its answer widget and "Send answer", or, once revealed, the verdict.
+
+    It also notes the open question's id until the reveal, so that this run's "Check
+    yourself" holds that question back (:func:`ui.shared.class_session.asked_of_class`).
+    """
+    open_id = None if state.question is None or state.revealed else str(state.question["id"])
+    note_open_question(code, open_id)
     if state.question is None:
         return
     question = question_from_json(state.question)

@@ -39,6 +39,9 @@ ROLE_KEY = "class_role"
 FOLLOWING_KEY = "class_following"  #: a student shows the teacher's view (else explores)
 STUDENT_ID_KEY = "class_student_id"
 GONE_KEY = "class_gone_message"  #: why this session's class ended, shown once
+#: A student's class and the id of its open question not yet revealed (None: none), as the
+#: last run that reached the store read them (kept while the store is out of reach)
+OPEN_QUESTION_KEY = "class_open_question"
 NUMBER_DECIMALS = 3  #: a number answer is sent rounded, so equal answers count together
 _UNSAFE_ID = re.compile(r"[^A-Za-z0-9_.:-]")
 
@@ -115,6 +118,7 @@ def request_id() -> str:
 def leave(message: str = "") -> None:
     """Leave the class: drop the role, the link's code, and keep ``message`` to show once."""
     set_role(None)
+    st.session_state.pop(OPEN_QUESTION_KEY, None)
     if URL_CODE in st.query_params:
         del st.query_params[URL_CODE]
     if message:
@@ -271,6 +275,26 @@ def answer_value(question: Question, text: str) -> str | float | None:
         return float(text)
     except ValueError:
         return None
+
+
+def note_open_question(code: str, open_id: str | None) -> None:
+    """A student's run: note the id of class ``code``'s open question not yet revealed
+    (None: there is none), for :func:`asked_of_class` further down the same run."""
+    st.session_state[OPEN_QUESTION_KEY] = (code, open_id)
+
+
+def asked_of_class(question: Question, digest: str) -> bool:
+    """Whether this student's class has ``question`` open and not yet revealed.
+
+    Read from what the class bar noted this run (:func:`note_open_question`), so no
+    second read of the store. Always False for a teacher and outside a class.
+    """
+    current = role()
+    noted = st.session_state.get(OPEN_QUESTION_KEY)
+    if current is None or current.teaching or not isinstance(noted, tuple):
+        return False
+    code, open_id = noted
+    return code == current.code and open_id == question_id(question, digest)
 
 
 def ask_button(question: Question, widget_key: str, digest: str) -> None:
