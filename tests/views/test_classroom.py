@@ -548,3 +548,70 @@ def test_a_nonsense_class_link_value_leaves_a_working_page_and_no_class(
     assert len(student.title) == 1  # the page itself was drawn
     for element in [*student.error, *student.warning, *student.markdown]:
         assert "<script" not in element.value and "](javascript" not in element.value
+
+
+def test_a_student_cannot_check_the_classs_open_question_before_the_reveal(
+    own_store: Classes,
+) -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    student.toggle(key=check_yourself.OPEN_KEY).set_value(True).run()
+    asked = ask_buttons(teacher)[0]
+    key = asked.removeprefix("class_ask_")  # the question's widget key, the same for both
+    assert f"{key}_check" in [button.key for button in student.button]
+    student.button(key=f"{key}_check").click().run()  # checked before the teacher asks it
+    assert [*student.success, *student.error]
+    teacher.button(key=asked).click().run()
+    question = class_session.question_from_json(own_store.state(role.code).question)
+
+    student.run()  # the question is open: answered above the page, not checked below
+    assert not student.exception
+    buttons = [button.key for button in student.button]
+    assert f"{key}_check" not in buttons and f"{key}_answer" not in check_boxes(student)
+    assert check_yourself.ASKED_OF_CLASS in [info.value for info in student.info]
+    assert escape_markdown(question.prompt) in [md.value for md in student.markdown]
+    assert not [*student.success, *student.error]  # no verdict of it while it is open
+    assert [b for b in buttons if b.endswith("_check")]  # the other questions still check
+    assert "class_send" in buttons
+    teacher.run()  # the teacher's own section still checks it
+    assert f"{key}_check" in [button.key for button in teacher.button]
+
+    teacher.button(key="class_reveal").click().run()
+    student.run()  # revealed: checked here as before
+    assert check_yourself.ASKED_OF_CLASS not in [info.value for info in student.info]
+    box = student.selectbox(key=f"{key}_answer") if question.kind == "choice" else None
+    if box is not None:
+        box.set_value(question.correct[0]).run()
+    else:
+        student.number_input(key=f"{key}_answer").set_value(question.value).run()
+    student.button(key=f"{key}_check").click().run()
+    assert any(success.value.startswith("**Correct.**") for success in student.success)
+
+
+def ask_a_number(store: Classes, role: class_session.Role) -> str:
+    """The teacher asks a number question (straight to the store); its id."""
+    store.ask(
+        role.code,
+        role.key,
+        "request-number",
+        {"id": "n1", "prompt": "How much?", "kind": "number", "explanation": "It is 0.",
+         "choices": [], "correct": [], "value": 0.0, "tolerance": 0.01},
+    )  # fmt: skip
+    return "n1"
+
+
+def test_a_number_too_large_to_send_is_refused_in_plain_words(own_store: Classes) -> None:
+    _, role = start_class()
+    student = join_by_link(role.code)
+    question = ask_a_number(own_store, role)
+    student.run()
+    student.number_input(key="class_answer").set_value(1e62).run()
+    student.button(key="class_send").click().run()
+    assert not student.exception
+    assert escape_markdown(class_session.TOO_LARGE) in [w.value for w in student.warning]
+    assert errors_of(student) == []  # not the store's "1 to 64 characters"
+    assert own_store.counts(role.code, question) == {}
+    student.number_input(key="class_answer").set_value(-0.0001).run()  # now a real answer
+    student.button(key="class_send").click().run()
+    assert own_store.counts(role.code, question) == {"0.000": 1}

@@ -10,16 +10,22 @@ import json
 import math
 
 import numpy as np
+import pytest
 import segno
+from hypothesis import given
+from hypothesis import strategies as st
 from PIL import Image
 
 from attention_core.teaching.questions import CHOICE, NUMBER, Question, check
+from hosting.classroom.limits import MAX_ANSWER_CHARS
 from ui.classroom import figures
 from ui.classroom.results import CHART_NUMBERS, answer_rows, chart_rows, results_csv
 from ui.classroom.state import base_url
 from ui.figures.style import NORMAL
 from ui.shared.check_yourself import digest
 from ui.shared.class_session import (
+    TOO_LARGE,
+    UnsendableAnswerError,
     answer_text,
     answer_value,
     link_query,
@@ -69,6 +75,38 @@ def test_answers_are_sent_as_text_and_checked_by_the_core() -> None:
     assert answer_value(NUMBER_QUESTION, "abc") is None
     assert not check(NUMBER_QUESTION, answer_value(NUMBER_QUESTION, "abc")).correct
     assert answer_text(CHOICE_QUESTION, "cat") == "cat"
+
+
+def test_a_number_that_rounds_to_zero_is_one_answer_not_two() -> None:
+    assert answer_text(NUMBER_QUESTION, -0.0001) == answer_text(NUMBER_QUESTION, 0.0001) == "0.000"
+    assert answer_text(NUMBER_QUESTION, -0.0) == "0.000"
+    assert answer_text(NUMBER_QUESTION, -0.0006) == "-0.001"
+
+
+@given(st.floats(-0.0005, 0.0005, exclude_min=True, exclude_max=True))
+def test_every_number_that_rounds_to_zero_is_sent_as_zero(number: float) -> None:
+    assert answer_text(NUMBER_QUESTION, number) == "0.000"
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_a_number_is_sent_rounded_within_the_stores_limit_or_refused_in_words(
+    number: float,
+) -> None:
+    try:
+        text = answer_text(NUMBER_QUESTION, number)
+    except UnsendableAnswerError as error:
+        assert str(error) == TOO_LARGE
+        assert abs(number) > 1e50  # only a number far beyond any answer here is refused
+        return
+    assert 1 <= len(text) <= MAX_ANSWER_CHARS
+    assert not text.startswith("-0.000")
+    assert math.isclose(float(text), number, rel_tol=1e-12, abs_tol=0.0005)
+
+
+@pytest.mark.parametrize("number", [1e62, -1e62, 1e300, math.inf, -math.inf, math.nan])
+def test_a_huge_number_or_no_number_is_refused_with_a_plain_message(number: float) -> None:
+    with pytest.raises(UnsendableAnswerError, match="too large to send"):
+        answer_text(NUMBER_QUESTION, number)
 
 
 def test_answer_rows_list_every_choice_and_mark_the_right_one_only_once_revealed() -> None:

@@ -13,11 +13,13 @@ from hosting.classroom import limits
 from hosting.classroom.records import ClassState
 from ui.shared.check_yourself import answer_widget
 from ui.shared.class_session import (
+    UnsendableAnswerError,
     allowed,
     answer_text,
     answer_value,
     attempt,
     classes,
+    note_open_question,
     question_from_json,
     student_id,
 )
@@ -43,9 +45,13 @@ def _send(code: str, question: Question, answer: str | float | None) -> None:
     if answer is None:
         show_warning("Choose or type an answer first.")
         return
+    try:
+        text = answer_text(question, answer)
+    except UnsendableAnswerError as error:
+        show_warning(str(error))
+        return
     if not allowed("answer", limits.ANSWERS_PER_MINUTE, 60, "answers"):
         return
-    text = answer_text(question, answer)
     counted = attempt(lambda: classes().answer(code, student_id(), question.id, text))
     if counted:
         _sent()[question.id] = text
@@ -66,7 +72,13 @@ def _verdict(question: Question) -> None:
 
 
 def question_card(state: ClassState, code: str) -> None:
-    """The open question: its answer widget and "Send answer", or, once revealed, the verdict."""
+    """The open question: its answer widget and "Send answer", or, once revealed, the verdict.
+
+    It also notes the open question's id until the reveal, so that this run's "Check
+    yourself" holds that question back (:func:`ui.shared.class_session.asked_of_class`).
+    """
+    open_id = None if state.question is None or state.revealed else str(state.question["id"])
+    note_open_question(code, open_id)
     if state.question is None:
         return
     question = question_from_json(state.question)

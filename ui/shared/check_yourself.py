@@ -15,7 +15,9 @@ A session teaching a class also gets "Ask the class" under each question
 questions folded (one switch opens them): the teacher asks the class instead, and every
 new view of the teacher would ask new questions anyway. Folded, they are not even
 computed, so the teacher's change reaches a whole class sooner (BENCHMARKS.md, "A live
-class").
+class"). While the class has a question open and not yet revealed, a student's section
+shows that same question without its "Check" (:func:`held_for_class`): the answer is
+given above the page first, and checked here once the teacher reveals it.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ OPEN_KEY = f"{KEY_PREFIX}open"  #: a follower's switch that unfolds the question
 FOLDED = (
     "You are following the teacher, who may ask the class a question instead. "
     "The questions on this view are folded away until you open them."
+)
+ASKED_OF_CLASS = (
+    "Your teacher has asked the class this question: answer it above. "
+    "You can check it here once the answer is revealed."
 )
 
 
@@ -90,6 +96,20 @@ def _remember(key: str) -> None:
     st.session_state[f"{key}_checked"] = st.session_state.get(f"{key}_answer")
 
 
+def held_for_class(key: str, question: Question, chart: Callable[[], None] | None,
+                   reveal_after: bool) -> bool:  # fmt: skip
+    """If this student's class has ``question`` open, unrevealed: show it with a note, not
+    checked (nor its chart if the chart gives the answer away), and return True."""
+    if not class_session.asked_of_class(question, digest(question)):
+        return False
+    st.session_state.pop(f"{key}_checked", None)  # asked anew once the answer is revealed
+    st.markdown(escape_markdown(question.prompt))
+    st.info(ASKED_OF_CLASS, icon=":material/campaign:")
+    if chart is not None and not reveal_after:
+        chart()
+    return True
+
+
 def show_question(
     page: str,
     number: int,
@@ -101,6 +121,8 @@ def show_question(
     key = widget_key(page, number, question)
     reset_if_new(key, question)
     st.markdown(f"**Question {number}**")
+    if held_for_class(key, question, chart, reveal_after):
+        return
     answer = answer_widget(question, f"{key}_answer")
     st.button(f"Check answer {number}", key=f"{key}_check", on_click=_remember, args=(key,))
     class_session.ask_button(question, key, digest(question))  # only while teaching a class

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from attention_core.teaching.questions import CHOICE, Question
-from hosting.classroom import settings
+from hosting.classroom import limits, settings
 from hosting.classroom.classes import Classes
 from hosting.classroom.rate import RateLimit
 from hosting.classroom.records import ClassError, ClassGoneError
@@ -43,6 +43,9 @@ ROLE_KEY = "class_role"
 FOLLOWING_KEY = "class_following"  #: a student shows the teacher's view (else explores)
 STUDENT_ID_KEY = "class_student_id"
 GONE_KEY = "class_gone_message"  #: why this session's class ended, shown once
+#: A student's class and the id of its open question not yet revealed (None: none), as the
+#: last run that reached the store read them (kept while the store is out of reach)
+OPEN_QUESTION_KEY = "class_open_question"
 NUMBER_DECIMALS = 3  #: a number answer is sent rounded, so equal answers count together
 _UNSAFE_ID = re.compile(r"[^A-Za-z0-9_.:-]")
 
@@ -119,6 +122,7 @@ def request_id() -> str:
 def leave(message: str = "") -> None:
     """Leave the class: drop the role, the link's code, and keep ``message`` to show once."""
     set_role(None)
+    st.session_state.pop(OPEN_QUESTION_KEY, None)
     if URL_CODE in st.query_params:
         del st.query_params[URL_CODE]
     if message:
@@ -230,11 +234,31 @@ def question_from_json(data: dict[str, Any]) -> Question:
     )
 
 
+class UnsendableAnswerError(ValueError):
+    """An answer the store would refuse; its message tells the student what to do."""
+
+
+TOO_LARGE = "That number is too large to send; check it and try again."
+
+
 def answer_text(question: Question, answer: str | float) -> str:
-    """An answer as the store keeps it: the choice, or the number rounded."""
+    """An answer as the store keeps it: the choice, or the number rounded.
+
+    A number that rounds to zero is "0.000", never "-0.000", so that equal answers
+    count together. A number whose text would be too long for the store (or that is
+    no number at all, such as infinity) raises :class:`UnsendableAnswerError`.
+    """
     if question.kind == CHOICE:
         return str(answer)
-    return f"{float(answer):.{NUMBER_DECIMALS}f}"
+    number = float(answer)
+    if not math.isfinite(number):
+        raise UnsendableAnswerError(TOO_LARGE)
+    text = f"{number:.{NUMBER_DECIMALS}f}"
+    if float(text) == 0:  # -0.0004 rounds to "-0.000": the same answer as "0.000"
+        text = f"{0:.{NUMBER_DECIMALS}f}"
+    if len(text) > limits.MAX_ANSWER_CHARS:
+        raise UnsendableAnswerError(TOO_LARGE)
+    return text
 
 
 def answer_value(question: Question, text: str) -> str | float | None:
@@ -245,6 +269,26 @@ def answer_value(question: Question, text: str) -> str | float | None:
         return float(text)
     except ValueError:
         return None
+
+
+def note_open_question(code: str, open_id: str | None) -> None:
+    """A student's run: note the id of class ``code``'s open question not yet revealed
+    (None: there is none), for :func:`asked_of_class` further down the same run."""
+    st.session_state[OPEN_QUESTION_KEY] = (code, open_id)
+
+
+def asked_of_class(question: Question, digest: str) -> bool:
+    """Whether this student's class has ``question`` open and not yet revealed.
+
+    Read from what the class bar noted this run (:func:`note_open_question`), so no
+    second read of the store. Always False for a teacher and outside a class.
+    """
+    current = role()
+    noted = st.session_state.get(OPEN_QUESTION_KEY)
+    if current is None or current.teaching or not isinstance(noted, tuple):
+        return False
+    code, open_id = noted
+    return code == current.code and open_id == question_id(question, digest)
 
 
 def ask_button(question: Question, widget_key: str, digest: str) -> None:
