@@ -55,6 +55,9 @@ def question(code: str, asked: dict) -> None:
     choice = st.selectbox("Your answer", asked["choices"], key="class_answer")
     if st.button("Send answer", key="class_send"):
         student = st.session_state.class_student
+        # "Still here" (the real app's server says it every 10 s): only a student present
+        # may answer, and this stand-in joined once, maybe longer ago than that.
+        classes().join(code, student)
         classes().answer(code, student, asked["id"], str(choice))
 
 

@@ -1,7 +1,8 @@
 """The one entry point to class sessions: every request is checked here, then stored.
 
 Steering (view, ask, reveal, end) needs the class's teacher key and a request
-id used once; answering needs only the code, once per student and question.
+id used once; answering needs the code and a student present (joined in the last
+``PRESENT_SECONDS``), once per student and question.
 Sizes are bounded (:mod:`hosting.classroom.limits`) and an expired or ended
 class is :class:`ClassGoneError` to everybody. Rate limits per browser session are
 the app's (:class:`hosting.classroom.rate.RateLimit`): a store cannot tell
@@ -18,12 +19,14 @@ from typing import Any
 
 from hosting.classroom import codes, limits, views
 from hosting.classroom.records import (
+    Answered,
     ClassGoneError,
     ClassState,
     FullError,
     NotTeacherError,
     RefusedError,
     ReplayedError,
+    RequestUse,
     Started,
 )
 from hosting.classroom.store import ClassStore
@@ -111,8 +114,10 @@ class Classes:
     def answer(self, code: str, student: str, question_id: str, answer: str) -> bool:
         """Answer the open question; False if this student already did (the first answer counts).
 
-        RefusedError when the question is not the open one, its answer is revealed, or
-        the answer is longer than ``MAX_ANSWER_CHARS``.
+        RefusedError when the question is not the open one, its answer is revealed, the
+        answer is longer than ``MAX_ANSWER_CHARS``, or the student is not present (has not
+        joined in the last ``PRESENT_SECONDS``). FullError when the question has
+        ``MAX_ANSWERS_PER_QUESTION`` answers.
         """
         state = self.state(code)
         if state.question is None or state.question.get("id") != question_id:
@@ -121,7 +126,26 @@ class Classes:
             raise RefusedError("The answer has been revealed: answers are closed.")
         if not answer or len(answer) > limits.MAX_ANSWER_CHARS:
             raise RefusedError(f"An answer has 1 to {limits.MAX_ANSWER_CHARS} characters.")
-        return self.store.answer(state.code, question_id, self._student(student), answer)
+        since = self.clock() - limits.PRESENT_SECONDS
+        answered = self.store.answer(
+            state.code,
+            question_id,
+            self._student(student),
+            answer,
+            since,
+            limits.MAX_ANSWERS_PER_QUESTION,
+        )
+        if answered is Answered.ABSENT:
+            raise RefusedError(
+                "Join the class again to answer (reload the page): your browser has not "
+                "been heard from for a while."
+            )
+        if answered is Answered.FULL:
+            raise FullError(
+                f"This question has {limits.MAX_ANSWERS_PER_QUESTION} answers, the most it "
+                "keeps: yours was not counted."
+            )
+        return answered is Answered.COUNTED
 
     def counts(self, code: str, question_id: str) -> dict[str, int]:
         """How many gave each answer to ``question_id`` (no identities)."""
@@ -180,8 +204,12 @@ class Classes:
         ]
 
     def end(self, code: str, key: str, request_id: str) -> None:
-        """Close the class now: every follower sees it has ended."""
-        self.store.end(self._teacher(code, key, request_id))
+        """Close the class now: every follower sees it has ended.
+
+        A class that has made ``MAX_CHANGES`` changes can still be ended: its id is one
+        past the bound, and ending deletes them all.
+        """
+        self.store.end(self._teacher(code, key, request_id, limits.MAX_CHANGES + 1))
 
     # --- checks ----------------------------------------------------------------------------
     def _code(self, code: str) -> str:
@@ -208,11 +236,11 @@ class Classes:
             raise NotTeacherError()
         return canonical
 
-    def _teacher(self, code: str, key: str, request_id: str) -> str:
+    def _teacher(self, code: str, key: str, request_id: str, max_changes: int | None = None) -> str:
         """The canonical code if ``key`` opens it and ``request_id`` is new; else refuse.
 
         Every change needs a request id: a missing one is refused, never taken as "no
-        replay check".
+        replay check". A class keeps at most ``max_changes`` ids (``MAX_CHANGES``).
         """
         canonical = self._teacher_key(code, key)
         if (
@@ -220,6 +248,13 @@ class Classes:
             or not 0 < len(request_id) <= limits.MAX_REQUEST_ID_CHARS
         ):
             raise RefusedError("This request has no usable id.")
-        if not self.store.first_use(canonical, request_id, self.clock()):
+        most = limits.MAX_CHANGES if max_changes is None else max_changes
+        use = self.store.first_use(canonical, request_id, self.clock(), most)
+        if use is RequestUse.REPLAYED:
             raise ReplayedError()
+        if use is RequestUse.FULL:
+            raise FullError(
+                f"This class has made {limits.MAX_CHANGES} changes, the most one class "
+                "keeps. Start a new class to go on."
+            )
         return canonical

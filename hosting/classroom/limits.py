@@ -28,6 +28,15 @@ IDLE_SECONDS: Final = 30 * 60
 MAX_STUDENTS: Final = 400  #: per class: a large lecture hall
 MAX_QUESTIONS: Final = 100  #: per class: more than a lecture asks
 MAX_ANSWER_CHARS: Final = 64  #: a choice or a number; longer is refused
+#: Per question. Only a student present may answer, once; but a closed tab frees its place
+#: after PRESENT_SECONDS and a reload is a new student, so without this a script that joins,
+#: answers and leaves adds answers (and rows to the teacher's results) for as long as the
+#: question is open. Twice a full class leaves room for every student to reload once.
+MAX_ANSWERS_PER_QUESTION: Final = 2 * MAX_STUDENTS
+#: Teacher changes (view, question, reveal, end) per class: each keeps its request id (at most
+#: MAX_REQUEST_ID_CHARS) for the class's life, to refuse it sent again. 5000 is a 12-hour
+#: day at one change every 9 seconds, and at most 320 kB of ids per class.
+MAX_CHANGES: Final = 5000
 MAX_VIEW_PARAMS: Final = 64  #: URL parameters of one view (the largest page binds ~40)
 #: A view as JSON: the text page's two longest sentences (20 000 characters each) and its
 #: settings fit (tests/hosting/test_bounds.py).

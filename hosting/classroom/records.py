@@ -6,6 +6,7 @@ as text.
 
 from __future__ import annotations
 
+import enum
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -47,6 +48,23 @@ class ClassState:
     asked: int = 0
 
 
+class Answered(enum.IntEnum):
+    """What a store did with a student's answer (the numbers are what Redis returns)."""
+
+    ALREADY = 0  #: not kept: this student answered this question before (or the class is gone)
+    COUNTED = 1
+    ABSENT = 2  #: not kept: the student has not said "still here" recently
+    FULL = 3  #: not kept: the question has as many answers as it may keep
+
+
+class RequestUse(enum.IntEnum):
+    """What a store did with a teacher's request id (the numbers are what Redis returns)."""
+
+    REPLAYED = 0  #: seen before in this class
+    FIRST = 1  #: new, and kept (or the class is gone: the write that follows finds it so)
+    FULL = 2  #: new, but the class keeps as many ids as it may
+
+
 class ClassError(Exception):
     """A class request that cannot be done; ``str(error)`` says why, in plain words."""
 
@@ -85,7 +103,8 @@ class RefusedError(ClassError):
 
 
 class FullError(ClassError):
-    """A bound reached: classes per server, students per class, questions per class."""
+    """A bound reached: classes per server; students, questions or changes per class;
+    answers per question."""
 
 
 class StoreUnavailableError(ClassError):

@@ -20,7 +20,7 @@ from redis.backoff import ExponentialWithJitterBackoff
 from redis.commands.core import Script
 from redis.retry import Retry
 
-from hosting.classroom.records import ClassState, unavailable_on
+from hosting.classroom.records import Answered, ClassState, RequestUse, unavailable_on
 
 INDEX = "attention:classes"  #: sorted set: code -> expires_at of every class not ended
 PREFIX = "attention:class:"
@@ -96,11 +96,16 @@ local ids = redis.call('LRANGE', asked, 0, -1)
 if #ids == 0 then return {} end
 return redis.call('HMGET', bodies, unpack(ids))
 """
-# ARGV: prefix, question id, student, answer. The first answer counts.
+# ARGV: prefix, question id, student, answer, since, max answers. The first answer of a
+# student present counts, while the question has room; returns an ``Answered``.
 ANSWER = """
 if not expires then return 0 end
 local answers, counts = prefix .. 'answers:' .. ARGV[2], prefix .. 'counts:' .. ARGV[2]
-if redis.call('HSETNX', answers, ARGV[3], ARGV[4]) == 0 then return 0 end
+if redis.call('HEXISTS', answers, ARGV[3]) == 1 then return 0 end
+local seen = redis.call('ZSCORE', presence, ARGV[3])
+if not seen or tonumber(seen) < tonumber(ARGV[5]) then return 2 end
+if redis.call('HLEN', answers) >= tonumber(ARGV[6]) then return 3 end
+redis.call('HSET', answers, ARGV[3], ARGV[4])
 redis.call('HINCRBY', counts, ARGV[4], 1)
 keep(answers)
 keep(counts)
@@ -119,14 +124,16 @@ keep(presence)
 heard(ARGV[3])
 return 1
 """
-# ARGV: prefix, request id, now. A gone class replays nothing: the write that follows
-# finds it gone.
+# ARGV: prefix, request id, now, max changes; returns a ``RequestUse``. A gone class
+# replays nothing: the write that follows finds it gone.
 FIRST_USE = """
 if not expires then return 1 end
-local added = redis.call('SADD', requests, ARGV[2])
-keep(requests)
 heard(ARGV[3])
-return added
+if redis.call('SISMEMBER', requests, ARGV[2]) == 1 then return 0 end
+if redis.call('SCARD', requests) >= tonumber(ARGV[4]) then return 2 end
+redis.call('SADD', requests, ARGV[2])
+keep(requests)
+return 1
 """
 END = """
 drop_class(prefix)
@@ -263,8 +270,17 @@ class RedisStore:
         return [str(body) for body in bodies]
 
     @unavailable
-    def answer(self, code: str, question_id: str, student: str, answer: str) -> bool:
-        return self._run(self._answer, code, question_id, student, answer) == 1
+    def answer(
+        self,
+        code: str,
+        question_id: str,
+        student: str,
+        answer: str,
+        since: float,
+        max_answers: int,
+    ) -> Answered:
+        args = (question_id, student, answer, repr(since), max_answers)
+        return Answered(self._run(self._answer, code, *args))
 
     @unavailable
     def counts(self, code: str, question_id: str) -> dict[str, int]:
@@ -280,8 +296,8 @@ class RedisStore:
         return int(self._redis.zcount(self.prefix(code) + "presence", repr(since), "+inf"))
 
     @unavailable
-    def first_use(self, code: str, request_id: str, now: float) -> bool:
-        return self._run(self._first_use, code, request_id, repr(now)) == 1
+    def first_use(self, code: str, request_id: str, now: float, max_changes: int) -> RequestUse:
+        return RequestUse(self._run(self._first_use, code, request_id, repr(now), max_changes))
 
     @unavailable
     def reclaim(self, idle_since: float, now: float) -> int:

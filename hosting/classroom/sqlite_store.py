@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from hosting.classroom.records import ClassState, unavailable_on
+from hosting.classroom.records import Answered, ClassState, RequestUse, unavailable_on
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS classes (
@@ -42,6 +42,16 @@ CHILD_TABLES = ("questions", "answers", "presence", "requests", "heard")
 BUSY_SECONDS = 5.0  #: how long a write waits for another process's lock before giving up
 
 unavailable = unavailable_on(sqlite3.OperationalError)
+
+
+def _has_row(db: sqlite3.Connection, rows: str, args: tuple[object, ...]) -> bool:
+    """Whether ``SELECT 1 FROM <rows>`` finds one (``rows``: a table and its condition)."""
+    return db.execute(f"SELECT 1 FROM {rows}", args).fetchone() is not None
+
+
+def _count(db: sqlite3.Connection, rows: str, args: tuple[object, ...]) -> int:
+    """How many rows ``SELECT COUNT(*) FROM <rows>`` counts."""
+    return int(db.execute(f"SELECT COUNT(*) FROM {rows}", args).fetchone()[0])
 
 
 class SQLiteStore:
@@ -216,16 +226,34 @@ class SQLiteStore:
         return [row[0] for row in rows]
 
     @unavailable
-    def answer(self, code: str, question_id: str, student: str, answer: str) -> bool:
+    def answer(
+        self,
+        code: str,
+        question_id: str,
+        student: str,
+        answer: str,
+        since: float,
+        max_answers: int,
+    ) -> Answered:
         with self._transaction() as db:
-            if self._gone(db, code):
-                return False
-            cursor = db.execute(
-                "INSERT OR IGNORE INTO answers (code, question_id, student, answer) "
-                "VALUES (?, ?, ?, ?)",
+            if self._gone(db, code) or _has_row(
+                db,
+                "answers WHERE code = ? AND question_id = ? AND student = ?",
+                (code, question_id, student),
+            ):
+                return Answered.ALREADY
+            if not _has_row(
+                db, "presence WHERE code = ? AND student = ? AND seen >= ?", (code, student, since)
+            ):
+                return Answered.ABSENT
+            answers = _count(db, "answers WHERE code = ? AND question_id = ?", (code, question_id))
+            if answers >= max_answers:
+                return Answered.FULL
+            db.execute(
+                "INSERT INTO answers (code, question_id, student, answer) VALUES (?, ?, ?, ?)",
                 (code, question_id, student, answer),
             )
-            return cursor.rowcount == 1
+            return Answered.COUNTED
 
     @unavailable
     def counts(self, code: str, question_id: str) -> dict[str, int]:
@@ -266,15 +294,17 @@ class SQLiteStore:
         return int(row[0]) if row else 0
 
     @unavailable
-    def first_use(self, code: str, request_id: str, now: float) -> bool:
+    def first_use(self, code: str, request_id: str, now: float, max_changes: int) -> RequestUse:
         with self._transaction() as db:
             if self._gone(db, code):
-                return True  # as Redis: the write that follows finds the class gone
-            cursor = db.execute(
-                "INSERT OR IGNORE INTO requests (code, id) VALUES (?, ?)", (code, request_id)
-            )
+                return RequestUse.FIRST  # as Redis: the write that follows finds the class gone
             self._heard(db, code, now)
-            return cursor.rowcount == 1
+            if _has_row(db, "requests WHERE code = ? AND id = ?", (code, request_id)):
+                return RequestUse.REPLAYED
+            if _count(db, "requests WHERE code = ?", (code,)) >= max_changes:
+                return RequestUse.FULL
+            db.execute("INSERT INTO requests (code, id) VALUES (?, ?)", (code, request_id))
+            return RequestUse.FIRST
 
     @unavailable
     def end(self, code: str) -> None:

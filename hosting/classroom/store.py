@@ -1,7 +1,9 @@
 """The one small interface every class store implements (SQLite, Redis).
 
-A store keeps data and answers simple questions; it checks nothing.
-:class:`hosting.classroom.classes.Classes` checks every request before it
+A store keeps data and answers simple questions; it checks only what must be
+counted in the same atomic step as the write (students present, answers per
+question, request ids per class), with the bounds it is passed.
+:class:`hosting.classroom.classes.Classes` checks everything else before it
 calls a store, so a store only needs to be atomic where noted. Times are
 seconds since the epoch, passed in (the store reads no clock), and a class
 whose ``expires_at`` has passed is gone for every method.
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from hosting.classroom.records import ClassState
+from hosting.classroom.records import Answered, ClassState, RequestUse
 
 
 class ClassStore(Protocol):
@@ -43,8 +45,19 @@ class ClassStore(Protocol):
     def questions(self, code: str) -> list[str]:
         """Every asked question's JSON, in the order asked."""
 
-    def answer(self, code: str, question_id: str, student: str, answer: str) -> bool:
-        """Record ``student``'s answer; False if they answered this question already (atomic)."""
+    def answer(
+        self,
+        code: str,
+        question_id: str,
+        student: str,
+        answer: str,
+        since: float,
+        max_answers: int,
+    ) -> Answered:
+        """Record ``student``'s answer, checking in one atomic step, in this order: ALREADY
+        if they answered this question before (or the class is gone), ABSENT if they were
+        not marked present at ``since`` or later, FULL if the question has ``max_answers``
+        answers; else COUNTED."""
 
     def counts(self, code: str, question_id: str) -> dict[str, int]:
         """How many students gave each answer."""
@@ -60,8 +73,10 @@ class ClassStore(Protocol):
     def present(self, code: str, since: float) -> int:
         """How many students were marked present at ``since`` or later."""
 
-    def first_use(self, code: str, request_id: str, now: float) -> bool:
-        """True the first time a teacher request id is seen in this class, then False (atomic).
+    def first_use(self, code: str, request_id: str, now: float, max_changes: int) -> RequestUse:
+        """Keep a teacher's request id, checking in one atomic step: REPLAYED if this class
+        has seen it, FULL if the class keeps ``max_changes`` ids already; else FIRST (also
+        for a gone class: the write that follows finds it gone).
 
         The class is heard from at ``now``: its teacher is changing something.
         """

@@ -7,7 +7,7 @@ import pytest
 import attention_core as ac
 from hosting.classroom import limits
 from hosting.classroom.classes import Classes
-from hosting.classroom.records import ClassGoneError, FullError, RefusedError
+from hosting.classroom.records import ClassGoneError, FullError, RefusedError, ReplayedError
 from tests.hosting.conftest import FakeClock
 
 QUESTION = {"id": "q1", "prompt": "How many?"}
@@ -126,6 +126,8 @@ def test_an_answer_has_one_to_max_answer_chars_characters(classes: Classes) -> N
     code = started.code
     classes.ask(code, started.key, "r1", QUESTION)
     first, second = _students(2)
+    classes.join(code, first)
+    classes.join(code, second)
     for too_long_or_empty in ("", "x" * (limits.MAX_ANSWER_CHARS + 1)):
         with pytest.raises(RefusedError, match="An answer has 1 to 64 characters"):
             classes.answer(code, first, "q1", too_long_or_empty)
@@ -134,14 +136,96 @@ def test_an_answer_has_one_to_max_answer_chars_characters(classes: Classes) -> N
 
 
 def test_a_question_counts_every_answer_however_many_different(classes: Classes) -> None:
-    # Bounded by the students (one answer each) and MAX_ANSWER_CHARS; numbers differ a lot.
+    # Numbers differ a lot: the teacher's table draws one row for each, so the rows are
+    # bounded by MAX_ANSWERS_PER_QUESTION (the next test), not by what students send.
     started = classes.start()
     code = started.code
     classes.ask(code, started.key, "r1", QUESTION)
     students = _students(30)
     for number, student in enumerate(students):
+        classes.join(code, student)
         assert classes.answer(code, student, "q1", f"0.{number:03d}") is True
     assert classes.counts(code, "q1") == {f"0.{n:03d}": 1 for n in range(30)}
+
+
+def test_a_question_takes_at_most_max_answers_per_question(
+    classes: Classes, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A script that joins, answers, and leaves so that its place frees up after
+    # PRESENT_SECONDS would otherwise add answers for as long as the question is open.
+    monkeypatch.setattr(limits, "MAX_STUDENTS", 2)
+    monkeypatch.setattr(limits, "MAX_ANSWERS_PER_QUESTION", 3)
+    started = classes.start()
+    code, key = started.code, started.key
+    classes.ask(code, key, "r1", QUESTION)
+    first, second, third, fourth = _students(4)
+    for student in (first, second):
+        classes.join(code, student)
+        assert classes.answer(code, student, "q1", student) is True
+    clock.advance(limits.PRESENT_SECONDS + 1)  # both left: their places are free
+    for student in (third, fourth):
+        classes.join(code, student)
+    assert classes.answer(code, third, "q1", third) is True
+    with pytest.raises(FullError, match="This question has 3 answers, the most it keeps"):
+        classes.answer(code, fourth, "q1", fourth)
+    assert classes.answer(code, third, "q1", "again") is False  # answered: not "full"
+    assert classes.counts(code, "q1") == {first: 1, second: 1, third: 1}
+    classes.ask(code, key, "r2", {"id": "q2"})
+    assert classes.answer(code, fourth, "q2", "B") is True  # the bound is per question
+
+
+def test_only_a_student_present_can_answer(classes: Classes, clock: FakeClock) -> None:
+    started = classes.start()
+    code = started.code
+    classes.ask(code, started.key, "r1", QUESTION)
+    never_joined, left, stays = _students(3)
+    with pytest.raises(RefusedError, match="Join the class again to answer"):
+        classes.answer(code, never_joined, "q1", "B")
+    classes.join(code, left)
+    classes.join(code, stays)
+    clock.advance(limits.PRESENT_SECONDS)
+    classes.join(code, stays)  # "still here", as a connected app says every 10 s
+    clock.advance(1)
+    with pytest.raises(RefusedError, match="your browser has not been heard from"):
+        classes.answer(code, left, "q1", "B")
+    assert classes.answer(code, stays, "q1", "C") is True
+    classes.join(code, left)  # back (a reload joins again)
+    assert classes.answer(code, left, "q1", "B") is True
+    assert classes.counts(code, "q1") == {"B": 1, "C": 1}
+
+
+def test_a_student_is_present_for_exactly_present_seconds_after_joining(
+    classes: Classes, clock: FakeClock
+) -> None:
+    started = classes.start()
+    classes.ask(started.code, started.key, "r1", QUESTION)
+    classes.join(started.code, "student-0000")
+    clock.advance(limits.PRESENT_SECONDS)
+    assert classes.answer(started.code, "student-0000", "q1", "B") is True
+
+
+def test_a_class_makes_at_most_max_changes_and_a_replay_is_still_a_replay(
+    classes: Classes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "MAX_CHANGES", 3)
+    started = classes.start()
+    code, key = started.code, started.key
+    assert classes.steer(code, key, "r1", "text", {}) == 1
+    assert classes.ask(code, key, "r2", QUESTION) == 2
+    assert classes.reveal(code, key, "r3") == 3
+    with pytest.raises(
+        FullError, match=r"This class has made 3 changes, .*Start a new class to go on"
+    ):
+        classes.steer(code, key, "r4", "text", {"seed": "2"})
+    with pytest.raises(FullError, match="made 3 changes"):
+        classes.ask(code, key, "r5", {"id": "q2"})
+    for replayed in ("r1", "r2", "r3"):
+        with pytest.raises(ReplayedError):
+            classes.steer(code, key, replayed, "text", {"seed": "3"})
+    assert classes.version(code) == 3
+    classes.end(code, key, "r6")  # a full class can still be ended
+    with pytest.raises(ClassGoneError):
+        classes.version(code)
 
 
 def test_only_the_open_question_takes_answers(classes: Classes) -> None:

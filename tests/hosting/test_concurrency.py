@@ -34,6 +34,8 @@ def _all_at_once(count: int, work: Callable[[int], T]) -> list[T | Exception]:
 def test_a_hundred_students_answering_at_once_are_all_counted(classes: Classes) -> None:
     started = classes.start()
     classes.ask(started.code, started.key, "r1", {"id": "q1"})
+    for number in range(100):
+        classes.join(started.code, f"student-{number:04d}")
 
     def answer(number: int) -> bool:
         return classes.answer(started.code, f"student-{number:04d}", "q1", "ABCD"[number % 4])
@@ -45,12 +47,46 @@ def test_a_hundred_students_answering_at_once_are_all_counted(classes: Classes) 
 def test_one_student_answering_from_many_tabs_at_once_counts_once(classes: Classes) -> None:
     started = classes.start()
     classes.ask(started.code, started.key, "r1", {"id": "q1"})
+    classes.join(started.code, "student-0000")
 
     def answer(number: int) -> bool:
         return classes.answer(started.code, "student-0000", "q1", "AB"[number % 2])
 
     assert sorted(_all_at_once(20, answer), key=str) == [False] * 19 + [True]
     assert sum(classes.counts(started.code, "q1").values()) == 1
+
+
+def test_students_answering_at_once_never_overfill_a_question(
+    classes: Classes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "MAX_ANSWERS_PER_QUESTION", 30)
+    started = classes.start()
+    classes.ask(started.code, started.key, "r1", {"id": "q1"})
+    for number in range(60):
+        classes.join(started.code, f"student-{number:04d}")
+
+    def answer(number: int) -> bool:
+        return classes.answer(started.code, f"student-{number:04d}", "q1", str(number))
+
+    results = _all_at_once(60, answer)
+    assert sum(isinstance(result, FullError) for result in results) == 30
+    assert results.count(True) == 30
+    assert sum(classes.counts(started.code, "q1").values()) == 30
+
+
+def test_teacher_requests_at_once_never_keep_more_than_max_changes_ids(
+    classes: Classes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "MAX_CHANGES", 10)
+    started = classes.start()
+
+    def steer(number: int) -> int:
+        return classes.steer(started.code, started.key, f"r{number}", "text", {})
+
+    results = _all_at_once(20, steer)
+    assert sum(isinstance(result, FullError) for result in results) == 10
+    assert sorted(result for result in results if isinstance(result, int)) == list(range(1, 11))
+    assert classes.version(started.code) == 10
 
 
 def test_students_joining_at_once_never_overfill_a_class(

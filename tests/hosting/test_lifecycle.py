@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from hosting.classroom.classes import Classes
-from hosting.classroom.records import ClassGoneError, ClassState, RefusedError
+from hosting.classroom.records import (
+    Answered,
+    ClassGoneError,
+    ClassState,
+    RefusedError,
+    RequestUse,
+)
 from hosting.classroom.store import ClassStore
 from tests.hosting.conftest import START_TIME
 
 QUESTION = {"id": "text:weight:2", "prompt": "Which key does <i>it</i> attend to?", "answer": "B"}
 SECOND = {"id": "text:softmax", "prompt": "softmax([1, 2, 3])₃ ≈ ?", "answer": "0.67"}
 STUDENTS = ("student-aaaa", "student-bbbb", "student-cccc")
+ROOM = 800  #: answers a question may have, or ids a class may keep, where no test fills them
 
 
 def test_a_class_lives_from_start_to_end(classes: Classes) -> None:
@@ -72,6 +81,8 @@ def test_a_question_asked_again_keeps_its_answers_and_place(classes: Classes) ->
     started = classes.start()
     code, key = started.code, started.key
     classes.ask(code, key, "r1", QUESTION)
+    for student in STUDENTS:
+        classes.join(code, student)
     classes.answer(code, STUDENTS[0], QUESTION["id"], "B")
     classes.ask(code, key, "r2", SECOND)
     classes.ask(code, key, "r3", QUESTION | {"prompt": "changed"})
@@ -89,6 +100,7 @@ def test_reasking_after_reveal_opens_the_question_again(classes: Classes) -> Non
     classes.reveal(code, key, "r2")
     assert classes.ask(code, key, "r3", QUESTION) == 3
     assert classes.state(code).revealed is False
+    classes.join(code, STUDENTS[0])
     assert classes.answer(code, STUDENTS[0], QUESTION["id"], "B") is True
 
 
@@ -121,14 +133,14 @@ def test_writes_that_race_the_end_of_a_class_leave_nothing_behind(store: ClassSt
     assert store.create("K7QH3M", "digest", now + 3600, now)
     store.end("K7QH3M")
     assert store.ask("K7QH3M", "q1", '{"id":"q1"}') == -1
-    assert store.answer("K7QH3M", "q1", "student-aaaa", "B") is False
+    assert store.answer("K7QH3M", "q1", "student-aaaa", "B", now - 30, ROOM) is Answered.ALREADY
     assert store.join("K7QH3M", "student-aaaa", now, 400, now - 30) is True
-    assert store.first_use("K7QH3M", "r1", now) is True
+    assert store.first_use("K7QH3M", "r1", now, ROOM) is RequestUse.FIRST
     assert store.create("K7QH3M", "digest", now + 3600, now)
     assert store.questions("K7QH3M") == []
     assert store.counts("K7QH3M", "q1") == {}
     assert store.present("K7QH3M", now - 30) == 0
-    assert store.first_use("K7QH3M", "r1", now) is True
+    assert store.first_use("K7QH3M", "r1", now, ROOM) is RequestUse.FIRST
 
 
 def test_reclaim_ends_the_classes_unheard_since_a_time_and_leaves_nothing_of_them(
@@ -137,13 +149,13 @@ def test_reclaim_ends_the_classes_unheard_since_a_time_and_leaves_nothing_of_the
     now = START_TIME
     assert store.create("K7QH3M", "digest", now + 3600, now)
     assert store.ask("K7QH3M", "q1", '{"id":"q1"}') == 1
-    assert store.answer("K7QH3M", "q1", "student-aaaa", "B") is True
     assert store.join("K7QH3M", "student-aaaa", now, 400, now - 30) is True
-    assert store.first_use("K7QH3M", "r1", now) is True
+    assert store.answer("K7QH3M", "q1", "student-aaaa", "B", now - 30, ROOM) is Answered.COUNTED
+    assert store.first_use("K7QH3M", "r1", now, ROOM) is RequestUse.FIRST
     assert store.create("K7QH3N", "digest", now + 3600, now)
     assert store.join("K7QH3N", "student-bbbb", now + 5, 400, now - 25) is True
     assert store.create("K7QH3P", "digest", now + 3600, now)
-    assert store.first_use("K7QH3P", "r1", now + 6) is True
+    assert store.first_use("K7QH3P", "r1", now + 6, ROOM) is RequestUse.FIRST
     assert store.reclaim(now + 5, now + 10) == 1  # heard at idle_since or later: kept
     assert store.version("K7QH3M", now + 10) is None
     assert store.open_classes(now + 10) == 2
@@ -151,6 +163,42 @@ def test_reclaim_ends_the_classes_unheard_since_a_time_and_leaves_nothing_of_the
     assert store.questions("K7QH3M") == []
     assert store.counts("K7QH3M", "q1") == {}
     assert store.present("K7QH3M", now - 30) == 0
-    assert store.first_use("K7QH3M", "r1", now + 10) is True
+    assert store.first_use("K7QH3M", "r1", now + 10, ROOM) is RequestUse.FIRST
     assert store.reclaim(now + 10, now + 10) == 2  # the two older ones, not the new one
     assert store.open_classes(now + 10) == 1
+
+
+def test_a_store_counts_the_first_answer_of_a_student_present_while_the_question_has_room(
+    store: ClassStore,
+) -> None:
+    now = START_TIME
+    assert store.create("K7QH3M", "digest", now + 3600, now)
+    assert store.ask("K7QH3M", "q1", '{"id":"q1"}') == 1
+    for student in STUDENTS[:2]:
+        assert store.join("K7QH3M", student, now, 400, now - 30) is True
+    answer = functools.partial(store.answer, "K7QH3M", "q1", since=now - 30, max_answers=1)
+    assert answer(STUDENTS[2], "B") is Answered.ABSENT  # never joined
+    assert store.answer("K7QH3M", "q1", STUDENTS[0], "B", now + 1, 1) is Answered.ABSENT
+    assert answer(STUDENTS[0], "B") is Answered.COUNTED
+    assert answer(STUDENTS[0], "C") is Answered.ALREADY
+    assert answer(STUDENTS[1], "C") is Answered.FULL
+    assert store.answer("K7QH3M", "q2", STUDENTS[1], "C", now - 30, 1) is Answered.COUNTED
+    assert store.counts("K7QH3M", "q1") == {"B": 1}
+    assert store.counts("K7QH3M", "q2") == {"C": 1}
+
+
+def test_a_store_keeps_at_most_max_changes_ids_and_still_knows_a_replay(
+    store: ClassStore,
+) -> None:
+    now = START_TIME
+    assert store.create("K7QH3M", "digest", now + 3600, now)
+    assert store.create("K7QH3N", "digest", now + 3600, now)
+    assert store.first_use("K7QH3M", "r1", now, 2) is RequestUse.FIRST
+    assert store.first_use("K7QH3M", "r2", now, 2) is RequestUse.FIRST
+    assert store.first_use("K7QH3M", "r3", now + 5, 2) is RequestUse.FULL
+    assert store.first_use("K7QH3M", "r1", now + 5, 2) is RequestUse.REPLAYED
+    assert store.reclaim(now + 5, now + 10) == 1  # a refused id still says its teacher is there
+    assert store.version("K7QH3M", now + 10) == 0
+    assert store.first_use("K7QH3M", "r3", now + 10, 3) is RequestUse.FIRST  # r3 was not kept
+    assert store.create("K7QH3N", "digest", now + 3600, now + 10)
+    assert store.first_use("K7QH3N", "r3", now + 10, 1) is RequestUse.FIRST  # per class

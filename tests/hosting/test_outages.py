@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from hosting.classroom.classes import Classes
-from hosting.classroom.records import ClassGoneError, StoreUnavailableError
+from hosting.classroom.records import ClassGoneError, RequestUse, StoreUnavailableError
 from hosting.classroom.redis_store import RedisStore
 from hosting.classroom.sqlite_store import SQLiteStore
 from hosting.classroom.store import ClassStore
@@ -39,9 +39,9 @@ def test_a_class_that_goes_while_a_request_runs_is_gone_not_version_minus_one(
     started = classes.start()
     first_use = store.first_use
 
-    def end_first(code: str, request_id: str, now: float) -> bool:
+    def end_first(code: str, request_id: str, now: float, max_changes: int) -> RequestUse:
         store.end(code)  # the teacher's other tab ends the class in between
-        return first_use(code, request_id, now)
+        return first_use(code, request_id, now, max_changes)
 
     monkeypatch.setattr(store, "first_use", end_first)
     with pytest.raises(ClassGoneError):

@@ -8,7 +8,7 @@ import pytest
 import redis
 
 from hosting.classroom.classes import Classes
-from hosting.classroom.records import StoreUnavailableError
+from hosting.classroom.records import Answered, RequestUse, StoreUnavailableError
 from hosting.classroom.redis_store import INDEX, RedisStore
 from tests.hosting.conftest import START_TIME, FakeClock
 
@@ -81,13 +81,30 @@ def test_a_reclaimed_class_leaves_no_key(
 def test_a_write_to_a_gone_class_makes_no_key(
     redis_store: RedisStore, redis_client: redis.Redis
 ) -> None:
-    assert redis_store.answer("K7QH3M", "q1", "student-aaaa", "B") is False
+    since = START_TIME - 30
+    assert redis_store.answer("K7QH3M", "q1", "student-aaaa", "B", since, 800) is Answered.ALREADY
     assert redis_store.set_view("K7QH3M", "text", "{}") == -1
     assert redis_store.ask("K7QH3M", "q1", '{"id":"q1"}') == -1
     assert redis_store.reveal("K7QH3M", "q1") == -1
-    assert redis_store.first_use("K7QH3M", "r1", START_TIME) is True
+    assert redis_store.first_use("K7QH3M", "r1", START_TIME, 5000) is RequestUse.FIRST
     assert redis_store.join("K7QH3M", "student-aaaa", START_TIME, 400, START_TIME - 30) is True
     assert list(redis_client.scan_iter()) == []
+
+
+def test_an_answer_or_request_id_refused_for_a_bound_keeps_nothing(
+    redis_store: RedisStore, redis_client: redis.Redis
+) -> None:
+    now = START_TIME
+    assert redis_store.create("K7QH3M", "digest", now + 3600, now)
+    assert redis_store.answer("K7QH3M", "q1", "student-aaaa", "B", now - 30, 800) is Answered.ABSENT
+    assert redis_store.join("K7QH3M", "student-aaaa", now, 400, now - 30) is True
+    assert redis_store.answer("K7QH3M", "q1", "student-aaaa", "B", now - 30, 0) is Answered.FULL
+    assert redis_store.first_use("K7QH3M", "r1", now, 0) is RequestUse.FULL
+    assert set(redis_client.scan_iter()) == {
+        INDEX,
+        "attention:class:K7QH3M:meta",
+        "attention:class:K7QH3M:presence",
+    }
 
 
 def test_an_expired_class_is_dropped_from_the_count_when_a_class_starts(
