@@ -147,6 +147,10 @@ class Classes:
             )
         return answered is Answered.COUNTED
 
+    def answer_of(self, code: str, student: str, question_id: str) -> str | None:
+        """The answer ``student`` gave to ``question_id``, for them to see again (a reload)."""
+        return self.store.answer_of(self._code(code), question_id, self._student(student))
+
     def counts(self, code: str, question_id: str) -> dict[str, int]:
         """How many gave each answer to ``question_id`` (no identities)."""
         return self.store.counts(self.state(code).code, question_id)

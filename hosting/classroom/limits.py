@@ -29,9 +29,10 @@ MAX_STUDENTS: Final = 400  #: per class: a large lecture hall
 MAX_QUESTIONS: Final = 100  #: per class: more than a lecture asks
 MAX_ANSWER_CHARS: Final = 64  #: a choice or a number; longer is refused
 #: Per question. Only a student present may answer, once; but a closed tab frees its place
-#: after PRESENT_SECONDS and a reload is a new student, so without this a script that joins,
-#: answers and leaves adds answers (and rows to the teacher's results) for as long as the
-#: question is open. Twice a full class leaves room for every student to reload once.
+#: after PRESENT_SECONDS and a session that opens the join link anew is a new student (a
+#: reload keeps its id), so without this a script that joins, answers and leaves adds
+#: answers (and rows to the teacher's results) for as long as the question is open. Twice a
+#: full class leaves room for every student to come in anew once.
 MAX_ANSWERS_PER_QUESTION: Final = 2 * MAX_STUDENTS
 #: Teacher changes (view, question, reveal, end) per class: each keeps its request id (at most
 #: MAX_REQUEST_ID_CHARS) for the class's life, to refuse it sent again. 5000 is a 12-hour

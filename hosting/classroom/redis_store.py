@@ -288,6 +288,11 @@ class RedisStore:
         return {str(answer): int(count) for answer, count in counts.items()}
 
     @unavailable
+    def answer_of(self, code: str, question_id: str, student: str) -> str | None:
+        answer = self._redis.hget(f"{self.prefix(code)}answers:{question_id}", student)
+        return None if answer is None else str(answer)
+
+    @unavailable
     def join(self, code: str, student: str, now: float, max_students: int, since: float) -> bool:
         return self._run(self._join, code, student, repr(now), max_students, repr(since)) == 1
 

@@ -266,6 +266,16 @@ class SQLiteStore:
         return {str(answer): int(count) for answer, count in rows}
 
     @unavailable
+    def answer_of(self, code: str, question_id: str, student: str) -> str | None:
+        row = self._one(
+            "SELECT answer FROM answers WHERE code = ? AND question_id = ? AND student = ?",
+            code,
+            question_id,
+            student,
+        )
+        return str(row[0]) if row else None
+
+    @unavailable
     def join(self, code: str, student: str, now: float, max_students: int, since: float) -> bool:
         with self._transaction() as db:
             if self._gone(db, code):

@@ -62,6 +62,9 @@ class ClassStore(Protocol):
     def counts(self, code: str, question_id: str) -> dict[str, int]:
         """How many students gave each answer."""
 
+    def answer_of(self, code: str, question_id: str, student: str) -> str | None:
+        """The answer ``student`` gave to ``question_id`` (None if none): theirs to see again."""
+
     def join(self, code: str, student: str, now: float, max_students: int, since: float) -> bool:
         """Mark ``student`` present (the class is heard from at ``now``); False if they are
         new and ``max_students`` are present.

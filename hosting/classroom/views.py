@@ -17,12 +17,14 @@ from typing import Final
 LISTS_PARAM: Final = "class_lists"
 CLASS_PARAM: Final = "class"  #: the class's code in a student's link: ``/?class=K7QH3M``
 PRESENT_PARAM: Final = "present"  #: each viewer's own presentation mode (the app's)
+#: A student's anonymous id in their link, so that a reload is the same student.
+STUDENT_PARAM: Final = "student"
 PARAM_NAME: Final = re.compile(r"[A-Za-z0-9_]{1,40}")
-#: Names a view may not carry: the class's code and the viewer's presentation mode (each
-#: student's own), the packed lists themselves, and Streamlit's own, which an app may not
-#: set (opening a link with them fails).
+#: Names a view may not carry: the class's code, the student's id and the viewer's
+#: presentation mode (each student's own), the packed lists themselves, and Streamlit's
+#: own, which an app may not set (opening a link with them fails).
 RESERVED_NAMES: Final = frozenset(
-    {CLASS_PARAM, PRESENT_PARAM, LISTS_PARAM, "embed", "embed_options"}
+    {CLASS_PARAM, STUDENT_PARAM, PRESENT_PARAM, LISTS_PARAM, "embed", "embed_options"}
 )
 
 

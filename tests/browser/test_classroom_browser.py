@@ -123,6 +123,16 @@ def test_a_class_follows_answers_and_refuses_a_forged_key(
         choose(student, answer)
         click(student, "class_send")
     expect(teacher.get_by_text("2 of 2 present answered")).to_be_visible(timeout=FOLLOW_MS)
+    first.reload()  # the same link: the same student, present once, who has answered
+    wait_ready(first)
+    assert "student=" in first.url
+    right = question["correct"][0]
+    expect(first.get_by_text(f"You answered {right}")).to_be_visible(timeout=FOLLOW_MS)
+    choose(first, wrong)
+    click(first, "class_send")
+    expect(first.get_by_text("You have already answered")).to_be_visible(timeout=FOLLOW_MS)
+    assert store.counts(code, question["id"]) == {right: 1, wrong: 1}
+    assert store.present(code) == 2
     panel = teacher.get_by_test_id("stExpander").filter(has_text="The class's answers")
     expect(panel.get_by_test_id("stPlotlyChart")).to_be_visible()
     panel.screenshot(path=str(ARTIFACTS / "class_answers.png"))  # for the README
@@ -130,7 +140,7 @@ def test_a_class_follows_answers_and_refuses_a_forged_key(
     expect(panel.get_by_text("Revealed. The answer is")).to_be_visible(timeout=FOLLOW_MS)
     panel.screenshot(path=str(ARTIFACTS / "class_answers_revealed.png"))
     no_axe_violation(teacher)  # the class bar and the answers chart
-    expect(first.get_by_text("Correct.")).to_be_visible(timeout=FOLLOW_MS)
+    expect(first.get_by_text("Correct.")).to_be_visible(timeout=FOLLOW_MS)  # reloaded, too
     expect(second.get_by_text("Not quite.")).to_be_visible(timeout=FOLLOW_MS)
 
     click(second, "class_leave")

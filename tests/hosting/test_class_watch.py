@@ -305,7 +305,12 @@ def test_a_follower_is_sent_the_teachers_link_and_an_explorer_a_plain_rerun(
     assert sessions.links["explorer"] is None  # its run reads the class and shows the question
     page_hash, query = sessions.links["follower"]  # type: ignore[misc]
     assert page_hash == "hash-walk"
-    assert parse_qs(query) == {"step": ["4"], "heads": ["1", "2"], "class": [code]}
+    assert parse_qs(query) == {
+        "step": ["4"],
+        "heads": ["1", "2"],
+        "class": [code],
+        "student": ["follower"],  # a reload of the follower is the same student
+    }
     assert watcher.opened("follower") and not watcher.opened("follower")  # said once
     assert not watcher.opened("explorer")
 

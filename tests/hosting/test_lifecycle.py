@@ -202,3 +202,17 @@ def test_a_store_keeps_at_most_max_changes_ids_and_still_knows_a_replay(
     assert store.first_use("K7QH3M", "r3", now + 10, 3) is RequestUse.FIRST  # r3 was not kept
     assert store.create("K7QH3N", "digest", now + 3600, now + 10)
     assert store.first_use("K7QH3N", "r3", now + 10, 1) is RequestUse.FIRST  # per class
+
+
+def test_a_student_can_read_back_the_answer_they_gave_and_no_one_elses(classes: Classes) -> None:
+    started = classes.start()
+    code, key = started.code, started.key
+    classes.ask(code, key, "r1", {"id": "q1"})
+    for student in ("student-aaaa", "student-bbbb"):
+        classes.join(code, student)
+    assert classes.answer_of(code, "student-aaaa", "q1") is None
+    classes.answer(code, "student-aaaa", "q1", "B")
+    classes.answer(code, "student-aaaa", "q1", "C")  # not counted: the first answer stays
+    assert classes.answer_of(code, "student-aaaa", "q1") == "B"
+    assert classes.answer_of(code, "student-bbbb", "q1") is None
+    assert classes.answer_of(code, "student-aaaa", "q2") is None

@@ -121,7 +121,12 @@ def test_a_follower_gets_the_teachers_view_and_keeps_their_own_after_stopping() 
     student = join_by_link(role.code)
     assert not student.exception
     assert student.text_area(key="text").value == SENTENCE
-    assert dict(student.query_params) == {"text": SENTENCE, "class": role.code}
+    student_id = student.session_state["class_student_id"]
+    assert dict(student.query_params) == {
+        "text": SENTENCE,
+        "class": role.code,
+        "student": student_id,
+    }
     assert "Following the teacher" in student.markdown[0].value
 
     student.button(key="class_stop_following").click().run()
@@ -235,6 +240,10 @@ def test_a_follower_kept_waiting_goes_in_after_its_patience_with_the_teachers_vi
     assert False in gate.held[2:]  # the follower's runs since went in without one
 
 
+def captions(at: AppTest) -> list[str]:
+    return [caption.value for caption in at.caption]
+
+
 def ask_buttons(at: AppTest) -> list[str]:
     return [button.key for button in at.button if (button.key or "").startswith("class_ask_")]
 
@@ -277,6 +286,56 @@ def test_ask_answer_once_count_reveal_verdict(own_store: Classes) -> None:
     student.run()
     assert [error.value.startswith("**Not quite.**") for error in student.error] == [True]
     assert "class_send" not in [button.key for button in student.button]
+
+
+def test_a_reload_is_the_same_student_present_once_who_has_answered_already(
+    own_store: Classes,
+) -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    teacher.button(key=ask_buttons(teacher)[0]).click().run()
+    question = class_session.question_from_json(own_store.state(role.code).question)
+    student.run()
+    student.selectbox(key="class_answer").set_value(question.choices[0]).run()
+    student.button(key="class_send").click().run()
+    assert own_store.counts(role.code, question.id) == {question.choices[0]: 1}
+
+    reloaded = new_session()  # the same link, in a new browser session
+    reloaded.query_params.update(dict(student.query_params))
+    reloaded.run()
+    assert not reloaded.exception
+    assert reloaded.session_state["class_student_id"] == student.session_state["class_student_id"]
+    assert own_store.present(role.code) == 1
+    sent = escape_markdown(question.choices[0])
+    assert f"You answered {sent}. The first answer counts." in captions(reloaded)
+    reloaded.selectbox(key="class_answer").set_value(question.choices[1]).run()
+    reloaded.button(key="class_send").click().run()
+    assert any("first answer counts" in info.value for info in reloaded.info)
+    assert own_store.counts(role.code, question.id) == {question.choices[0]: 1}
+    teacher.run()
+    teacher.button(key="class_reveal").click().run()
+    reloaded.run()
+    verdicts = [*reloaded.success, *reloaded.error]
+    said = escape_markdown(f"You answered {question.choices[0]}.")
+    assert len(verdicts) == 1 and said in verdicts[0].value
+
+    other = join_by_link(role.code)  # the join link itself: a new student
+    assert other.session_state["class_student_id"] != student.session_state["class_student_id"]
+    assert own_store.present(role.code) == 2
+
+
+@pytest.mark.parametrize("linked", ["", "short", "has space in it", "x" * 65, "<b>bold</b>"])
+def test_a_link_with_an_unusable_student_id_gets_a_new_one(own_store: Classes, linked: str) -> None:
+    _, role = start_class()
+    student = new_session()
+    student.query_params.update({"class": role.code, "student": linked})
+    student.run()
+    assert not student.exception
+    made = student.session_state["class_student_id"]
+    assert made != linked
+    assert student.query_params["student"] == made
+    assert own_store.present(role.code) == 1
 
 
 def test_a_prompt_with_markup_is_shown_as_text(own_store: Classes) -> None:

@@ -27,11 +27,25 @@ from ui.shared.safe import escape_markdown, show_info, show_warning
 
 ANSWER_KEY = "class_answer"
 ANSWER_FOR_KEY = "class_answer_for"  #: the question the answer widget holds an answer to
-SENT_KEY = "class_sent"  #: question id -> the answer this session sent
+SENT_KEY = "class_sent"  #: question id -> the answer this student sent
+LOOKED_UP_KEY = "class_looked_up"  #: questions whose answer this session read from the store
 
 
 def _sent() -> dict[str, str]:
     return st.session_state.setdefault(SENT_KEY, {})
+
+
+def _my_answer(code: str, question: Question) -> str | None:
+    """The answer this student sent, read from the store once per session and question:
+    after a reload (the same student: :func:`ui.shared.class_session.student_id`) the
+    caption and the verdict still show it."""
+    looked_up = st.session_state.setdefault(LOOKED_UP_KEY, set())
+    if question.id not in _sent() and question.id not in looked_up:
+        looked_up.add(question.id)
+        stored = attempt(lambda: classes().answer_of(code, student_id(), question.id))
+        if stored is not None:
+            _sent()[question.id] = stored
+    return _sent().get(question.id)
 
 
 def _answer_widget(question: Question) -> str | float | None:
@@ -57,11 +71,13 @@ def _send(code: str, question: Question, answer: str | float | None) -> None:
         _sent()[question.id] = text
         st.success(f"Sent: {escape_markdown(text)}. Wait for the teacher to reveal the answer.")
     elif counted is False:
+        st.session_state.setdefault(LOOKED_UP_KEY, set()).discard(question.id)
+        _my_answer(code, question)  # the first answer, sent from another tab or before a reload
         show_info("You have already answered this question: your first answer counts.")
 
 
-def _verdict(question: Question) -> None:
-    sent = _sent().get(question.id)
+def _verdict(code: str, question: Question) -> None:
+    sent = _my_answer(code, question)
     if sent is None:
         show_info(f"You did not answer. The answer is {question.answer}. {question.explanation}")
         return
@@ -86,10 +102,10 @@ def question_card(state: ClassState, code: str) -> None:
         st.markdown("**The teacher asks**")
         if state.revealed:
             st.markdown(escape_markdown(question.prompt))
-            _verdict(question)
+            _verdict(code, question)
             return
         answer = _answer_widget(question)
-        sent = _sent().get(question.id)
+        sent = _my_answer(code, question)
         if st.button("Send answer", key="class_send"):
             _send(code, question, answer)
         elif sent is not None:

@@ -34,6 +34,7 @@ from ui.shared.class_session import (
     Role,
     allowed,
     attempt,
+    class_link,
     classes,
     leave,
     link_query,
@@ -63,7 +64,7 @@ def join(code: str) -> bool:
     set_role(Role(state.code))
     st.session_state[FOLLOWING_KEY] = True
     st.session_state.pop(APPLIED_KEY, None)
-    st.query_params[URL_CODE] = state.code
+    st.query_params.update(class_link(state.code))
     return True
 
 
@@ -72,8 +73,9 @@ def join_from_link() -> None:
     linked = st.query_params.get(URL_CODE)
     current = role()
     if current is not None and not current.teaching:
-        if linked != current.code:  # a page switch dropped the code: keep it in the link
-            st.query_params[URL_CODE] = current.code
+        kept = class_link(current.code)
+        if any(st.query_params.get(name) != value for name, value in kept.items()):
+            st.query_params.update(kept)  # a page switch dropped them: keep them in the link
         return
     if linked is None:
         return
@@ -124,7 +126,7 @@ def student_bar(state: ClassState, following: bool) -> None:
 def _apply(state: ClassState, target: st.Page) -> NoReturn:
     """Open the teacher's link on the teacher's page; nothing after this call runs."""
     st.session_state[OPENING_KEY] = (state.page, state.query)
-    url.open_link(target, {**link_query(state.query), URL_CODE: state.code})
+    url.open_link(target, {**link_query(state.query), **class_link(state.code)})
 
 
 def _watcher() -> Watcher | None:

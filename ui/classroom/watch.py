@@ -35,6 +35,7 @@ from streamlit.runtime.app_session import AppSession, AppSessionState
 from hosting.classroom import limits
 from hosting.classroom.classes import Classes
 from hosting.classroom.records import ClassError, ClassGoneError
+from hosting.classroom.views import STUDENT_PARAM
 from ui.shared import url
 from ui.shared.class_session import URL_CODE, classes, link_query
 
@@ -244,7 +245,7 @@ class Watcher:
         page, query = known[1]
         if (page, query) == member.applied or page not in self._pages:
             return None
-        link = {**link_query(query), URL_CODE: member.code}
+        link = {**link_query(query), URL_CODE: member.code, STUDENT_PARAM: member.student}
         return self._pages[page], urllib.parse.urlencode(link, doseq=True)
 
     def _still_here(self, member: Member) -> None:

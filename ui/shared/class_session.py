@@ -26,12 +26,13 @@ import streamlit as st
 
 from attention_core.teaching.questions import CHOICE, Question
 from hosting.classroom import limits, settings
-from hosting.classroom.classes import Classes
+from hosting.classroom.classes import STUDENT_ID, Classes
 from hosting.classroom.rate import RateLimit
 from hosting.classroom.records import ClassError, ClassGoneError
 from hosting.classroom.views import (
     CLASS_PARAM,
     LISTS_PARAM,
+    STUDENT_PARAM,
     pack_lists,
     unpack_lists,
     usable_name,
@@ -108,10 +109,21 @@ def set_role(new_role: Role | None) -> None:
 
 
 def student_id() -> str:
-    """This browser session's anonymous id: random, nothing personal."""
+    """This student's anonymous id: random, nothing personal.
+
+    A student's link carries it (``student=``, :func:`class_link`), so a reload, or the
+    same link in another tab, is the same student: present once, one answer per question.
+    """
     if STUDENT_ID_KEY not in st.session_state:
-        st.session_state[STUDENT_ID_KEY] = secrets.token_urlsafe(12)
+        linked = st.query_params.get(STUDENT_PARAM, "")
+        usable = STUDENT_ID.fullmatch(linked) is not None
+        st.session_state[STUDENT_ID_KEY] = linked if usable else secrets.token_urlsafe(12)
     return str(st.session_state[STUDENT_ID_KEY])
+
+
+def class_link(code: str) -> dict[str, str]:
+    """The parameters that keep a student in class ``code`` as the same student."""
+    return {URL_CODE: code, STUDENT_PARAM: student_id()}
 
 
 def request_id() -> str:
@@ -123,8 +135,9 @@ def leave(message: str = "") -> None:
     """Leave the class: drop the role, the link's code, and keep ``message`` to show once."""
     set_role(None)
     st.session_state.pop(OPEN_QUESTION_KEY, None)
-    if URL_CODE in st.query_params:
-        del st.query_params[URL_CODE]
+    for name in (URL_CODE, STUDENT_PARAM):
+        if name in st.query_params:
+            del st.query_params[name]
     if message:
         st.session_state[GONE_KEY] = message
 
