@@ -46,6 +46,9 @@ MAX_QUESTION_CHARS: Final = 8_000  #: one question as JSON
 
 PRESENT_SECONDS: Final = 30.0  #: a student is present if their app said so this recently
 HEARTBEAT_SECONDS: Final = 10.0  #: how often a server says "still here" for a connected student
+#: A student's browser that lost its connection stays enlisted this long: back within it (a
+#: network blip, a phone waking up), it is rerun if the teacher moved on meanwhile.
+RECONNECT_SECONDS: Final = 60.0
 #: How often a server reads each class's version: one read per class and process, however
 #: many students follow (ui.classroom.watch), so it can be often.
 WATCH_SECONDS: Final = 0.1

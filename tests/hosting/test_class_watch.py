@@ -247,13 +247,35 @@ def test_connected_students_say_still_here_and_a_closed_tab_is_forgotten(
     assert counting.present(code) == 2
     sessions.closed.add("session-1")
     watcher.tick()
-    assert set(watcher.members()) == {"session-0"}
+    assert set(watcher.members()) == {"session-0", "session-1"}  # it may come back
 
     clock.advance(limits.PRESENT_SECONDS - 5)  # the watcher's clock and the store's: one clock
     watcher.tick()  # 25 s since the last "still here": said again
     clock.advance(10)
     assert counting.present(code) == 1  # session 0 said so 10 s ago; session 1 35 s ago
+    clock.advance(limits.RECONNECT_SECONDS)
+    watcher.tick()
+    assert set(watcher.members()) == {"session-0"}  # away too long: a closed tab
     assert sessions.reruns == []
+
+
+def test_a_student_whose_connection_dropped_is_not_rerun_then_caught_up_once_back(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = watcher_for(counting, sessions, clock)
+    code, key = class_with_students(counting, watcher, 2)
+    sessions.closed.add("session-1")  # a phone's network blip
+    version = counting.steer(code, key, "r1", "text", {"seed": "7"})
+    watcher.tick()
+    assert sessions.reruns == ["session-0"]
+    watcher.enlist("session-0", code, "student-0", version)  # its run drew it
+    watcher.done("session-0")
+    clock.advance(limits.RECONNECT_SECONDS / 2)
+    watcher.tick()
+    assert sessions.reruns == ["session-0"]  # the other is away: not rerun, not forgotten
+    sessions.closed.discard("session-1")  # back, on the same session
+    watcher.tick()
+    assert sessions.reruns == ["session-0", "session-1"]
 
 
 def test_the_thread_outlives_a_failing_tick_and_stops_when_told(

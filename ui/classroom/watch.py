@@ -5,7 +5,8 @@ reads each class's version every ``WATCH_SECONDS`` (one store read per class and
 process, however many students follow) and, when it moved past what a session drew,
 reruns that session's app: the run reads the class and opens the teacher's new view,
 shows the question, or says the class ended. It also says "still here" to the store
-for every session whose browser is still connected, and forgets the others.
+for every session whose browser is still connected, waits for one that lost its
+connection (``RECONNECT_SECONDS``: rerun, if behind, once back), and then forgets it.
 
 Before, every follower's browser polled with a timed fragment: a run of Streamlit per
 student per second, 0.3 of a core for 100 idle students. An idle class now costs one
@@ -86,6 +87,7 @@ class Watcher:
         at_once: int = limits.RERUNS_AT_ONCE,
         patience: float = limits.RERUN_PATIENCE_SECONDS,
         retry: float = limits.RERUN_RETRY_SECONDS,
+        reconnect: float = limits.RECONNECT_SECONDS,
     ) -> None:
         self.classes = classes
         self.rerun = rerun
@@ -95,10 +97,12 @@ class Watcher:
         self.at_once = at_once
         self.patience = patience
         self.retry = retry
+        self.reconnect = reconnect
         self._members: dict[str, Member] = {}
         self._versions: dict[str, int] = {}  #: each class's version at the last read
         self._rerunning: dict[str, float] = {}  #: session id -> when its rerun was asked
         self._declined: dict[str, float] = {}  #: session id -> when its app last declined
+        self._away: dict[str, float] = {}  #: session id -> since when its browser is away
         self._views: dict[str, tuple[int, View]] = {}  #: each class's version and view
         self._pages: dict[str, str] = {}
         self._opened: set[str] = set()  #: sessions opening a link, until their run asks
@@ -166,6 +170,7 @@ class Watcher:
             self._members.pop(session_id, None)
             self._rerunning.pop(session_id, None)
             self._declined.pop(session_id, None)
+            self._away.pop(session_id, None)
             self._opened.discard(session_id)
 
     def members(self) -> dict[str, Member]:
@@ -186,14 +191,25 @@ class Watcher:
                 continue  # the store is out of reach for now: try again next tick
             self._read_view(code, versions[code], members)
             for session_id, member in members:
-                if not self.alive(session_id):
-                    self.drop(session_id)  # the tab closed: it no longer counts as present
-                elif member.seen == versions[code]:
+                if self._connected(session_id) and member.seen == versions[code]:
                     self._still_here(member)
         with self._lock:
             self._versions = versions
             self._views = {code: view for code, view in self._views.items() if code in by_class}
         self._rerun_next()
+
+    def _connected(self, session_id: str) -> bool:
+        """Whether ``session_id``'s browser is connected; one away for ``reconnect`` seconds
+        (a closed tab) is forgotten: it no longer counts as present."""
+        if self.alive(session_id):
+            with self._lock:
+                self._away.pop(session_id, None)
+            return True
+        with self._lock:
+            since = self._away.setdefault(session_id, self.clock())
+        if self.clock() - since >= self.reconnect:
+            self.drop(session_id)
+        return False
 
     def _rerun_next(self, skip: str = "") -> None:
         """Rerun the apps that are behind (but ``skip``), while fewer than ``at_once`` are
@@ -211,6 +227,7 @@ class Watcher:
                 for session_id, member in self._members.items()
                 if session_id not in self._rerunning
                 and session_id not in self._declined
+                and session_id not in self._away
                 and session_id != skip
                 and member.code in self._versions
                 and member.seen != self._versions[member.code]
