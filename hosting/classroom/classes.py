@@ -19,6 +19,7 @@ from typing import Any
 
 from hosting.classroom import codes, limits, views
 from hosting.classroom.records import (
+    NOT_OPEN,
     Answered,
     ClassGoneError,
     ClassState,
@@ -191,13 +192,20 @@ class Classes:
             )
         return _changed(self.store.ask(code, question_id, body))
 
-    def reveal(self, code: str, key: str, request_id: str) -> int:
-        """Show the open question's answer on every screen; the new version."""
+    def reveal(self, code: str, key: str, request_id: str, question_id: str) -> int:
+        """Show ``question_id``'s answer on every screen; the new version.
+
+        The teacher reveals the question they see: if another was asked meanwhile (from
+        another tab), that one stays unrevealed and this is refused.
+        """
         code = self._teacher(code, key, request_id)
-        state = self.state(code)
-        if state.question is None:
-            raise RefusedError("No question has been asked yet.")
-        return _changed(self.store.reveal(code, str(state.question["id"])))
+        version = self.store.reveal(code, question_id)
+        if version == NOT_OPEN:
+            raise RefusedError(
+                "That question is no longer the open one: another was asked since. "
+                "Nothing was revealed."
+            )
+        return _changed(version)
 
     def results(self, code: str, key: str) -> list[tuple[dict[str, Any], dict[str, int]]]:
         """Every asked question with its answer counts, in the order asked (teacher only)."""

@@ -48,6 +48,11 @@ class ClassState:
     asked: int = 0
 
 
+#: A store's reveal of a question that is not the open one (the new version otherwise, -1
+#: if the class is gone): Redis's script returns it too.
+NOT_OPEN = -2
+
+
 class Answered(enum.IntEnum):
     """What a store did with a student's answer (the numbers are what Redis returns)."""
 

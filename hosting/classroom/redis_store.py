@@ -86,8 +86,11 @@ end
 redis.call('HSET', meta, 'question', redis.call('HGET', bodies, ARGV[2]), 'revealed', 0)
 return redis.call('HINCRBY', meta, 'version', 1)
 """
+# ARGV: prefix, question id: revealed only while it is the open question (records.NOT_OPEN).
 REVEAL = """
 if not expires then return -1 end
+local body = redis.call('HGET', meta, 'question')
+if not body or body == '' or cjson.decode(body).id ~= ARGV[2] then return -2 end
 redis.call('HSET', meta, 'revealed', 1)
 return redis.call('HINCRBY', meta, 'version', 1)
 """
@@ -262,7 +265,7 @@ class RedisStore:
 
     @unavailable
     def reveal(self, code: str, question_id: str) -> int:
-        return self._run(self._reveal, code)
+        return self._run(self._reveal, code, question_id)
 
     @unavailable
     def questions(self, code: str) -> list[str]:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from hosting.classroom.records import Answered, ClassState, RequestUse, unavailable_on
+from hosting.classroom.records import NOT_OPEN, Answered, ClassState, RequestUse, unavailable_on
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS classes (
@@ -215,7 +215,14 @@ class SQLiteStore:
     @unavailable
     def reveal(self, code: str, question_id: str) -> int:
         with self._transaction() as db:
-            return self._bump(db, code, "revealed = 1")
+            if self._gone(db, code):
+                return -1
+            row = db.execute(
+                "UPDATE classes SET version = version + 1, revealed = 1 "
+                "WHERE code = ? AND question_id = ? RETURNING version",
+                (code, question_id),
+            ).fetchone()
+            return int(row[0]) if row else NOT_OPEN
 
     @unavailable
     def questions(self, code: str) -> list[str]:

@@ -40,7 +40,8 @@ class ClassStore(Protocol):
         """Make a question the open one (kept in asked order, not revealed); the new version."""
 
     def reveal(self, code: str, question_id: str) -> int:
-        """Show the open question's answer everywhere; the new version."""
+        """Show ``question_id``'s answer everywhere if it is the open question (atomic); the
+        new version, -1 if the class is gone, -2 if another question is open (or none)."""
 
     def questions(self, code: str) -> list[str]:
         """Every asked question's JSON, in the order asked."""

@@ -212,7 +212,7 @@ def test_a_class_makes_at_most_max_changes_and_a_replay_is_still_a_replay(
     code, key = started.code, started.key
     assert classes.steer(code, key, "r1", "text", {}) == 1
     assert classes.ask(code, key, "r2", QUESTION) == 2
-    assert classes.reveal(code, key, "r3") == 3
+    assert classes.reveal(code, key, "r3", "q1") == 3
     with pytest.raises(
         FullError, match=r"This class has made 3 changes, .*Start a new class to go on"
     ):

@@ -45,7 +45,7 @@ def test_a_class_lives_from_start_to_end(classes: Classes) -> None:
     assert classes.answer(code, STUDENTS[0], QUESTION["id"], "C") is False
     assert classes.counts(code, QUESTION["id"]) == {"B": 1, "<script>": 1}
 
-    assert classes.reveal(code, key, "r3") == 3
+    assert classes.reveal(code, key, "r3", QUESTION["id"]) == 3
     assert classes.state(code).revealed is True
     with pytest.raises(RefusedError, match="revealed"):
         classes.answer(code, STUDENTS[2], QUESTION["id"], "B")
@@ -69,7 +69,7 @@ def test_a_class_lives_from_start_to_end(classes: Classes) -> None:
         lambda: classes.present(code),
         lambda: classes.steer(code, key, "r6", "text", {}),
         lambda: classes.ask(code, key, "r7", QUESTION),
-        lambda: classes.reveal(code, key, "r8"),
+        lambda: classes.reveal(code, key, "r8", QUESTION["id"]),
         lambda: classes.results(code, key),
         lambda: classes.end(code, key, "r9"),
     ):
@@ -97,11 +97,34 @@ def test_reasking_after_reveal_opens_the_question_again(classes: Classes) -> Non
     started = classes.start()
     code, key = started.code, started.key
     classes.ask(code, key, "r1", QUESTION)
-    classes.reveal(code, key, "r2")
+    classes.reveal(code, key, "r2", QUESTION["id"])
     assert classes.ask(code, key, "r3", QUESTION) == 3
     assert classes.state(code).revealed is False
     classes.join(code, STUDENTS[0])
     assert classes.answer(code, STUDENTS[0], QUESTION["id"], "B") is True
+
+
+def test_a_teacher_reveals_the_question_they_see_not_one_asked_since(classes: Classes) -> None:
+    # Two tabs of the teacher: one shows question 1's answers while the other asks question 2.
+    started = classes.start()
+    code, key = started.code, started.key
+    classes.ask(code, key, "r1", QUESTION)
+    later = {**QUESTION, "id": "text:weight:3"}
+    version = classes.ask(code, key, "r2", later)
+    with pytest.raises(RefusedError, match="no longer the open one"):
+        classes.reveal(code, key, "r3", QUESTION["id"])
+    state = classes.state(code)
+    assert (state.question, state.revealed, state.version) == (later, False, version)
+    assert classes.reveal(code, key, "r4", later["id"]) == version + 1
+    with pytest.raises(RefusedError, match="no longer the open one"):
+        classes.reveal(code, key, "r5", "never-asked")
+
+
+def test_nothing_is_revealed_before_a_question_is_asked(classes: Classes) -> None:
+    started = classes.start()
+    with pytest.raises(RefusedError, match="no longer the open one"):
+        classes.reveal(started.code, started.key, "r1", QUESTION["id"])
+    assert classes.state(started.code).revealed is False
 
 
 def test_a_student_is_present_for_thirty_seconds_after_their_last_word(

@@ -25,7 +25,7 @@ def _teacher_calls(classes: Classes, code: str, key: str) -> dict[str, Callable[
     return {
         "steer": lambda: classes.steer(code, key, "forged-1", "text", {"head": "1"}),
         "ask": lambda: classes.ask(code, key, "forged-2", QUESTION),
-        "reveal": lambda: classes.reveal(code, key, "forged-3"),
+        "reveal": lambda: classes.reveal(code, key, "forged-3", "q1"),
         "results": lambda: classes.results(code, key),
         "end": lambda: classes.end(code, key, "forged-4"),
     }

@@ -50,10 +50,10 @@ def publish(page: st.Page, content_pages: Collection[str]) -> None:
         st.session_state[PUBLISHED_KEY] = view
 
 
-def _reveal(teacher: Role) -> None:
+def _reveal(teacher: Role, question_id: str) -> None:
     """On "Reveal": before the panel redraws, so it draws the revealed answer."""
     try:
-        classes().reveal(teacher.code, teacher.key, request_id())
+        classes().reveal(teacher.code, teacher.key, request_id(), question_id)
     except ClassError as error:
         st.session_state[REVEAL_ERROR_KEY] = str(error)
 
@@ -82,7 +82,7 @@ def answers_panel(teacher: Role) -> None:
         st.caption(f"Revealed. The answer is {escape_markdown(question.answer)}.")
     else:
         st.button("Reveal the answer", key="class_reveal", icon=":material/visibility:",
-                  on_click=_reveal, args=(teacher,))  # fmt: skip
+                  on_click=_reveal, args=(teacher, question.id))  # fmt: skip
 
 
 def answers_table(rows: Sequence[AnswerCount]) -> None:
