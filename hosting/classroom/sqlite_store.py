@@ -19,39 +19,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from hosting.classroom import sqlite_rows
 from hosting.classroom.records import NOT_OPEN, Answered, ClassState, RequestUse, unavailable_on
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS classes (
-    code TEXT PRIMARY KEY, key_digest TEXT NOT NULL, expires_at REAL NOT NULL,
-    version INTEGER NOT NULL DEFAULT 0, page TEXT NOT NULL DEFAULT '',
-    query TEXT NOT NULL DEFAULT '{}', question_id TEXT, revealed INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS questions (
-    code TEXT NOT NULL, id TEXT NOT NULL, position INTEGER NOT NULL, body TEXT NOT NULL,
-    PRIMARY KEY (code, id));
-CREATE TABLE IF NOT EXISTS answers (
-    code TEXT NOT NULL, question_id TEXT NOT NULL, student TEXT NOT NULL, answer TEXT NOT NULL,
-    PRIMARY KEY (code, question_id, student));
-CREATE TABLE IF NOT EXISTS presence (
-    code TEXT NOT NULL, student TEXT NOT NULL, seen REAL NOT NULL, PRIMARY KEY (code, student));
-CREATE TABLE IF NOT EXISTS requests (
-    code TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (code, id));
-CREATE TABLE IF NOT EXISTS heard (code TEXT PRIMARY KEY, at REAL NOT NULL);
-"""
-CHILD_TABLES = ("questions", "answers", "presence", "requests", "heard")
 BUSY_SECONDS = 5.0  #: how long a write waits for another process's lock before giving up
 
 unavailable = unavailable_on(sqlite3.OperationalError)
-
-
-def _has_row(db: sqlite3.Connection, rows: str, args: tuple[object, ...]) -> bool:
-    """Whether ``SELECT 1 FROM <rows>`` finds one (``rows``: a table and its condition)."""
-    return db.execute(f"SELECT 1 FROM {rows}", args).fetchone() is not None
-
-
-def _count(db: sqlite3.Connection, rows: str, args: tuple[object, ...]) -> int:
-    """How many rows ``SELECT COUNT(*) FROM <rows>`` counts."""
-    return int(db.execute(f"SELECT COUNT(*) FROM {rows}", args).fetchone()[0])
 
 
 class SQLiteStore:
@@ -67,7 +40,7 @@ class SQLiteStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
-            self._db.executescript(SCHEMA)
+            self._db.executescript(sqlite_rows.SCHEMA)
 
     def close(self) -> None:
         """Close the file (a test's store; the app keeps one for its life)."""
@@ -88,23 +61,9 @@ class SQLiteStore:
                     self._db.execute("ROLLBACK")
                 raise
 
-    @staticmethod
-    def _heard(db: sqlite3.Connection, code: str, now: float) -> None:
-        db.execute(
-            "INSERT INTO heard (code, at) VALUES (?, ?) "
-            "ON CONFLICT (code) DO UPDATE SET at = MAX(at, excluded.at)",
-            (code, now),
-        )
-
     def _one(self, sql: str, *args: object) -> tuple | None:
         with self._lock:
             return self._db.execute(sql, args).fetchone()
-
-    def _delete(self, db: sqlite3.Connection, codes: list[str]) -> None:
-        for code in codes:
-            db.execute("DELETE FROM classes WHERE code = ?", (code,))
-            for table in CHILD_TABLES:
-                db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
 
     @unavailable
     def create(self, code: str, key_digest: str, expires_at: float, now: float) -> bool:
@@ -113,7 +72,7 @@ class SQLiteStore:
                 row[0]
                 for row in db.execute("SELECT code FROM classes WHERE expires_at <= ?", (now,))
             ]
-            self._delete(db, expired)
+            sqlite_rows.delete(db, expired)
             taken = db.execute("SELECT 1 FROM classes WHERE code = ?", (code,)).fetchone()
             if taken:
                 return False
@@ -121,7 +80,7 @@ class SQLiteStore:
                 "INSERT INTO classes (code, key_digest, expires_at) VALUES (?, ?, ?)",
                 (code, key_digest, expires_at),
             )
-            self._heard(db, code, now)
+            sqlite_rows.heard(db, code, now)
             return True
 
     @unavailable
@@ -135,7 +94,7 @@ class SQLiteStore:
                     (now, idle_since),
                 )
             ]
-            self._delete(db, idle)
+            sqlite_rows.delete(db, idle)
             return len(idle)
 
     @unavailable
@@ -182,40 +141,27 @@ class SQLiteStore:
             asked=n_asked,
         )
 
-    @staticmethod
-    def _gone(db: sqlite3.Connection, code: str) -> bool:
-        """Whether ``code`` has no class: a write that raced its end must leave no row."""
-        return db.execute("SELECT 1 FROM classes WHERE code = ?", (code,)).fetchone() is None
-
-    def _bump(self, db: sqlite3.Connection, code: str, assignments: str, *args: object) -> int:
-        row = db.execute(
-            f"UPDATE classes SET version = version + 1, {assignments} WHERE code = ? "
-            "RETURNING version",
-            (*args, code),
-        ).fetchone()
-        return int(row[0]) if row else -1
-
     @unavailable
     def set_view(self, code: str, page: str, query_json: str) -> int:
         with self._transaction() as db:
-            return self._bump(db, code, "page = ?, query = ?", page, query_json)
+            return sqlite_rows.bump(db, code, "page = ?, query = ?", page, query_json)
 
     @unavailable
     def ask(self, code: str, question_id: str, question_json: str) -> int:
         with self._transaction() as db:
-            if self._gone(db, code):
+            if sqlite_rows.gone(db, code):
                 return -1
             db.execute(
                 "INSERT OR IGNORE INTO questions (code, id, position, body) VALUES "
                 "(?, ?, (SELECT COUNT(*) FROM questions WHERE code = ?), ?)",
                 (code, question_id, code, question_json),
             )
-            return self._bump(db, code, "question_id = ?, revealed = 0", question_id)
+            return sqlite_rows.bump(db, code, "question_id = ?, revealed = 0", question_id)
 
     @unavailable
     def reveal(self, code: str, question_id: str) -> int:
         with self._transaction() as db:
-            if self._gone(db, code):
+            if sqlite_rows.gone(db, code):
                 return -1
             row = db.execute(
                 "UPDATE classes SET version = version + 1, revealed = 1 "
@@ -243,17 +189,19 @@ class SQLiteStore:
         max_answers: int,
     ) -> Answered:
         with self._transaction() as db:
-            if self._gone(db, code) or _has_row(
+            if sqlite_rows.gone(db, code) or sqlite_rows.has_row(
                 db,
                 "answers WHERE code = ? AND question_id = ? AND student = ?",
                 (code, question_id, student),
             ):
                 return Answered.ALREADY
-            if not _has_row(
+            if not sqlite_rows.has_row(
                 db, "presence WHERE code = ? AND student = ? AND seen >= ?", (code, student, since)
             ):
                 return Answered.ABSENT
-            answers = _count(db, "answers WHERE code = ? AND question_id = ?", (code, question_id))
+            answers = sqlite_rows.count(
+                db, "answers WHERE code = ? AND question_id = ?", (code, question_id)
+            )
             if answers >= max_answers:
                 return Answered.FULL
             db.execute(
@@ -285,7 +233,7 @@ class SQLiteStore:
     @unavailable
     def join(self, code: str, student: str, now: float, max_students: int, since: float) -> bool:
         with self._transaction() as db:
-            if self._gone(db, code):
+            if sqlite_rows.gone(db, code):
                 return True  # as Redis: the next read finds the class gone
             db.execute("DELETE FROM presence WHERE code = ? AND seen < ?", (code, since))
             known = db.execute(
@@ -302,7 +250,7 @@ class SQLiteStore:
                 "ON CONFLICT (code, student) DO UPDATE SET seen = excluded.seen",
                 (code, student, now),
             )
-            self._heard(db, code, now)
+            sqlite_rows.heard(db, code, now)
             return True
 
     @unavailable
@@ -313,12 +261,12 @@ class SQLiteStore:
     @unavailable
     def first_use(self, code: str, request_id: str, now: float, max_changes: int) -> RequestUse:
         with self._transaction() as db:
-            if self._gone(db, code):
+            if sqlite_rows.gone(db, code):
                 return RequestUse.FIRST  # as Redis: the write that follows finds the class gone
-            self._heard(db, code, now)
-            if _has_row(db, "requests WHERE code = ? AND id = ?", (code, request_id)):
+            sqlite_rows.heard(db, code, now)
+            if sqlite_rows.has_row(db, "requests WHERE code = ? AND id = ?", (code, request_id)):
                 return RequestUse.REPLAYED
-            if _count(db, "requests WHERE code = ?", (code,)) >= max_changes:
+            if sqlite_rows.count(db, "requests WHERE code = ?", (code,)) >= max_changes:
                 return RequestUse.FULL
             db.execute("INSERT INTO requests (code, id) VALUES (?, ?)", (code, request_id))
             return RequestUse.FIRST
@@ -326,4 +274,4 @@ class SQLiteStore:
     @unavailable
     def end(self, code: str) -> None:
         with self._transaction() as db:
-            self._delete(db, [code])
+            sqlite_rows.delete(db, [code])

@@ -24,7 +24,7 @@ from hosting.turns import Gate
 from tests.views.expanders import CODE, open_expanders
 from ui.classroom import around, follow, watch
 from ui.classroom.results import results_csv
-from ui.shared import check_yourself, class_session, url
+from ui.shared import check_yourself, class_questions, class_session, url
 from ui.shared.safe import escape_markdown
 from ui.text import questions as text_page_questions
 
@@ -257,7 +257,7 @@ def test_ask_answer_once_count_reveal_verdict(own_store: Classes) -> None:
     assert asked
     teacher.button(key=asked[0]).click().run()
     assert not teacher.exception
-    question = class_session.question_from_json(own_store.state(role.code).question)
+    question = class_questions.question_from_json(own_store.state(role.code).question)
 
     student.run()
     answer = student.get("selectbox") if question.kind == "choice" else []
@@ -295,7 +295,7 @@ def test_a_reload_is_the_same_student_present_once_who_has_answered_already(
     teach(teacher, text=SENTENCE)
     student = join_by_link(role.code)
     teacher.button(key=ask_buttons(teacher)[0]).click().run()
-    question = class_session.question_from_json(own_store.state(role.code).question)
+    question = class_questions.question_from_json(own_store.state(role.code).question)
     student.run()
     student.selectbox(key="class_answer").set_value(question.choices[0]).run()
     student.button(key="class_send").click().run()
@@ -622,7 +622,7 @@ def test_a_student_cannot_check_the_classs_open_question_before_the_reveal(
     student.button(key=f"{key}_check").click().run()  # checked before the teacher asks it
     assert [*student.success, *student.error]
     teacher.button(key=asked).click().run()
-    question = class_session.question_from_json(own_store.state(role.code).question)
+    question = class_questions.question_from_json(own_store.state(role.code).question)
 
     student.run()  # the question is open: answered above the page, not checked below
     assert not student.exception
@@ -668,7 +668,7 @@ def test_a_number_too_large_to_send_is_refused_in_plain_words(own_store: Classes
     student.number_input(key="class_answer").set_value(1e62).run()
     student.button(key="class_send").click().run()
     assert not student.exception
-    assert escape_markdown(class_session.TOO_LARGE) in [w.value for w in student.warning]
+    assert escape_markdown(class_questions.TOO_LARGE) in [w.value for w in student.warning]
     assert errors_of(student) == []  # not the store's "1 to 64 characters"
     assert own_store.counts(role.code, question) == {}
     student.number_input(key="class_answer").set_value(-0.0001).run()  # now a real answer

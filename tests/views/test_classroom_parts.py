@@ -23,15 +23,17 @@ from ui.classroom.results import CHART_NUMBERS, answer_rows, chart_rows, results
 from ui.classroom.state import base_url
 from ui.figures.style import NORMAL
 from ui.shared.check_yourself import digest
-from ui.shared.class_session import (
+from ui.shared.class_questions import (
     TOO_LARGE,
     UnsendableAnswerError,
     answer_text,
     answer_value,
-    link_query,
     question_from_json,
     question_id,
     question_json,
+)
+from ui.shared.class_session import (
+    link_query,
 )
 
 CHOICE_QUESTION = Question(

@@ -12,15 +12,17 @@ from attention_core.teaching.questions import Question, check
 from hosting.classroom import limits
 from hosting.classroom.records import ClassState
 from ui.shared.check_yourself import answer_widget
-from ui.shared.class_session import (
+from ui.shared.class_questions import (
     UnsendableAnswerError,
-    allowed,
     answer_text,
     answer_value,
+    question_from_json,
+)
+from ui.shared.class_session import (
+    allowed,
     attempt,
     classes,
     note_open_question,
-    question_from_json,
     student_id,
 )
 from ui.shared.safe import escape_markdown, show_info, show_warning

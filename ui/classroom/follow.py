@@ -26,7 +26,8 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 from hosting.classroom import limits
 from hosting.classroom.records import ClassError, ClassGoneError, ClassState
 from ui.classroom.answering import question_card
-from ui.classroom.watch import WATCHED_FRAGMENT, View, Watcher, watcher
+from ui.classroom.server_watch import watcher
+from ui.classroom.watch import WATCHED_FRAGMENT, View, Watcher
 from ui.shared import url
 from ui.shared.class_session import (
     FOLLOWING_KEY,

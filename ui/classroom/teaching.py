@@ -17,12 +17,14 @@ from hosting.classroom.records import ClassError
 from ui.classroom import figures
 from ui.classroom.figures import AnswerCount
 from ui.classroom.results import answer_rows, chart_rows
+from ui.shared.class_questions import (
+    question_from_json,
+)
 from ui.shared.class_session import (
     Role,
     attempt,
     classes,
     published_query,
-    question_from_json,
     request_id,
     teaching,
 )

@@ -16,16 +16,15 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 import secrets
 import uuid
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import streamlit as st
 
-from attention_core.teaching.questions import CHOICE, Question
-from hosting.classroom import limits, settings
+from attention_core.teaching.questions import Question
+from hosting.classroom import settings
 from hosting.classroom.classes import STUDENT_ID, Classes
 from hosting.classroom.rate import RateLimit
 from hosting.classroom.records import ClassError, ClassGoneError
@@ -37,6 +36,7 @@ from hosting.classroom.views import (
     unpack_lists,
     usable_name,
 )
+from ui.shared.class_questions import question_id, question_json
 from ui.shared.safe import show_error, show_warning
 
 URL_CODE = CLASS_PARAM  #: the join link's parameter: ``/?class=K7QH3M``
@@ -47,8 +47,6 @@ GONE_KEY = "class_gone_message"  #: why this session's class ended, shown once
 #: A student's class and the id of its open question not yet revealed (None: none), as the
 #: last run that reached the store read them (kept while the store is out of reach)
 OPEN_QUESTION_KEY = "class_open_question"
-NUMBER_DECIMALS = 3  #: a number answer is sent rounded, so equal answers count together
-_UNSAFE_ID = re.compile(r"[^A-Za-z0-9_.:-]")
 
 Result = TypeVar("Result")
 
@@ -212,76 +210,6 @@ def allowed(name: str, limit: int, seconds: float, what: str) -> bool:
         f"Too many {what} from this browser. Try again in {math.ceil(rate.wait_seconds())} s."
     )
     return False
-
-
-# --- questions ----------------------------------------------------------------------------
-def question_id(question: Question, digest: str) -> str:
-    """An id unique to the question's content: its id plus ``digest`` (the widget key's crc)."""
-    return f"{_UNSAFE_ID.sub('', question.id.replace('/', ':'))[:100]}.{digest}"
-
-
-def question_json(question: Question, digest: str) -> dict[str, Any]:
-    """``question`` as JSON-able data (tuples as lists, NaN as None) with a unique id."""
-    data = dataclasses.asdict(question)
-    data.update(
-        id=question_id(question, digest),
-        choices=list(question.choices),
-        correct=list(question.correct),
-        value=None if math.isnan(question.value) else question.value,
-    )
-    return data
-
-
-def question_from_json(data: dict[str, Any]) -> Question:
-    """A question sent as JSON, back as the core's :class:`Question` (for its check)."""
-    value = data.get("value")
-    return Question(
-        id=str(data["id"]),
-        prompt=str(data["prompt"]),
-        kind=str(data["kind"]),
-        explanation=str(data["explanation"]),
-        choices=tuple(map(str, data.get("choices", ()))),
-        correct=tuple(map(str, data.get("correct", ()))),
-        value=math.nan if value is None else float(value),
-        tolerance=float(data.get("tolerance", 0.0)),
-    )
-
-
-class UnsendableAnswerError(ValueError):
-    """An answer the store would refuse; its message tells the student what to do."""
-
-
-TOO_LARGE = "That number is too large to send; check it and try again."
-
-
-def answer_text(question: Question, answer: str | float) -> str:
-    """An answer as the store keeps it: the choice, or the number rounded.
-
-    A number that rounds to zero is "0.000", never "-0.000", so that equal answers
-    count together. A number whose text would be too long for the store (or that is
-    no number at all, such as infinity) raises :class:`UnsendableAnswerError`.
-    """
-    if question.kind == CHOICE:
-        return str(answer)
-    number = float(answer)
-    if not math.isfinite(number):
-        raise UnsendableAnswerError(TOO_LARGE)
-    text = f"{number:.{NUMBER_DECIMALS}f}"
-    if float(text) == 0:  # -0.0004 rounds to "-0.000": the same answer as "0.000"
-        text = f"{0:.{NUMBER_DECIMALS}f}"
-    if len(text) > limits.MAX_ANSWER_CHARS:
-        raise UnsendableAnswerError(TOO_LARGE)
-    return text
-
-
-def answer_value(question: Question, text: str) -> str | float | None:
-    """A stored answer back as :func:`check` takes it (None if a number does not parse)."""
-    if question.kind == CHOICE:
-        return text
-    try:
-        return float(text)
-    except ValueError:
-        return None
 
 
 def note_open_question(code: str, open_id: str | None) -> None:
