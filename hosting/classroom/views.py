@@ -14,6 +14,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from hosting.classroom import limits
+
 LISTS_PARAM: Final = "class_lists"
 CLASS_PARAM: Final = "class"  #: the class's code in a student's link: ``/?class=K7QH3M``
 PRESENT_PARAM: Final = "present"  #: each viewer's own presentation mode (the app's)
@@ -36,10 +38,16 @@ def pack_lists(lists: Mapping[str, Sequence[str]]) -> str:
 
 def unpack_lists(packed: str) -> dict[str, list[str]] | None:
     """The parameters packed in ``packed``; None unless it is exactly what
-    :func:`pack_lists` makes of usable names, each with two values or more."""
+    :func:`pack_lists` makes of usable names, each with two values or more.
+
+    Never raises: a stored view may come from anywhere (an older version, a store edited
+    by hand), and the server's watcher reads every class's view.
+    """
+    if not isinstance(packed, str) or len(packed) > limits.MAX_VIEW_CHARS:
+        return None
     try:
         lists = json.loads(packed)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
         return None
     if not isinstance(lists, dict) or not all(
         usable_name(name)

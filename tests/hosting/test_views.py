@@ -5,11 +5,16 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hosting.classroom.views import LISTS_PARAM, pack_lists, parameter_count, unpack_lists
-
-NAMES = st.from_regex(r"[A-Za-z0-9_]{1,40}", fullmatch=True).filter(
-    lambda name: name not in {LISTS_PARAM, "embed", "embed_options"}
+from hosting.classroom import limits
+from hosting.classroom.views import (
+    LISTS_PARAM,
+    pack_lists,
+    parameter_count,
+    unpack_lists,
+    usable_name,
 )
+
+NAMES = st.from_regex(r"[A-Za-z0-9_]{1,40}", fullmatch=True).filter(usable_name)
 LISTS = st.dictionaries(NAMES, st.lists(st.text(), min_size=2, max_size=4), max_size=5)
 
 
@@ -38,3 +43,10 @@ def test_a_query_that_cannot_be_a_view_has_no_count() -> None:
     assert parameter_count({LISTS_PARAM: "[]"}) is None
     assert parameter_count({LISTS_PARAM: "{}"}) is None  # nothing packed: not the packed form
     assert parameter_count({"a": "1", LISTS_PARAM: '{"a":["1","2"]}'}) is None
+
+
+def test_lists_nested_too_deep_or_too_long_are_refused_without_raising() -> None:
+    assert unpack_lists("[" * 100_000) is None  # json.loads raises RecursionError
+    assert parameter_count({LISTS_PARAM: "[" * 100_000}) is None
+    too_long = pack_lists({"a": ["x" * limits.MAX_VIEW_CHARS, "y"]})
+    assert unpack_lists(too_long) is None

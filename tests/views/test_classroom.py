@@ -674,3 +674,28 @@ def test_a_number_too_large_to_send_is_refused_in_plain_words(own_store: Classes
     student.number_input(key="class_answer").set_value(-0.0001).run()  # now a real answer
     student.button(key="class_send").click().run()
     assert own_store.counts(role.code, question) == {"0.000": 1}
+
+
+def test_an_answer_sent_in_an_ended_class_is_not_taken_for_one_in_the_next(
+    own_store: Classes,
+) -> None:
+    # Question ids follow the question's content: the same lecture again asks the same ids.
+    first = own_store.start()
+    student = join_by_link(first.code)
+    question_id = ask_a_number(own_store, class_session.Role(first.code, first.key))
+    student.run()
+    student.number_input(key="class_answer").set_value(0.0).run()
+    student.button(key="class_send").click().run()
+    own_store.end(first.code, first.key, "end-1")
+    student.run()  # told the class ended
+
+    second = own_store.start()
+    ask_a_number(own_store, class_session.Role(second.code, second.key))
+    student.query_params["class"] = second.code  # the same browser session joins anew
+    student.run()
+    assert not any("You answered" in caption for caption in captions(student))
+    own_store.reveal(second.code, second.key, "reveal-2", question_id)
+    student.run()
+    assert own_store.counts(second.code, question_id) == {}
+    assert [info.value.startswith("You did not answer") for info in student.info] == [True]
+    assert not student.success

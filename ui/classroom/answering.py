@@ -6,6 +6,8 @@ is :func:`attention_core.teaching.questions.check` on the answer this session se
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from attention_core.teaching.questions import Question, check
@@ -29,25 +31,35 @@ from ui.shared.safe import escape_markdown, show_info, show_warning
 
 ANSWER_KEY = "class_answer"
 ANSWER_FOR_KEY = "class_answer_for"  #: the question the answer widget holds an answer to
-SENT_KEY = "class_sent"  #: question id -> the answer this student sent
-LOOKED_UP_KEY = "class_looked_up"  #: questions whose answer this session read from the store
+#: This student's answers in one class: {"code": the class, "sent": question id -> the
+#: answer sent, "looked_up": the question ids whose answer was read from the store}. Another
+#: class starts afresh: the same question asked there (ids follow the content) is new.
+MINE_KEY = "class_mine"
 
 
-def _sent() -> dict[str, str]:
-    return st.session_state.setdefault(SENT_KEY, {})
+def _mine(code: str) -> dict[str, Any]:
+    mine = st.session_state.get(MINE_KEY)
+    if not isinstance(mine, dict) or mine.get("code") != code:
+        mine = st.session_state[MINE_KEY] = {"code": code, "sent": {}, "looked_up": set()}
+    return mine
+
+
+def _sent(code: str) -> dict[str, str]:
+    """What this student sent to class ``code``, by question id."""
+    return _mine(code)["sent"]
 
 
 def _my_answer(code: str, question: Question) -> str | None:
     """The answer this student sent, read from the store once per session and question:
     after a reload (the same student: :func:`ui.shared.class_session.student_id`) the
     caption and the verdict still show it."""
-    looked_up = st.session_state.setdefault(LOOKED_UP_KEY, set())
-    if question.id not in _sent() and question.id not in looked_up:
+    sent, looked_up = _sent(code), _mine(code)["looked_up"]
+    if question.id not in sent and question.id not in looked_up:
         looked_up.add(question.id)
         stored = attempt(lambda: classes().answer_of(code, student_id(), question.id))
         if stored is not None:
-            _sent()[question.id] = stored
-    return _sent().get(question.id)
+            sent[question.id] = stored
+    return sent.get(question.id)
 
 
 def _answer_widget(question: Question) -> str | float | None:
@@ -70,10 +82,10 @@ def _send(code: str, question: Question, answer: str | float | None) -> None:
         return
     counted = attempt(lambda: classes().answer(code, student_id(), question.id, text))
     if counted:
-        _sent()[question.id] = text
+        _sent(code)[question.id] = text
         st.success(f"Sent: {escape_markdown(text)}. Wait for the teacher to reveal the answer.")
     elif counted is False:
-        st.session_state.setdefault(LOOKED_UP_KEY, set()).discard(question.id)
+        _mine(code)["looked_up"].discard(question.id)
         _my_answer(code, question)  # the first answer, sent from another tab or before a reload
         show_info("You have already answered this question: your first answer counts.")
 
