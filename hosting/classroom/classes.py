@@ -136,6 +136,9 @@ class Classes:
             since,
             limits.MAX_ANSWERS_PER_QUESTION,
         )
+        if answered is Answered.CLOSED:  # revealed, or another asked, since the read above
+            raise RefusedError("That question is closed: its answer was revealed or another "
+                               "question was asked.")  # fmt: skip
         if answered is Answered.ABSENT:
             raise RefusedError(
                 "Join the class again to answer (reload the page): your browser has not "

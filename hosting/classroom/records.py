@@ -60,6 +60,7 @@ class Answered(enum.IntEnum):
     COUNTED = 1
     ABSENT = 2  #: not kept: the student has not said "still here" recently
     FULL = 3  #: not kept: the question has as many answers as it may keep
+    CLOSED = 4  #: not kept: another question is open, or this one's answer was revealed
 
 
 class RequestUse(enum.IntEnum):

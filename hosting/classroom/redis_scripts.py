@@ -38,6 +38,11 @@ local function heard(now)
     redis.call('HSET', meta, 'heard_at', now)
   end
 end
+local function open_question()
+  local body = redis.call('HGET', meta, 'question')
+  if not body or body == '' then return nil end
+  return cjson.decode(body).id
+end
 """
 )
 # ARGV: prefix, code, key digest, expires_at, now. A code whose class expired is reused.
@@ -71,8 +76,7 @@ return redis.call('HINCRBY', meta, 'version', 1)
 # ARGV: prefix, question id: revealed only while it is the open question (records.NOT_OPEN).
 REVEAL = """
 if not expires then return -1 end
-local body = redis.call('HGET', meta, 'question')
-if not body or body == '' or cjson.decode(body).id ~= ARGV[2] then return -2 end
+if open_question() ~= ARGV[2] then return -2 end
 redis.call('HSET', meta, 'revealed', 1)
 return redis.call('HINCRBY', meta, 'version', 1)
 """
@@ -85,6 +89,7 @@ return redis.call('HMGET', bodies, unpack(ids))
 # student present counts, while the question has room; returns an ``Answered``.
 ANSWER = """
 if not expires then return 0 end
+if open_question() ~= ARGV[2] or redis.call('HGET', meta, 'revealed') ~= '0' then return 4 end
 local answers, counts = prefix .. 'answers:' .. ARGV[2], prefix .. 'counts:' .. ARGV[2]
 if redis.call('HEXISTS', answers, ARGV[3]) == 1 then return 0 end
 local seen = redis.call('ZSCORE', presence, ARGV[3])

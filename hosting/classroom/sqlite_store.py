@@ -189,7 +189,12 @@ class SQLiteStore:
         max_answers: int,
     ) -> Answered:
         with self._transaction() as db:
-            if sqlite_rows.gone(db, code) or sqlite_rows.has_row(
+            if sqlite_rows.gone(db, code):
+                return Answered.ALREADY  # as Redis: the next read finds the class gone
+            open_question = "classes WHERE code = ? AND question_id = ? AND revealed = 0"
+            if not sqlite_rows.has_row(db, open_question, (code, question_id)):
+                return Answered.CLOSED
+            if sqlite_rows.has_row(
                 db,
                 "answers WHERE code = ? AND question_id = ? AND student = ?",
                 (code, question_id, student),

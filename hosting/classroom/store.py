@@ -56,8 +56,9 @@ class ClassStore(Protocol):
         max_answers: int,
     ) -> Answered:
         """Record ``student``'s answer, checking in one atomic step, in this order: ALREADY
-        if they answered this question before (or the class is gone), ABSENT if they were
-        not marked present at ``since`` or later, FULL if the question has ``max_answers``
+        if the class is gone, CLOSED if ``question_id`` is not the open question or its
+        answer was revealed, ALREADY if they answered it before, ABSENT if they were not
+        marked present at ``since`` or later, FULL if the question has ``max_answers``
         answers; else COUNTED."""
 
     def counts(self, code: str, question_id: str) -> dict[str, int]:

@@ -205,7 +205,29 @@ def test_a_store_counts_the_first_answer_of_a_student_present_while_the_question
     assert answer(STUDENTS[0], "B") is Answered.COUNTED
     assert answer(STUDENTS[0], "C") is Answered.ALREADY
     assert answer(STUDENTS[1], "C") is Answered.FULL
+    assert store.ask("K7QH3M", "q2", '{"id":"q2"}') == 2
     assert store.answer("K7QH3M", "q2", STUDENTS[1], "C", now - 30, 1) is Answered.COUNTED
+    assert store.counts("K7QH3M", "q1") == {"B": 1}
+    assert store.counts("K7QH3M", "q2") == {"C": 1}
+
+
+def test_a_store_takes_answers_only_to_the_open_question_until_its_reveal(
+    store: ClassStore,
+) -> None:
+    # Classes.answer reads the class first; a reveal or a new question may land after.
+    now = START_TIME
+    assert store.create("K7QH3M", "digest", now + 3600, now)
+    for student in STUDENTS:
+        assert store.join("K7QH3M", student, now, 400, now - 30) is True
+    answer = functools.partial(store.answer, "K7QH3M", since=now - 30, max_answers=10)
+    assert answer("q1", STUDENTS[0], "B") is Answered.CLOSED  # nothing asked yet
+    assert store.ask("K7QH3M", "q1", '{"id":"q1"}') == 1
+    assert answer("q1", STUDENTS[0], "B") is Answered.COUNTED
+    assert store.ask("K7QH3M", "q2", '{"id":"q2"}') == 2
+    assert answer("q1", STUDENTS[1], "B") is Answered.CLOSED  # another question is open
+    assert answer("q2", STUDENTS[1], "C") is Answered.COUNTED
+    assert store.reveal("K7QH3M", "q2") == 3
+    assert answer("q2", STUDENTS[2], "C") is Answered.CLOSED  # revealed
     assert store.counts("K7QH3M", "q1") == {"B": 1}
     assert store.counts("K7QH3M", "q2") == {"C": 1}
 

@@ -96,14 +96,15 @@ def test_an_answer_or_request_id_refused_for_a_bound_keeps_nothing(
 ) -> None:
     now = START_TIME
     assert redis_store.create("K7QH3M", "digest", now + 3600, now)
+    assert redis_store.ask("K7QH3M", "q1", '{"id":"q1"}') == 1
     assert redis_store.answer("K7QH3M", "q1", "student-aaaa", "B", now - 30, 800) is Answered.ABSENT
     assert redis_store.join("K7QH3M", "student-aaaa", now, 400, now - 30) is True
     assert redis_store.answer("K7QH3M", "q1", "student-aaaa", "B", now - 30, 0) is Answered.FULL
+    assert redis_store.answer("K7QH3M", "q2", "student-aaaa", "B", now - 30, 9) is Answered.CLOSED
     assert redis_store.first_use("K7QH3M", "r1", now, 0) is RequestUse.FULL
     assert set(redis_client.scan_iter()) == {
         INDEX,
-        "attention:class:K7QH3M:meta",
-        "attention:class:K7QH3M:presence",
+        *(f"attention:class:K7QH3M:{part}" for part in ("meta", "asked", "bodies", "presence")),
     }
 
 
