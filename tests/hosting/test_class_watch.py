@@ -259,6 +259,24 @@ def test_connected_students_say_still_here_and_a_closed_tab_is_forgotten(
     assert sessions.reruns == []
 
 
+def test_a_student_back_after_being_forgotten_is_present_again_at_the_next_tick(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = watcher_for(counting, sessions, clock)
+    code, key = class_with_students(counting, watcher, 1)
+    sessions.closed.add("session-0")  # the phone sleeps
+    watcher.tick()
+    clock.advance(limits.RECONNECT_SECONDS + 1)
+    watcher.tick()
+    assert watcher.members() == {} and counting.present(code) == 0
+    sessions.closed.discard("session-0")  # back on the same session; a click runs the app
+    version = counting.ask(code, key, "r1", {"id": "q1"})
+    watcher.enlist("session-0", code, "student-0", version)
+    watcher.tick()
+    assert counting.present(code) == 1
+    assert counting.answer(code, "student-0", "q1", "B") is True
+
+
 def test_a_student_whose_connection_dropped_is_not_rerun_then_caught_up_once_back(
     counting: CountingClasses, sessions: Sessions, clock: FakeClock
 ) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import math
 import threading
 import time
 import urllib.parse
@@ -117,7 +118,9 @@ class Watcher:
         """
         with self._lock:
             known = self._members.get(session_id)
-            said_at = known.said_at if known and known.code == code else self.clock()
+            # New to the watcher (a first run, or back after it forgot the session): "still
+            # here" at the next tick, as its presence may have lapsed while it was away.
+            said_at = known.said_at if known and known.code == code else -math.inf
             self._members[session_id] = Member(code, student, seen, said_at, following, applied)
 
     def opened(self, session_id: str) -> bool:
