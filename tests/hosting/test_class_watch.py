@@ -277,6 +277,18 @@ def test_a_student_back_after_being_forgotten_is_present_again_at_the_next_tick(
     assert counting.answer(code, "student-0", "q1", "B") is True
 
 
+def test_a_student_id_is_elsewhere_only_in_another_connected_session(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher = watcher_for(counting, sessions, clock)
+    class_with_students(counting, watcher, 1)  # session-0 is student-0
+    assert watcher.student_elsewhere("student-0", "new-tab")  # a link passed on
+    assert not watcher.student_elsewhere("student-0", "session-0")  # its own run
+    assert not watcher.student_elsewhere("student-9", "new-tab")
+    sessions.closed.add("session-0")  # a reload closes the old tab first
+    assert not watcher.student_elsewhere("student-0", "new-tab")
+
+
 def test_a_student_whose_connection_dropped_is_not_rerun_then_caught_up_once_back(
     counting: CountingClasses, sessions: Sessions, clock: FakeClock
 ) -> None:

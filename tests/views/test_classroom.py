@@ -699,3 +699,30 @@ def test_an_answer_sent_in_an_ended_class_is_not_taken_for_one_in_the_next(
     assert own_store.counts(second.code, question_id) == {}
     assert [info.value.startswith("You did not answer") for info in student.info] == [True]
     assert not student.success
+
+
+def test_a_passed_on_link_whose_student_is_in_class_makes_a_new_student(
+    own_store: Classes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    owner = join_by_link(role.code)
+    owner_id = owner.session_state["class_student_id"]
+
+    class Busy:  # the owner's tab is open on this server
+        @staticmethod
+        def student_elsewhere(student: str, session_id: str) -> bool:
+            return student == owner_id
+
+        def __getattr__(self, name: str) -> object:
+            return lambda *args, **kwargs: None
+
+    monkeypatch.setattr(follow, "_watcher", Busy)
+    friend = new_session()
+    friend.query_params.update(dict(owner.query_params))
+    friend.run()
+    assert not friend.exception
+    friend_id = friend.session_state["class_student_id"]
+    assert friend_id != owner_id
+    assert friend.query_params["student"] == friend_id
+    assert own_store.present(role.code) == 2

@@ -25,12 +25,14 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 
 from hosting.classroom import limits
 from hosting.classroom.records import ClassError, ClassGoneError, ClassState
+from hosting.classroom.views import STUDENT_PARAM
 from ui.classroom.answering import question_card
 from ui.classroom.server_watch import watcher
 from ui.classroom.watch import WATCHED_FRAGMENT, View, Watcher
 from ui.shared import url
 from ui.shared.class_session import (
     FOLLOWING_KEY,
+    STUDENT_ID_KEY,
     URL_CODE,
     Role,
     allowed,
@@ -59,6 +61,7 @@ def join(code: str) -> bool:
     """Join class ``code`` as an anonymous student, following the teacher. False if refused."""
     if not allowed("join", limits.JOINS_PER_MINUTE, 60, "attempts to join a class"):
         return False
+    _refuse_borrowed_id()
     state = attempt(lambda: classes().join(code, student_id()))
     if state is None:
         return False
@@ -67,6 +70,17 @@ def join(code: str) -> bool:
     st.session_state.pop(APPLIED_KEY, None)
     st.query_params.update(class_link(state.code))
     return True
+
+
+def _refuse_borrowed_id() -> None:
+    """A link's student id that another open tab on this server uses is someone else's
+    (a link passed on, not a reload: a reload's old tab is closed): make a new one."""
+    linked = st.query_params.get(STUDENT_PARAM)
+    ctx, watching = get_script_run_ctx(), _watcher()
+    if STUDENT_ID_KEY in st.session_state or not linked or ctx is None or watching is None:
+        return
+    if watching.student_elsewhere(linked, ctx.session_id):
+        del st.query_params[STUDENT_PARAM]
 
 
 def join_from_link() -> None:

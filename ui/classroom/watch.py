@@ -170,6 +170,13 @@ class Watcher:
             self._away.pop(session_id, None)
             self._opened.discard(session_id)
 
+    def student_elsewhere(self, student: str, session_id: str) -> bool:
+        """Whether another connected session than ``session_id`` is ``student`` here."""
+        return any(
+            member.student == student and other != session_id and self.alive(other)
+            for other, member in self.members().items()
+        )
+
     def members(self) -> dict[str, Member]:
         """A copy of who is enlisted, by session id."""
         with self._lock:
