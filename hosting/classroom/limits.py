@@ -61,6 +61,10 @@ RERUN_PATIENCE_SECONDS: Final = 2.0  #: an app that has not redrawn by then free
 #: An app busy with a run of its own declines a rerun and frees its place at once; it is
 #: asked again this long after (its run's end asks sooner), so it never holds the class up.
 RERUN_RETRY_SECONDS: Final = 0.25
+#: A run the watcher opened asks whether it was the watcher's within this (even after its
+#: 2 s wait for a follower's turn, on a busy server); an older opening is not taken for a
+#: later run's, which would be the student's own.
+OPENING_SECONDS: Final = 10.0
 
 JOINS_PER_MINUTE: Final = 5  #: per browser session: mistyped codes, not a guessing loop
 ANSWERS_PER_MINUTE: Final = 20  #: per browser session

@@ -379,6 +379,17 @@ def test_a_link_the_app_declined_is_not_taken_for_the_watchers_opening(
     assert not watcher.opened("session")
 
 
+def test_an_opening_whose_run_never_asked_is_not_taken_for_a_later_run(
+    counting: CountingClasses, sessions: Sessions, clock: FakeClock
+) -> None:
+    watcher, code, key = one_follower(counting, sessions, clock)
+    counting.steer(code, key, "r1", "text", {"seed": "4"})
+    watcher.tick()
+    assert sessions.links["session"] is not None  # opened: its run failed before asking
+    clock.advance(limits.OPENING_SECONDS)
+    assert not watcher.opened("session")  # the student's own click, later
+
+
 def one_follower(
     counting: CountingClasses, sessions: Sessions, clock: FakeClock
 ) -> tuple[Watcher, str, str]:

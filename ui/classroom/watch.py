@@ -100,7 +100,7 @@ class Watcher:
         self._away: dict[str, float] = {}  #: session id -> since when its browser is away
         self._views: dict[str, tuple[int, View]] = {}  #: each class's version and view
         self._pages: dict[str, str] = {}
-        self._opened: set[str] = set()  #: sessions opening a link, until their run asks
+        self._opened: dict[str, float] = {}  #: session -> when it began opening a link
         self._lock = threading.Lock()
 
     def enlist(
@@ -124,17 +124,19 @@ class Watcher:
             self._members[session_id] = Member(code, student, seen, said_at, following, applied)
 
     def opened(self, session_id: str) -> bool:
-        """Whether this run of ``session_id`` is the watcher's opening of a link (asked once)."""
+        """Whether this run of ``session_id`` is the watcher's opening of a link (asked once).
+
+        An opening whose run never asked (it failed before) is not taken, ``OPENING_SECONDS``
+        on, for a later run's: that run would be the student's own.
+        """
         with self._lock:
-            if session_id not in self._opened:
-                return False
-            self._opened.discard(session_id)
-            return True
+            began = self._opened.pop(session_id, None)
+        return began is not None and self.clock() - began < limits.OPENING_SECONDS
 
     def _opening(self, session_id: str) -> None:
         """``session_id``'s app is about to open a link: its next run is the watcher's."""
         with self._lock:
-            self._opened.add(session_id)
+            self._opened[session_id] = self.clock()
 
     def know_pages(self, pages: dict[str, str]) -> None:
         """The app's pages: URL path -> script hash (the same for every session)."""
@@ -168,7 +170,7 @@ class Watcher:
             self._rerunning.pop(session_id, None)
             self._declined.pop(session_id, None)
             self._away.pop(session_id, None)
-            self._opened.discard(session_id)
+            self._opened.pop(session_id, None)
 
     def student_elsewhere(self, student: str, session_id: str) -> bool:
         """Whether another connected session than ``session_id`` is ``student`` here."""
