@@ -109,8 +109,9 @@ def set_role(new_role: Role | None) -> None:
 def student_id() -> str:
     """This student's anonymous id: random, nothing personal.
 
-    A student's link carries it (``student=``, :func:`class_link`), so a reload, or the
-    same link in another tab, is the same student: present once, one answer per question.
+    A student's link carries it (``student=``, :func:`class_link`), so a reload is the
+    same student: present once, one answer per question. (Joining drops a linked id that
+    another open tab uses: :func:`ui.classroom.follow.join`.)
     """
     if STUDENT_ID_KEY not in st.session_state:
         linked = st.query_params.get(STUDENT_PARAM, "")
