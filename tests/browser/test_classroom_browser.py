@@ -80,20 +80,29 @@ def choose(page: Page, choice: str) -> None:
     wait_ready(page)
 
 
+def started(browser: Browser, url: str) -> tuple[Page, str]:
+    """A teacher who started a class on the class page, and its code."""
+    teacher = person(browser, f"{url}/classroom")
+    click(teacher, "class_start")
+    return teacher, teacher.locator("[data-testid='stMetricValue']").inner_text().strip()
+
+
+def to_text_page(page: Page) -> None:
+    page.locator("[data-testid='stSidebarNav'] a[href$='/text']").click()
+    wait_ready(page)
+
+
 def test_a_class_follows_answers_and_refuses_a_forged_key(
     browser: Browser, class_server: tuple[str, Classes]
 ) -> None:
     url, store = class_server
-    teacher = person(browser, f"{url}/classroom")
-    click(teacher, "class_start")
-    code = teacher.locator("[data-testid='stMetricValue']").inner_text().strip()
+    teacher, code = started(browser, url)
     link = f"{url}/?class={code}"
     assert teacher.locator("[data-testid='stCode']").first.inner_text().strip() == link
     expect(teacher.get_by_role("img", name=f"QR code of the join link {link}")).to_have_count(1)
     no_axe_violation(teacher)
 
-    teacher.locator("[data-testid='stSidebarNav'] a[href$='/text']").click()
-    wait_ready(teacher)
+    to_text_page(teacher)
     set_sentence(teacher, "the cat sat on the mat")
     first = person(browser, f"{url}/?class={code}")
     second = person(browser, f"{url}/walkthrough?class={code}")
@@ -161,4 +170,38 @@ def test_a_class_follows_answers_and_refuses_a_forged_key(
     expect(stranger.get_by_text("the teacher key is not right")).to_be_visible()
     assert store.state(code).page == "text"
     for page in (teacher, first, second, stranger):
+        assert page.locator(EXCEPTION).count() == 0
+
+
+def set_seed(page: Page, seed: int) -> None:
+    box = page.locator(".st-key-seed input")
+    box.fill(str(seed))
+    box.press("Enter")
+    wait_ready(page)
+
+
+def test_a_followers_sidebar_lists_the_teachers_settings_and_stopping_brings_the_widgets(
+    browser: Browser, class_server: tuple[str, Classes]
+) -> None:
+    url, _ = class_server
+    teacher, code = started(browser, url)
+    to_text_page(teacher)
+    set_seed(teacher, 42)
+    student = person(browser, f"{url}/?class={code}")
+    sidebar = student.get_by_test_id("stSidebar")
+    expect(sidebar.get_by_text("Seed: 42")).to_be_visible(timeout=FOLLOW_MS)
+    assert sidebar.get_by_test_id("stSelectbox").count() == 0
+    assert sidebar.get_by_test_id("stNumberInput").count() == 0
+    no_axe_violation(student)
+    set_seed(teacher, 43)
+    expect(sidebar.get_by_text("Seed: 43")).to_be_visible(timeout=FOLLOW_MS)
+
+    click(student, "class_stop_following")
+    expect(student.locator(".st-key-seed input")).to_have_value("43")
+    assert "seed=43" in student.url
+    set_seed(student, 44)  # the student's own change, in the link as always
+    expect(student).to_have_url(re.compile(r"seed=44"))
+    click(student, "class_follow_again")
+    expect(sidebar.get_by_text("Seed: 43")).to_be_visible(timeout=FOLLOW_MS)
+    for page in (teacher, student):
         assert page.locator(EXCEPTION).count() == 0

@@ -18,7 +18,7 @@ import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from benchmarks.class_session import QUESTION
-from benchmarks.st_client import Session
+from benchmarks.st_client import TRIGGER, Session
 from hosting.classroom.classes import Classes
 from hosting.classroom.settings import DATA_DIR_SETTING, open_store
 from hosting.local_server import ROOT, running_server
@@ -104,6 +104,7 @@ def test_a_student_exploring_keeps_their_view_and_sees_the_teachers_question(
 
     async def scenario() -> None:
         session = await joined(url, code)
+        await session.set_widget("class_stop_following", TRIGGER, TIMEOUT_S)  # the widgets now
         await session.set_widget("seed", 42, TIMEOUT_S)  # now on their own
         asked = time.perf_counter()
         classes.ask(code, key, uuid.uuid4().hex, QUESTION)

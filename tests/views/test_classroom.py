@@ -140,6 +140,33 @@ def test_a_follower_gets_the_teachers_view_and_keeps_their_own_after_stopping() 
     assert student.query_params["text"] == "a dog barked"
 
 
+def test_a_followers_sidebar_lists_the_teachers_settings_and_stopping_gives_the_widgets() -> None:
+    teacher, role = start_class()
+    settings = {"d_model": "24", "heads": "3", "mask": "causal", "seed": "9"}
+    teach(teacher, text=SENTENCE, **settings)
+    student = join_by_link(role.code)
+    assert not student.sidebar.selectbox and not student.sidebar.number_input
+    listed = "\n".join(markdown.value for markdown in student.sidebar.markdown)
+    for line in ("d\\_model: **24**", "Heads: **3**", "Mask: **causal**", "Seed: **9**"):
+        assert line in listed
+    assert chart_specs(student) == chart_specs(teacher)  # the teacher's numbers
+    assert student.caption[0].value == teacher.caption[0].value  # T, d_model, heads, dₖ
+
+    student.button(key="class_stop_following").click().run()
+    assert student.number_input(key="d_model").value == 24
+    assert student.selectbox(key="heads").value == 3
+    assert student.selectbox(key="mask").value == "causal"
+    assert student.number_input(key="seed").value == 9
+    assert chart_specs(student) == chart_specs(teacher)
+    student.number_input(key="seed").set_value(10).run()  # the student's own change now
+    assert student.number_input(key="seed").value == 10
+    assert student.selectbox(key="heads").value == 3
+
+
+def chart_specs(at: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
 def check_boxes(at: AppTest) -> list[str]:
     """The keys of the "Check yourself" answer boxes on the page."""
     boxes = (*at.selectbox, *at.number_input)

@@ -7,6 +7,7 @@ also its URL parameter (with a page prefix where pages must not share state).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,9 @@ from streamlit.delta_generator import DeltaGenerator
 import attention_core as ac
 from attention_core.boundary import limits
 from attention_core.boundary.registry import GRID, PADDING, TEMPERATURE, WINDOW, Registry
-from ui.shared.url import BIND, warn_refused
+from ui.shared import class_session
+from ui.shared.control_source import Controls, Drawn, FromLink, NotPlainError
+from ui.shared.url import warn_refused
 
 D_MODEL_DEFAULT = 16
 
@@ -120,15 +123,15 @@ def choices_help(intro: str, table: Mapping[str, ac.Option], names: Sequence[str
 
 
 def select_option(
+    source: Controls,
     label: str,
     intro: str,
     table: Mapping[str, ac.Option],
     offered: Sequence[str] | None,
     default: str,
     key: str,
-    place: Any = st,
 ) -> str:
-    """A selectbox over the ``offered`` names of an option table (all when None).
+    """A choice over the ``offered`` names of an option table (all when None).
 
     Its help is ``intro`` and each choice's own help. The names themselves are
     shown (not the table's labels): a bound widget writes what it shows into the
@@ -136,130 +139,122 @@ def select_option(
     """
     names = [name for name in table if offered is None or name in offered]
     index = names.index(default) if default in names else 0
-    help_text = choices_help(intro, table, names)
-    return place.selectbox(label, names, index=index, key=key, bind=BIND, help=help_text)
+    return source.selectbox(label, names, index, key, choices_help(intro, table, names))
 
 
-def _select(table: Registry, offered: Sequence[str] | None, default: str, key: str) -> str:
+def _select(
+    source: Controls, table: Registry, offered: Sequence[str] | None, default: str, key: str
+) -> str:
     """:func:`select_option` labelled and introduced by the registry itself."""
-    return select_option(table.label, table.help, table, offered, default, key)
+    return select_option(source, table.label, table.help, table, offered, default, key)
 
 
-def _head_widths(prefix: str, d_model: int, n_heads: int) -> tuple[int | None, int | None]:
+def _head_widths(
+    source: Controls, prefix: str, d_model: int, n_heads: int
+) -> tuple[int | None, int | None]:
     """Advanced per-head widths; None means d_model / heads."""
-    with st.expander("Advanced: per-head widths dₖ and d_v"):
-        custom = st.toggle("Choose dₖ and d_v myself", key=_key(prefix, "custom_widths"), bind=BIND)
+    with source.expander("Advanced: per-head widths dₖ and d_v"):
+        custom = source.toggle("Choose dₖ and d_v myself", _key(prefix, "custom_widths"))
         if not custom:
-            st.caption(f"dₖ = d_v = d_model / heads = {d_model // n_heads}")
+            source.caption(f"dₖ = d_v = d_model / heads = {d_model // n_heads}")
             return None, None
-        d_k = st.number_input(
+        d_k = source.number_input(
             "dₖ (query/key width per head)",
             1,
             limits.MAX_D_MODEL,
             d_model // n_heads,
-            key=_key(prefix, "dk"),
-            bind=BIND,
+            _key(prefix, "dk"),
         )
-        d_v = st.number_input(
+        d_v = source.number_input(
             "d_v (value width per head)",
             1,
             limits.MAX_D_MODEL,
             d_model // n_heads,
-            key=_key(prefix, "dv"),
-            bind=BIND,
+            _key(prefix, "dv"),
         )
-        return int(d_k), int(d_v)
+        return d_k, d_v
 
 
 def attention_controls(
-    prefix: str = "", options: ControlOptions | None = None
+    prefix: str = "", options: ControlOptions | None = None, source: Controls | None = None
 ) -> ac.AttentionConfig:
-    """Draw the model controls in the sidebar; return the validated config.
+    """The model controls in the sidebar; return the validated config.
 
+    Drawn as widgets, except for a student following the teacher: their sidebar lists
+    the link's settings (:class:`ui.shared.control_source.FromLink`), unless a value is
+    not plain, when the widgets are drawn after all. ``source`` forces one of the two.
     Raises :class:`attention_core.InputError` for a combination the core
     refuses (e.g. one-hot embeddings narrower than the vocabulary are checked
     later, by the core, with the tokens).
     """
     options = options or ControlOptions()
     adopt_renamed_keys(prefix)
-    sidebar = st.sidebar
-    with sidebar:
-        st.header("Model")
-        embedding = "random"
-        if options.show_embedding:
-            embedding = _select(
-                ac.EMBEDDINGS, options.embeddings, "random", _key(prefix, "embedding")
-            )
-        d_model = int(
-            st.number_input(
-                "d_model",
-                2,
-                limits.MAX_D_MODEL,
-                options.d_model_default,
-                key=_key(prefix, "d_model"),
-                bind=BIND,
-                help=HELP["d_model"],
-            )
+    with st.sidebar:
+        if source is None and class_session.following():
+            with contextlib.suppress(NotPlainError):
+                return model_settings(FromLink(), prefix, options)
+        return model_settings(source or Drawn(), prefix, options)
+
+
+def model_settings(source: Controls, prefix: str, options: ControlOptions) -> ac.AttentionConfig:
+    """Every model setting read from ``source``, in the sidebar's order; the config."""
+    source.header("Model")
+    embedding = "random"
+    if options.show_embedding:
+        embedding = _select(
+            source, ac.EMBEDDINGS, options.embeddings, "random", _key(prefix, "embedding")
         )
-        head_choices = ac.valid_head_counts(d_model, limits.MAX_HEADS)
-        default_heads = 2 if 2 in head_choices else 1
-        n_heads = st.selectbox(
-            "Heads",
-            head_choices,
-            index=head_choices.index(default_heads),
-            key=_key(prefix, "heads"),
-            bind=BIND,
-            help=HELP["heads"],
+    d_model = source.number_input(
+        "d_model",
+        2,
+        limits.MAX_D_MODEL,
+        options.d_model_default,
+        _key(prefix, "d_model"),
+        HELP["d_model"],
+    )
+    head_choices = ac.valid_head_counts(d_model, limits.MAX_HEADS)
+    default_heads = 2 if 2 in head_choices else 1
+    n_heads = source.selectbox(
+        "Heads",
+        head_choices,
+        head_choices.index(default_heads),
+        _key(prefix, "heads"),
+        HELP["heads"],
+    )
+    d_k, d_v = _head_widths(source, prefix, d_model, n_heads)
+    positional = _select(
+        source,
+        ac.POSITIONAL_ENCODINGS,
+        options.positional,
+        options.default_positional,
+        _key(prefix, "pe"),
+    )
+    source.header("Attention")
+    offered_masks = ac.MASKS.taking(options.mask_inputs)
+    mask = _select(source, ac.MASKS, offered_masks, options.default_mask, _key(prefix, "mask"))
+    window = 3
+    if WINDOW in ac.MASKS[mask].needs:
+        window = int(
+            source.slider("Window", 1, limits.MAX_TOKENS, 3, _key(prefix, "window"), HELP["window"])
         )
-        d_k, d_v = _head_widths(prefix, d_model, n_heads)
-        positional = _select(
-            ac.POSITIONAL_ENCODINGS,
-            options.positional,
-            options.default_positional,
-            _key(prefix, "pe"),
+    scaling = _select(source, ac.SCALINGS, None, "sqrt_dk", _key(prefix, "scale"))
+    temperature = 1.0
+    if TEMPERATURE in ac.SCALINGS[scaling].needs:
+        temperature = source.slider(
+            "Temperature τ",
+            limits.MIN_TEMPERATURE,
+            limits.MAX_TEMPERATURE,
+            1.0,
+            _key(prefix, "temperature"),
+            HELP["temperature"],
+            step=0.05,
         )
-        st.header("Attention")
-        offered_masks = ac.MASKS.taking(options.mask_inputs)
-        mask = _select(ac.MASKS, offered_masks, options.default_mask, _key(prefix, "mask"))
-        window = 3
-        if WINDOW in ac.MASKS[mask].needs:
-            window = st.slider(
-                "Window",
-                1,
-                limits.MAX_TOKENS,
-                3,
-                key=_key(prefix, "window"),
-                bind=BIND,
-                help=HELP["window"],
-            )
-        scaling = _select(ac.SCALINGS, None, "sqrt_dk", _key(prefix, "scale"))
-        temperature = 1.0
-        if TEMPERATURE in ac.SCALINGS[scaling].needs:
-            temperature = st.slider(
-                "Temperature τ",
-                limits.MIN_TEMPERATURE,
-                limits.MAX_TEMPERATURE,
-                1.0,
-                0.05,
-                key=_key(prefix, "temperature"),
-                bind=BIND,
-                help=HELP["temperature"],
-            )
-        normaliser = _select(ac.NORMALISERS, None, "softmax", _key(prefix, "normaliser"))
-        combine = "concat"
-        if options.show_combine:
-            combine = _select(ac.COMBINATIONS, None, "concat", _key(prefix, "combine"))
-        seed = int(
-            st.number_input(
-                "Seed",
-                0,
-                limits.MAX_SEED,
-                0,
-                key=_key(prefix, "seed"),
-                bind=BIND,
-                help=HELP["seed"],
-            )
-        )
+    normaliser = _select(source, ac.NORMALISERS, None, "softmax", _key(prefix, "normaliser"))
+    combine = "concat"
+    if options.show_combine:
+        combine = _select(source, ac.COMBINATIONS, None, "concat", _key(prefix, "combine"))
+    seed = source.number_input("Seed", 0, limits.MAX_SEED, 0, _key(prefix, "seed"), HELP["seed"])
+    source.done()
     return ac.AttentionConfig(
         d_model=d_model,
         n_heads=n_heads,
@@ -268,7 +263,7 @@ def attention_controls(
         embedding=embedding,
         positional=positional,
         mask=mask,
-        window=int(window),
+        window=window,
         scaling=scaling,
         temperature=float(temperature),
         normaliser=normaliser,

@@ -21,6 +21,7 @@ from attention_core.boundary import limits
 from attention_core.boundary.registry import WINDOW
 from attention_core.timeseries.csv_table import DELIMITER_NAMES
 from ui.figures.style import FigureStyle
+from ui.shared.control_source import Drawn
 from ui.shared.controls import ControlOptions, attention_controls, control_keys, select_option
 from ui.shared.presentation import current_style
 from ui.shared.safe import escape_markdown, show_error, show_info
@@ -208,15 +209,16 @@ def window_controls() -> tuple[int, str, str]:
         key=f"{PREFIX}scaling",
         bind=BIND,
     )
-    feature_activation = select_option(
-        ac.FEATURE_ACTIVATIONS.label,
-        ac.FEATURE_ACTIVATIONS.help,
-        ac.FEATURE_ACTIVATIONS,
-        None,
-        "relu",
-        f"{PREFIX}act",
-        place=third,
-    )
+    with third:
+        feature_activation = select_option(
+            Drawn(),
+            ac.FEATURE_ACTIVATIONS.label,
+            ac.FEATURE_ACTIVATIONS.help,
+            ac.FEATURE_ACTIVATIONS,
+            None,
+            "relu",
+            f"{PREFIX}act",
+        )
     return int(window), SCALINGS[scaling_label], feature_activation
 
 

@@ -1,0 +1,228 @@
+"""Where a page's settings come from: widgets the student sets, or the link as it stands.
+
+A student following the teacher sees the teacher's settings but does not set them.
+Their sidebar lists those settings in one block instead of drawing a dozen widgets:
+each of a class's runs after a teacher's change is then about a sixth cheaper for the
+server, which reruns every follower one after another (BENCHMARKS.md, class session).
+
+Both sources take the same calls, so one function says which settings a page has
+(:func:`ui.shared.controls.attention_controls`), and both read a link alike:
+
+* :class:`Drawn` draws each widget bound to the link (:data:`ui.shared.url.BIND`);
+* :class:`FromLink` reads the link's value where it is *plain*: exactly the text the
+  widget itself writes into a link (``heads=2``, ``temperature=0.5``, ``custom_widths=true``)
+  and a value the widget offers. Any other value raises :class:`NotPlainError` before
+  anything is drawn, and the caller draws the widgets instead, which keep their own
+  handling (and warning) of a value they refuse. A missing value is the default, as a
+  widget at its default is not in the link.
+
+tests/ui/test_control_source.py opens links both ways and compares the settings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
+
+import streamlit as st
+
+from ui.shared.safe import escape_markdown
+from ui.shared.url import BIND
+
+T = TypeVar("T")
+
+#: The summary's last line: how a follower gets the widgets back.
+CHANGE_HINT = "These are the teacher's settings. Stop following (at the top) to change them."
+
+
+class NotPlainError(ValueError):
+    """A link value that is not what the widget writes, or not one it offers."""
+
+
+class Controls(Protocol):
+    """The calls a page makes for its settings (:class:`Drawn` or :class:`FromLink`)."""
+
+    def header(self, text: str) -> None: ...
+
+    def caption(self, text: str) -> None: ...
+
+    def expander(self, label: str) -> contextlib.AbstractContextManager[object]: ...
+
+    def selectbox(self, label: str, options: Sequence[T], index: int, key: str, help: str) -> T: ...
+
+    def number_input(
+        self, label: str, low: int, high: int, value: int, key: str, help: str | None = None
+    ) -> int: ...
+
+    def slider(
+        self,
+        label: str,
+        low: float,
+        high: float,
+        value: float,
+        key: str,
+        help: str,
+        step: float | None = None,
+    ) -> float: ...
+
+    def toggle(self, label: str, key: str, help: str | None = None) -> bool: ...
+
+    def done(self) -> None: ...
+
+
+class Drawn:
+    """The widgets, each bound to the link: the student sets them."""
+
+    def header(self, text: str) -> None:
+        st.header(text)
+
+    def caption(self, text: str) -> None:
+        st.caption(text)
+
+    def expander(self, label: str) -> contextlib.AbstractContextManager[object]:
+        return st.expander(label)
+
+    def selectbox(self, label: str, options: Sequence[T], index: int, key: str, help: str) -> T:
+        return st.selectbox(label, options, index=index, key=key, bind=BIND, help=help)
+
+    def number_input(
+        self, label: str, low: int, high: int, value: int, key: str, help: str | None = None
+    ) -> int:
+        return int(st.number_input(label, low, high, value, key=key, bind=BIND, help=help))
+
+    def slider(
+        self,
+        label: str,
+        low: float,
+        high: float,
+        value: float,
+        key: str,
+        help: str,
+        step: float | None = None,
+    ) -> float:
+        return st.slider(label, low, high, value, step, key=key, bind=BIND, help=help)
+
+    def toggle(self, label: str, key: str, help: str | None = None) -> bool:
+        return st.toggle(label, key=key, bind=BIND, help=help)
+
+    def done(self) -> None:
+        """Nothing more: the widgets are the settings."""
+
+
+def written(value: object) -> str:
+    """A value as a bound widget writes it into the link (Streamlit's own forms).
+
+    ``True`` -> ``"true"``; ``2.0`` -> ``"2"``; ``0.5`` -> ``"0.5"``; an option -> ``str``.
+    """
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and math.isfinite(value) and value == int(value):
+        return str(int(value))
+    return str(value)
+
+
+def _on_step(value: float, low: float, step: float) -> bool:
+    steps = (value - low) / step
+    return math.isclose(steps, round(steps), abs_tol=1e-9)
+
+
+@dataclass
+class FromLink:
+    """The link's plain values; nothing is drawn until :meth:`done` lists them."""
+
+    shown: list[tuple[str, str]] = field(default_factory=list)  #: (label or header "", value)
+
+    def _raw(self, key: str) -> str | None:
+        """The link's one value for ``key``; a repeated key is not plain."""
+        values = st.query_params.get_all(key)
+        if len(values) > 1:
+            raise NotPlainError(key)
+        return values[0] if values else None
+
+    def _show(self, label: str, value: object) -> None:
+        self.shown.append((label, written(value)))
+
+    def header(self, text: str) -> None:
+        self.shown.append(("", text))
+
+    def caption(self, text: str) -> None:
+        """Not shown: captions explain a widget that is not drawn."""
+
+    def expander(self, label: str) -> contextlib.AbstractContextManager[object]:
+        return contextlib.nullcontext()
+
+    def selectbox(self, label: str, options: Sequence[T], index: int, key: str, help: str) -> T:
+        raw = self._raw(key)
+        if raw is None:
+            value = options[index]
+        else:
+            matches = [option for option in options if written(option) == raw]
+            if not matches:
+                raise NotPlainError(key)
+            value = matches[0]
+        self._show(label, value)
+        return value
+
+    def number_input(
+        self, label: str, low: int, high: int, value: int, key: str, help: str | None = None
+    ) -> int:
+        raw = self._raw(key)
+        if raw is not None:
+            try:
+                value = int(raw)
+            except ValueError:
+                raise NotPlainError(key) from None
+            if written(value) != raw or not low <= value <= high:
+                raise NotPlainError(key)
+        self._show(label, value)
+        return value
+
+    def slider(
+        self,
+        label: str,
+        low: float,
+        high: float,
+        value: float,
+        key: str,
+        help: str,
+        step: float | None = None,
+    ) -> float:
+        raw = self._raw(key)
+        if raw is not None:
+            try:
+                read = float(raw) if isinstance(value, float) else int(raw)
+            except ValueError:
+                raise NotPlainError(key) from None
+            if written(read) != raw or not low <= read <= high:
+                raise NotPlainError(key)
+            if step is not None and not _on_step(read, low, step):
+                raise NotPlainError(key)
+            value = type(value)(read)
+        self._show(label, value)
+        return value
+
+    def toggle(self, label: str, key: str, help: str | None = None) -> bool:
+        raw = self._raw(key)
+        if raw not in (None, "true", "false"):
+            raise NotPlainError(key)
+        value = raw == "true"
+        self._show(label, value)
+        return value
+
+    def done(self) -> None:
+        """One block listing the settings, under their headers, and how to change them."""
+        st.markdown(summary(self.shown))
+
+
+def summary(shown: Sequence[tuple[str, str]]) -> str:
+    """Markdown: each header in bold, each ``label: value`` on its own line, then the hint."""
+    lines = []
+    for label, value in shown:
+        if label:
+            lines.append(f"{escape_markdown(label)}: **{escape_markdown(value)}**")
+        else:
+            lines.append(f"**{escape_markdown(value)}**")
+    return "  \n".join([*lines, f"*{CHANGE_HINT}*"])
