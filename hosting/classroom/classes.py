@@ -19,10 +19,12 @@ from typing import Any
 
 from hosting.classroom import codes, limits, views
 from hosting.classroom.records import (
+    FULL,
     NOT_OPEN,
     Answered,
     ClassGoneError,
     ClassState,
+    Created,
     FullError,
     NotTeacherError,
     RefusedError,
@@ -71,20 +73,31 @@ class Classes:
     def start(self) -> Started:
         """Open a class with a fresh code and teacher key. :class:`FullError` if the store is.
 
-        A full store first ends its idle classes (nothing heard for ``IDLE_SECONDS``).
+        The store counts its ``MAX_CLASSES`` open classes in the step that creates one, so
+        starts at once (on any server) never open more. A full store first ends its idle
+        classes (nothing heard for ``IDLE_SECONDS``), then is asked once more.
         """
         now = self.clock()
-        if self.store.open_classes(now) >= limits.MAX_CLASSES:
-            self.store.reclaim(now - limits.IDLE_SECONDS, now)
-            if self.store.open_classes(now) >= limits.MAX_CLASSES:
+        key = codes.new_key()
+        digest, expires_at = codes.digest(key), now + self.lifetime
+
+        def create(code: str) -> Created:
+            return self.store.create(code, digest, expires_at, now, limits.MAX_CLASSES)
+
+        reclaimed = False
+        for _ in range(CODE_ATTEMPTS):
+            code = codes.new_code()
+            created = create(code)
+            if created is Created.FULL and not reclaimed:
+                reclaimed = True
+                self.store.reclaim(now - limits.IDLE_SECONDS, now)
+                created = create(code)
+            if created is Created.FULL:
                 raise FullError(
                     "This server already hosts as many classes as it can. Try again later."
                 )
-        key = codes.new_key()
-        for _ in range(CODE_ATTEMPTS):
-            code = codes.new_code()
-            if self.store.create(code, codes.digest(key), now + self.lifetime, now):
-                return Started(code, key, now + self.lifetime)
+            if created is Created.OPENED:
+                return Started(code, key, expires_at)
         raise FullError("No free class code was found. Try again.")  # pragma: no cover
 
     def state(self, code: str) -> ClassState:
@@ -182,18 +195,22 @@ class Classes:
         return _changed(self.store.set_view(code, page, view))
 
     def ask(self, code: str, key: str, request_id: str, question: Mapping[str, Any]) -> int:
-        """Make ``question`` (JSON-able, with an ``id``) the open one; the new version."""
+        """Make ``question`` (JSON-able, with an ``id``) the open one; the new version.
+
+        :class:`FullError` for a new question once the class has asked ``MAX_QUESTIONS``
+        (counted by the store in the step that keeps it); one asked before may be again.
+        """
         question_id = question.get("id")
         if not isinstance(question_id, str) or not QUESTION_ID.fullmatch(question_id):
             raise RefusedError("This question has no usable id.")
         body = _json(dict(question), limits.MAX_QUESTION_CHARS, "question")
         code = self._teacher(code, key, request_id)
-        asked = [json.loads(text)["id"] for text in self.store.questions(code)]
-        if question_id not in asked and len(asked) >= limits.MAX_QUESTIONS:
+        version = self.store.ask(code, question_id, body, limits.MAX_QUESTIONS)
+        if version == FULL:
             raise FullError(
                 f"This class has asked {limits.MAX_QUESTIONS} questions, the most it keeps."
             )
-        return _changed(self.store.ask(code, question_id, body))
+        return _changed(version)
 
     def reveal(self, code: str, key: str, request_id: str, question_id: str) -> int:
         """Show ``question_id``'s answer on every screen; the new version.

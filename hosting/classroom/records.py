@@ -51,6 +51,17 @@ class ClassState:
 #: A store's reveal of a question that is not the open one (the new version otherwise, -1
 #: if the class is gone): Redis's script returns it too.
 NOT_OPEN = -2
+#: A store's ask of a question new to a class that has asked as many as it may keep (the
+#: new version otherwise, -1 if the class is gone): Redis's script returns it too.
+FULL = -3
+
+
+class Created(enum.IntEnum):
+    """What a store did with a new class (the numbers are what Redis returns)."""
+
+    TAKEN = 0  #: not opened: an open class has this code
+    OPENED = 1
+    FULL = 2  #: not opened: the store holds as many open classes as it may
 
 
 class Answered(enum.IntEnum):

@@ -45,9 +45,11 @@ local function open_question()
 end
 """
 )
-# ARGV: prefix, code, key digest, expires_at, now. A code whose class expired is reused.
+# ARGV: prefix, code, key digest, expires_at, now, max open classes; returns a ``Created``.
+# The index, once rid of the expired, counts the open classes. An expired class's code is reused.
 CREATE = """
 redis.call('ZREMRANGEBYSCORE', index, '-inf', ARGV[5])
+if redis.call('ZCARD', index) >= tonumber(ARGV[6]) then return 2 end
 if expires and tonumber(expires) > tonumber(ARGV[5]) then return 0 end
 drop_class(prefix)
 redis.call('HSET', meta, 'key_digest', ARGV[3], 'expires_at', ARGV[4], 'version', 0,
@@ -62,10 +64,14 @@ if not expires then return -1 end
 redis.call('HSET', meta, 'page', ARGV[2], 'query', ARGV[3])
 return redis.call('HINCRBY', meta, 'version', 1)
 """
-# A question asked again keeps its first body, its place and its answers.
+# ARGV: prefix, question id, question, max questions. A question asked again keeps its first
+# body, its place and its answers; a new one is refused (records.FULL) once the class has
+# asked max questions.
 ASK = """
 if not expires then return -1 end
-if redis.call('HSETNX', bodies, ARGV[2], ARGV[3]) == 1 then
+if redis.call('HEXISTS', bodies, ARGV[2]) == 0 then
+  if redis.call('LLEN', asked) >= tonumber(ARGV[4]) then return -3 end
+  redis.call('HSET', bodies, ARGV[2], ARGV[3])
   redis.call('RPUSH', asked, ARGV[2])
   keep(bodies)
   keep(asked)

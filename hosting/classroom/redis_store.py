@@ -4,11 +4,12 @@ Every replica reads and writes the same keys, so students on different replicas
 follow one teacher and feed one answer count. A class's keys live under
 ``attention:class:<code>:`` and expire with the class (EXPIREAT), so Redis frees
 them itself; ``attention:classes``, a sorted set of code -> expires_at, counts
-the open classes. A class's ``meta`` hash holds when it was last heard from
-(``heard_at``: its start, a student's "still here", a teacher's change). Every
-write is a Lua script (Redis runs one at a time, so each is atomic) that first
-checks the class still exists: a write racing ``end`` or expiry never leaves keys
-behind. The version a server's class watcher reads is one HMGET.
+the open classes (the script that creates one counts them first). A class's
+``meta`` hash holds when it was last heard from (``heard_at``: its start, a
+student's "still here", a teacher's change). Every write is a Lua script (Redis
+runs one at a time, so each is atomic) that first checks the class still exists:
+a write racing ``end`` or expiry never leaves keys behind. The version a server's
+class watcher reads is one HMGET.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from redis.backoff import ExponentialWithJitterBackoff
 from redis.commands.core import Script
 from redis.retry import Retry
 
-from hosting.classroom.records import Answered, ClassState, RequestUse, unavailable_on
+from hosting.classroom.records import Answered, ClassState, Created, RequestUse, unavailable_on
 from hosting.classroom.redis_scripts import (
     ANSWER,
     ASK,
@@ -100,8 +101,11 @@ class RedisStore:
         self._redis.close()
 
     @unavailable
-    def create(self, code: str, key_digest: str, expires_at: float, now: float) -> bool:
-        return self._run(self._create, code, code, key_digest, repr(expires_at), repr(now)) == 1
+    def create(
+        self, code: str, key_digest: str, expires_at: float, now: float, max_open: int
+    ) -> Created:
+        args = (code, key_digest, repr(expires_at), repr(now), max_open)
+        return Created(self._run(self._create, code, *args))
 
     @unavailable
     def open_classes(self, now: float) -> int:
@@ -140,8 +144,8 @@ class RedisStore:
         return self._run(self._set_view, code, page, query_json)
 
     @unavailable
-    def ask(self, code: str, question_id: str, question_json: str) -> int:
-        return self._run(self._ask, code, question_id, question_json)
+    def ask(self, code: str, question_id: str, question_json: str, max_questions: int) -> int:
+        return self._run(self._ask, code, question_id, question_json, max_questions)
 
     @unavailable
     def reveal(self, code: str, question_id: str) -> int:

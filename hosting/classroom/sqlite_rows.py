@@ -60,6 +60,12 @@ def delete(db: sqlite3.Connection, codes: list[str]) -> None:
             db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
 
 
+def delete_expired(db: sqlite3.Connection, now: float) -> None:
+    """Every row of the classes expired at ``now``."""
+    expired = db.execute("SELECT code FROM classes WHERE expires_at <= ?", (now,)).fetchall()
+    delete(db, [row[0] for row in expired])
+
+
 def bump(db: sqlite3.Connection, code: str, assignments: str, *args: object) -> int:
     """Set ``assignments`` (SQL, with ``args``) and move the class's version on: the new
     version, or -1 if there is no class ``code``."""

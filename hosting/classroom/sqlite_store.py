@@ -20,7 +20,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from hosting.classroom import sqlite_rows
-from hosting.classroom.records import NOT_OPEN, Answered, ClassState, RequestUse, unavailable_on
+from hosting.classroom.records import (
+    FULL,
+    NOT_OPEN,
+    Answered,
+    ClassState,
+    Created,
+    RequestUse,
+    unavailable_on,
+)
 
 BUSY_SECONDS = 5.0  #: how long a write waits for another process's lock before giving up
 
@@ -66,22 +74,21 @@ class SQLiteStore:
             return self._db.execute(sql, args).fetchone()
 
     @unavailable
-    def create(self, code: str, key_digest: str, expires_at: float, now: float) -> bool:
+    def create(
+        self, code: str, key_digest: str, expires_at: float, now: float, max_open: int
+    ) -> Created:
         with self._transaction() as db:
-            expired = [
-                row[0]
-                for row in db.execute("SELECT code FROM classes WHERE expires_at <= ?", (now,))
-            ]
-            sqlite_rows.delete(db, expired)
-            taken = db.execute("SELECT 1 FROM classes WHERE code = ?", (code,)).fetchone()
-            if taken:
-                return False
+            sqlite_rows.delete_expired(db, now)
+            if sqlite_rows.count(db, "classes WHERE expires_at > ?", (now,)) >= max_open:
+                return Created.FULL
+            if sqlite_rows.has_row(db, "classes WHERE code = ?", (code,)):
+                return Created.TAKEN
             db.execute(
                 "INSERT INTO classes (code, key_digest, expires_at) VALUES (?, ?, ?)",
                 (code, key_digest, expires_at),
             )
             sqlite_rows.heard(db, code, now)
-            return True
+            return Created.OPENED
 
     @unavailable
     def reclaim(self, idle_since: float, now: float) -> int:
@@ -147,10 +154,15 @@ class SQLiteStore:
             return sqlite_rows.bump(db, code, "page = ?, query = ?", page, query_json)
 
     @unavailable
-    def ask(self, code: str, question_id: str, question_json: str) -> int:
+    def ask(self, code: str, question_id: str, question_json: str, max_questions: int) -> int:
         with self._transaction() as db:
             if sqlite_rows.gone(db, code):
                 return -1
+            asked = sqlite_rows.count(db, "questions WHERE code = ?", (code,))
+            if asked >= max_questions and not sqlite_rows.has_row(
+                db, "questions WHERE code = ? AND id = ?", (code, question_id)
+            ):
+                return FULL
             db.execute(
                 "INSERT OR IGNORE INTO questions (code, id, position, body) VALUES "
                 "(?, ?, (SELECT COUNT(*) FROM questions WHERE code = ?), ?)",

@@ -1,8 +1,9 @@
 """The one small interface every class store implements (SQLite, Redis).
 
 A store keeps data and answers simple questions; it checks only what must be
-counted in the same atomic step as the write (students present, answers per
-question, request ids per class), with the bounds it is passed.
+counted in the same atomic step as the write (open classes, questions per class,
+students present, answers per question, request ids per class), with the bounds
+it is passed, so servers writing at once never pass one.
 :class:`hosting.classroom.classes.Classes` checks everything else before it
 calls a store, so a store only needs to be atomic where noted. Times are
 seconds since the epoch, passed in (the store reads no clock), and a class
@@ -13,16 +14,19 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from hosting.classroom.records import Answered, ClassState, RequestUse
+from hosting.classroom.records import Answered, ClassState, Created, RequestUse
 
 
 class ClassStore(Protocol):
-    def create(self, code: str, key_digest: str, expires_at: float, now: float) -> bool:
-        """Open a class, last heard from at ``now``; False if ``code`` is taken (atomic: two
-        starts never share a code)."""
+    def create(
+        self, code: str, key_digest: str, expires_at: float, now: float, max_open: int
+    ) -> Created:
+        """Open a class, last heard from at ``now``, checking in one atomic step: FULL if
+        ``open_classes(now) >= max_open``, TAKEN if an open class has ``code``; else OPENED
+        (two starts never share a code nor open more than ``max_open`` classes)."""
 
     def open_classes(self, now: float) -> int:
-        """How many classes are open (not expired, not ended)."""
+        """How many classes are open (not expired, not ended): what ``create`` bounds."""
 
     def key_digest(self, code: str, now: float) -> str | None:
         """The stored hash of the class's teacher key; None if the class is gone."""
@@ -36,12 +40,16 @@ class ClassStore(Protocol):
     def set_view(self, code: str, page: str, query_json: str) -> int:
         """The teacher's view; returns the new version."""
 
-    def ask(self, code: str, question_id: str, question_json: str) -> int:
-        """Make a question the open one (kept in asked order, not revealed); the new version."""
+    def ask(self, code: str, question_id: str, question_json: str, max_questions: int) -> int:
+        """Make a question the open one (kept in asked order, not revealed), checking in one
+        atomic step: -1 if the class is gone, :data:`~hosting.classroom.records.FULL` (-3)
+        if ``question_id`` is new to it and it has asked ``max_questions`` already (one
+        asked again keeps its place and counts once); else the new version."""
 
     def reveal(self, code: str, question_id: str) -> int:
         """Show ``question_id``'s answer everywhere if it is the open question (atomic); the
-        new version, -1 if the class is gone, -2 if another question is open (or none)."""
+        new version, -1 if the class is gone, :data:`~hosting.classroom.records.NOT_OPEN`
+        (-2) if another question is open (or none)."""
 
     def questions(self, code: str) -> list[str]:
         """Every asked question's JSON, in the order asked."""

@@ -13,7 +13,7 @@ import os
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -110,6 +110,24 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ClassStore
         opened = RedisStore(request.getfixturevalue("redis_url"))
     yield opened
     opened.close()
+
+
+@pytest.fixture
+def connect(
+    store: ClassStore, request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[Callable[[], ClassStore]]:
+    """Opens another connection to ``store``'s data, as another server would (its own
+    SQLite connection to the same file, or its own Redis client); all closed at the end."""
+    opened: list[SQLiteStore | RedisStore] = []
+    url = request.getfixturevalue("redis_url") if isinstance(store, RedisStore) else None
+
+    def another() -> ClassStore:
+        opened.append(RedisStore(url) if url else SQLiteStore(tmp_path / "classes.sqlite3"))
+        return opened[-1]
+
+    yield another
+    for each in opened:
+        each.close()
 
 
 @pytest.fixture

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
 import pytest
 
 from hosting.classroom import codes, limits
 from hosting.classroom.classes import Classes
-from hosting.classroom.records import FullError, ReplayedError
+from hosting.classroom.records import FullError, ReplayedError, Started
+from hosting.classroom.store import ClassStore
+from tests.hosting.conftest import FakeClock
 
 T = TypeVar("T")
+SERVERS = 20  #: servers racing for the last places
+LATENCY = 0.005  #: seconds a call takes to reach the store from another server
 
 
 def _all_at_once(count: int, work: Callable[[int], T]) -> list[T | Exception]:
@@ -29,6 +34,28 @@ def _all_at_once(count: int, work: Callable[[int], T]) -> list[T | Exception]:
 
     with ThreadPoolExecutor(max_workers=count) as pool:
         return list(pool.map(run, range(count)))
+
+
+class _Remote:
+    """A store on another machine: every call arrives ``LATENCY`` late, while other
+    servers' calls run (what a request between one server's check and write meets)."""
+
+    def __init__(self, store: ClassStore) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._store, name)
+
+        def later(*args: Any, **kwargs: Any) -> Any:
+            time.sleep(LATENCY)
+            return method(*args, **kwargs)
+
+        return later
+
+
+def _servers(connect: Callable[[], ClassStore], clock: FakeClock) -> list[Classes]:
+    """``SERVERS`` servers, each with its own connection to the store, far from it."""
+    return [Classes(cast(ClassStore, _Remote(connect())), clock=clock) for _ in range(SERVERS)]
 
 
 def test_a_hundred_students_answering_at_once_are_all_counted(classes: Classes) -> None:
@@ -97,6 +124,49 @@ def test_students_joining_at_once_never_overfill_a_class(
     results = _all_at_once(60, lambda number: classes.join(code, f"student-{number:04d}"))
     assert sum(isinstance(result, FullError) for result in results) == 30
     assert classes.present(code) == 30
+
+
+def test_servers_starting_classes_at_once_never_open_more_than_max_classes(
+    classes: Classes,
+    clock: FakeClock,
+    connect: Callable[[], ClassStore],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(limits, "MAX_CLASSES", 5)
+    for _ in range(3):
+        classes.start()
+    servers = _servers(connect, clock)
+    results = _all_at_once(SERVERS, lambda number: servers[number].start())
+    full = [result for result in results if isinstance(result, FullError)]
+    assert len(full) == SERVERS - 2
+    assert all("as many classes as it can" in str(error) for error in full)
+    assert sum(isinstance(result, Started) for result in results) == 2
+    assert classes.store.open_classes(clock()) == 5
+
+
+def test_a_teacher_asking_from_many_servers_at_once_never_keeps_more_than_max_questions(
+    classes: Classes,
+    clock: FakeClock,
+    connect: Callable[[], ClassStore],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(limits, "MAX_QUESTIONS", 5)
+    started = classes.start()
+    code, key = started.code, started.key
+    for number in range(3):
+        classes.ask(code, key, f"r{number}", {"id": f"q{number}"})
+    servers = _servers(connect, clock)
+
+    def ask(number: int) -> int:
+        return servers[number].ask(code, key, f"s{number}", {"id": f"new{number}"})
+
+    results = _all_at_once(SERVERS, ask)
+    full = [result for result in results if isinstance(result, FullError)]
+    assert len(full) == SERVERS - 2
+    assert all("has asked 5 questions" in str(error) for error in full)
+    assert sorted(result for result in results if isinstance(result, int)) == [4, 5]
+    assert classes.state(code).asked == 5
+    assert len(classes.results(code, key)) == 5
 
 
 def test_a_request_sent_many_times_at_once_is_done_once(classes: Classes) -> None:

@@ -8,9 +8,11 @@ import pytest
 
 from hosting.classroom.classes import Classes
 from hosting.classroom.records import (
+    FULL,
     Answered,
     ClassGoneError,
     ClassState,
+    Created,
     RefusedError,
     RequestUse,
 )
@@ -20,7 +22,9 @@ from tests.hosting.conftest import START_TIME
 QUESTION = {"id": "text:weight:2", "prompt": "Which key does <i>it</i> attend to?", "answer": "B"}
 SECOND = {"id": "text:softmax", "prompt": "softmax([1, 2, 3])₃ ≈ ?", "answer": "0.67"}
 STUDENTS = ("student-aaaa", "student-bbbb", "student-cccc")
-ROOM = 800  #: answers a question may have, or ids a class may keep, where no test fills them
+#: Open classes, questions, answers a question may have or ids a class may keep, where no
+#: test fills them.
+ROOM = 800
 
 
 def test_a_class_lives_from_start_to_end(classes: Classes) -> None:
@@ -153,13 +157,13 @@ def test_writes_that_race_the_end_of_a_class_leave_nothing_behind(store: ClassSt
     # Each write checked the class, then the teacher ended it before the write ran: a new
     # class that draws the same code later must start empty.
     now = START_TIME
-    assert store.create("K7QH3M", "digest", now + 3600, now)
+    assert store.create("K7QH3M", "digest", now + 3600, now, ROOM) is Created.OPENED
     store.end("K7QH3M")
-    assert store.ask("K7QH3M", "q1", '{"id":"q1"}') == -1
+    assert store.ask("K7QH3M", "q1", '{"id":"q1"}', ROOM) == -1
     assert store.answer("K7QH3M", "q1", "student-aaaa", "B", now - 30, ROOM) is Answered.ALREADY
     assert store.join("K7QH3M", "student-aaaa", now, 400, now - 30) is True
     assert store.first_use("K7QH3M", "r1", now, ROOM) is RequestUse.FIRST
-    assert store.create("K7QH3M", "digest", now + 3600, now)
+    assert store.create("K7QH3M", "digest", now + 3600, now, ROOM) is Created.OPENED
     assert store.questions("K7QH3M") == []
     assert store.counts("K7QH3M", "q1") == {}
     assert store.present("K7QH3M", now - 30) == 0
@@ -170,19 +174,19 @@ def test_reclaim_ends_the_classes_unheard_since_a_time_and_leaves_nothing_of_the
     store: ClassStore,
 ) -> None:
     now = START_TIME
-    assert store.create("K7QH3M", "digest", now + 3600, now)
-    assert store.ask("K7QH3M", "q1", '{"id":"q1"}') == 1
+    assert store.create("K7QH3M", "digest", now + 3600, now, ROOM) is Created.OPENED
+    assert store.ask("K7QH3M", "q1", '{"id":"q1"}', ROOM) == 1
     assert store.join("K7QH3M", "student-aaaa", now, 400, now - 30) is True
     assert store.answer("K7QH3M", "q1", "student-aaaa", "B", now - 30, ROOM) is Answered.COUNTED
     assert store.first_use("K7QH3M", "r1", now, ROOM) is RequestUse.FIRST
-    assert store.create("K7QH3N", "digest", now + 3600, now)
+    assert store.create("K7QH3N", "digest", now + 3600, now, ROOM) is Created.OPENED
     assert store.join("K7QH3N", "student-bbbb", now + 5, 400, now - 25) is True
-    assert store.create("K7QH3P", "digest", now + 3600, now)
+    assert store.create("K7QH3P", "digest", now + 3600, now, ROOM) is Created.OPENED
     assert store.first_use("K7QH3P", "r1", now + 6, ROOM) is RequestUse.FIRST
     assert store.reclaim(now + 5, now + 10) == 1  # heard at idle_since or later: kept
     assert store.version("K7QH3M", now + 10) is None
     assert store.open_classes(now + 10) == 2
-    assert store.create("K7QH3M", "digest", now + 3600, now + 10)
+    assert store.create("K7QH3M", "digest", now + 3600, now + 10, ROOM) is Created.OPENED
     assert store.questions("K7QH3M") == []
     assert store.counts("K7QH3M", "q1") == {}
     assert store.present("K7QH3M", now - 30) == 0
@@ -195,8 +199,8 @@ def test_a_store_counts_the_first_answer_of_a_student_present_while_the_question
     store: ClassStore,
 ) -> None:
     now = START_TIME
-    assert store.create("K7QH3M", "digest", now + 3600, now)
-    assert store.ask("K7QH3M", "q1", '{"id":"q1"}') == 1
+    assert store.create("K7QH3M", "digest", now + 3600, now, ROOM) is Created.OPENED
+    assert store.ask("K7QH3M", "q1", '{"id":"q1"}', ROOM) == 1
     for student in STUDENTS[:2]:
         assert store.join("K7QH3M", student, now, 400, now - 30) is True
     answer = functools.partial(store.answer, "K7QH3M", "q1", since=now - 30, max_answers=1)
@@ -205,7 +209,7 @@ def test_a_store_counts_the_first_answer_of_a_student_present_while_the_question
     assert answer(STUDENTS[0], "B") is Answered.COUNTED
     assert answer(STUDENTS[0], "C") is Answered.ALREADY
     assert answer(STUDENTS[1], "C") is Answered.FULL
-    assert store.ask("K7QH3M", "q2", '{"id":"q2"}') == 2
+    assert store.ask("K7QH3M", "q2", '{"id":"q2"}', ROOM) == 2
     assert store.answer("K7QH3M", "q2", STUDENTS[1], "C", now - 30, 1) is Answered.COUNTED
     assert store.counts("K7QH3M", "q1") == {"B": 1}
     assert store.counts("K7QH3M", "q2") == {"C": 1}
@@ -216,14 +220,14 @@ def test_a_store_takes_answers_only_to_the_open_question_until_its_reveal(
 ) -> None:
     # Classes.answer reads the class first; a reveal or a new question may land after.
     now = START_TIME
-    assert store.create("K7QH3M", "digest", now + 3600, now)
+    assert store.create("K7QH3M", "digest", now + 3600, now, ROOM) is Created.OPENED
     for student in STUDENTS:
         assert store.join("K7QH3M", student, now, 400, now - 30) is True
     answer = functools.partial(store.answer, "K7QH3M", since=now - 30, max_answers=10)
     assert answer("q1", STUDENTS[0], "B") is Answered.CLOSED  # nothing asked yet
-    assert store.ask("K7QH3M", "q1", '{"id":"q1"}') == 1
+    assert store.ask("K7QH3M", "q1", '{"id":"q1"}', ROOM) == 1
     assert answer("q1", STUDENTS[0], "B") is Answered.COUNTED
-    assert store.ask("K7QH3M", "q2", '{"id":"q2"}') == 2
+    assert store.ask("K7QH3M", "q2", '{"id":"q2"}', ROOM) == 2
     assert answer("q1", STUDENTS[1], "B") is Answered.CLOSED  # another question is open
     assert answer("q2", STUDENTS[1], "C") is Answered.COUNTED
     assert store.reveal("K7QH3M", "q2") == 3
@@ -232,12 +236,31 @@ def test_a_store_takes_answers_only_to_the_open_question_until_its_reveal(
     assert store.counts("K7QH3M", "q2") == {"C": 1}
 
 
+def test_a_store_opens_at_most_max_open_classes_and_keeps_at_most_max_questions(
+    store: ClassStore,
+) -> None:
+    now = START_TIME
+    assert store.create("K7QH3M", "digest", now + 3600, now, 2) is Created.OPENED
+    assert store.create("K7QH3M", "digest", now + 3600, now, 3) is Created.TAKEN
+    assert store.create("K7QH3N", "digest", now + 60, now, 2) is Created.OPENED
+    assert store.create("K7QH3P", "digest", now + 3600, now, 2) is Created.FULL
+    assert store.open_classes(now) == 2
+    assert store.create("K7QH3P", "digest", now + 3600, now + 60, 2) is Created.OPENED  # N expired
+    assert store.open_classes(now + 60) == 2
+    assert store.ask("K7QH3M", "q1", '{"id":"q1"}', 2) == 1
+    assert store.ask("K7QH3M", "q2", '{"id":"q2"}', 2) == 2
+    assert store.ask("K7QH3M", "q3", '{"id":"q3"}', 2) == FULL
+    assert store.ask("K7QH3M", "q1", '{"id":"q1"}', 2) == 3  # asked again: it has its place
+    assert store.questions("K7QH3M") == ['{"id":"q1"}', '{"id":"q2"}']
+    assert store.version("K7QH3M", now + 60) == 3
+
+
 def test_a_store_keeps_at_most_max_changes_ids_and_still_knows_a_replay(
     store: ClassStore,
 ) -> None:
     now = START_TIME
-    assert store.create("K7QH3M", "digest", now + 3600, now)
-    assert store.create("K7QH3N", "digest", now + 3600, now)
+    assert store.create("K7QH3M", "digest", now + 3600, now, ROOM) is Created.OPENED
+    assert store.create("K7QH3N", "digest", now + 3600, now, ROOM) is Created.OPENED
     assert store.first_use("K7QH3M", "r1", now, 2) is RequestUse.FIRST
     assert store.first_use("K7QH3M", "r2", now, 2) is RequestUse.FIRST
     assert store.first_use("K7QH3M", "r3", now + 5, 2) is RequestUse.FULL
@@ -245,7 +268,7 @@ def test_a_store_keeps_at_most_max_changes_ids_and_still_knows_a_replay(
     assert store.reclaim(now + 5, now + 10) == 1  # a refused id still says its teacher is there
     assert store.version("K7QH3M", now + 10) == 0
     assert store.first_use("K7QH3M", "r3", now + 10, 3) is RequestUse.FIRST  # r3 was not kept
-    assert store.create("K7QH3N", "digest", now + 3600, now + 10)
+    assert store.create("K7QH3N", "digest", now + 3600, now + 10, ROOM) is Created.OPENED
     assert store.first_use("K7QH3N", "r3", now + 10, 1) is RequestUse.FIRST  # per class
 
 

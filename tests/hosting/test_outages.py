@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from hosting.classroom.classes import Classes
-from hosting.classroom.records import ClassGoneError, RequestUse, StoreUnavailableError
+from hosting.classroom.records import ClassGoneError, Created, RequestUse, StoreUnavailableError
 from hosting.classroom.redis_store import RedisStore
 from hosting.classroom.sqlite_store import SQLiteStore
 from hosting.classroom.store import ClassStore
@@ -123,7 +123,7 @@ def test_a_data_folder_that_cannot_hold_a_file_is_unavailable(tmp_path: Path) ->
 def test_a_programming_error_in_a_store_stays_loud(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "classes.sqlite3")
     with pytest.raises(sqlite3.ProgrammingError):
-        store.create("K7QH3M", ["not", "text"], 1.0, 0.0)  # type: ignore[arg-type]
+        store.create("K7QH3M", ["not", "text"], 1.0, 0.0, 500)  # type: ignore[arg-type]
 
 
 def test_a_store_file_from_before_heard_times_opens_and_its_classes_count_as_unheard(
@@ -131,7 +131,7 @@ def test_a_store_file_from_before_heard_times_opens_and_its_classes_count_as_unh
 ) -> None:
     path = tmp_path / "classes.sqlite3"
     old = SQLiteStore(path)
-    assert old.create("K7QH3M", "digest", START_TIME + 3600, START_TIME)
+    assert old.create("K7QH3M", "digest", START_TIME + 3600, START_TIME, 500) is Created.OPENED
     old._db.execute("DROP TABLE heard")  # as a file written before the table existed
     old.close()
     store = SQLiteStore(path)

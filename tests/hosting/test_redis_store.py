@@ -8,7 +8,7 @@ import pytest
 import redis
 
 from hosting.classroom.classes import Classes
-from hosting.classroom.records import Answered, RequestUse, StoreUnavailableError
+from hosting.classroom.records import FULL, Answered, Created, RequestUse, StoreUnavailableError
 from hosting.classroom.redis_store import INDEX, RedisStore
 from tests.hosting.conftest import START_TIME, FakeClock
 
@@ -84,19 +84,22 @@ def test_a_write_to_a_gone_class_makes_no_key(
     since = START_TIME - 30
     assert redis_store.answer("K7QH3M", "q1", "student-aaaa", "B", since, 800) is Answered.ALREADY
     assert redis_store.set_view("K7QH3M", "text", "{}") == -1
-    assert redis_store.ask("K7QH3M", "q1", '{"id":"q1"}') == -1
+    assert redis_store.ask("K7QH3M", "q1", '{"id":"q1"}', 100) == -1
     assert redis_store.reveal("K7QH3M", "q1") == -1
     assert redis_store.first_use("K7QH3M", "r1", START_TIME, 5000) is RequestUse.FIRST
     assert redis_store.join("K7QH3M", "student-aaaa", START_TIME, 400, START_TIME - 30) is True
     assert list(redis_client.scan_iter()) == []
 
 
-def test_an_answer_or_request_id_refused_for_a_bound_keeps_nothing(
+def test_a_class_question_answer_or_request_id_refused_for_a_bound_keeps_nothing(
     redis_store: RedisStore, redis_client: redis.Redis
 ) -> None:
     now = START_TIME
-    assert redis_store.create("K7QH3M", "digest", now + 3600, now)
-    assert redis_store.ask("K7QH3M", "q1", '{"id":"q1"}') == 1
+    assert redis_store.create("K7QH3M", "digest", now + 3600, now, 1) is Created.OPENED
+    assert redis_store.create("K7QH3N", "digest", now + 3600, now, 1) is Created.FULL
+    assert redis_store.ask("K7QH3M", "q1", '{"id":"q1"}', 1) == 1
+    assert redis_store.ask("K7QH3M", "q2", '{"id":"q2"}', 1) == FULL
+    assert redis_client.hkeys("attention:class:K7QH3M:bodies") == ["q1"]
     assert redis_store.answer("K7QH3M", "q1", "student-aaaa", "B", now - 30, 800) is Answered.ABSENT
     assert redis_store.join("K7QH3M", "student-aaaa", now, 400, now - 30) is True
     assert redis_store.answer("K7QH3M", "q1", "student-aaaa", "B", now - 30, 0) is Answered.FULL
