@@ -143,13 +143,17 @@ def test_a_follower_gets_the_teachers_view_and_keeps_their_own_after_stopping() 
 def test_a_followers_sidebar_lists_the_teachers_settings_and_stopping_gives_the_widgets() -> None:
     teacher, role = start_class()
     settings = {"d_model": "24", "heads": "3", "mask": "causal", "seed": "9"}
-    teach(teacher, text=SENTENCE, **settings)
+    teach(teacher, text=SENTENCE, head="2", numbers="true", **settings)
     student = join_by_link(role.code)
     assert not student.sidebar.selectbox and not student.sidebar.number_input
     listed = "\n".join(markdown.value for markdown in student.sidebar.markdown)
     for line in ("d\\_model: **24**", "Heads: **3**", "Mask: **causal**", "Seed: **9**"):
         assert line in listed
+    assert [box.key for box in student.selectbox] == []  # nor the head to inspect
+    listed = "\n".join(markdown.value for markdown in student.markdown)
+    assert "Head to inspect: **2**" in listed and "Show numbers: **on**" in listed
     assert chart_specs(student) == chart_specs(teacher)  # the teacher's numbers
+    assert len(student.dataframe) == len(teacher.dataframe) > 1  # and their tables
     assert student.caption[0].value == teacher.caption[0].value  # T, d_model, heads, dₖ
 
     student.button(key="class_stop_following").click().run()
@@ -157,6 +161,7 @@ def test_a_followers_sidebar_lists_the_teachers_settings_and_stopping_gives_the_
     assert student.selectbox(key="heads").value == 3
     assert student.selectbox(key="mask").value == "causal"
     assert student.number_input(key="seed").value == 9
+    assert student.selectbox(key="head").value == 2 and student.toggle(key="numbers").value
     assert chart_specs(student) == chart_specs(teacher)
     student.number_input(key="seed").set_value(10).run()  # the student's own change now
     assert student.number_input(key="seed").value == 10

@@ -23,16 +23,18 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 import streamlit as st
 
+from ui.shared import class_session
 from ui.shared.safe import escape_markdown
 from ui.shared.url import BIND
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 #: The summary's last line: how a follower gets the widgets back.
 CHANGE_HINT = "These are the teacher's settings. Stop following (at the top) to change them."
@@ -50,6 +52,8 @@ class Controls(Protocol):
     def caption(self, text: str) -> None: ...
 
     def expander(self, label: str) -> contextlib.AbstractContextManager[object]: ...
+
+    def columns(self, count: int) -> Sequence[contextlib.AbstractContextManager[object]]: ...
 
     def selectbox(self, label: str, options: Sequence[T], index: int, key: str, help: str) -> T: ...
 
@@ -84,6 +88,9 @@ class Drawn:
 
     def expander(self, label: str) -> contextlib.AbstractContextManager[object]:
         return st.expander(label)
+
+    def columns(self, count: int) -> Sequence[contextlib.AbstractContextManager[object]]:
+        return st.columns(count, vertical_alignment="bottom")
 
     def selectbox(self, label: str, options: Sequence[T], index: int, key: str, help: str) -> T:
         return st.selectbox(label, options, index=index, key=key, bind=BIND, help=help)
@@ -143,7 +150,8 @@ class FromLink:
         return values[0] if values else None
 
     def _show(self, label: str, value: object) -> None:
-        self.shown.append((label, written(value)))
+        shown = ("on" if value else "off") if isinstance(value, bool) else written(value)
+        self.shown.append((label, shown))
 
     def header(self, text: str) -> None:
         self.shown.append(("", text))
@@ -153,6 +161,9 @@ class FromLink:
 
     def expander(self, label: str) -> contextlib.AbstractContextManager[object]:
         return contextlib.nullcontext()
+
+    def columns(self, count: int) -> Sequence[contextlib.AbstractContextManager[object]]:
+        return [contextlib.nullcontext()] * count
 
     def selectbox(self, label: str, options: Sequence[T], index: int, key: str, help: str) -> T:
         raw = self._raw(key)
@@ -215,6 +226,15 @@ class FromLink:
     def done(self) -> None:
         """One block listing the settings, under their headers, and how to change them."""
         st.markdown(summary(self.shown))
+
+
+def read_settings(read: Callable[[Controls], R]) -> R:
+    """``read(source)``: from the link's plain values for a student following the teacher
+    (nothing drawn but their list), else (or if a value is not plain) from the widgets."""
+    if class_session.following():
+        with contextlib.suppress(NotPlainError):
+            return read(FromLink())
+    return read(Drawn())
 
 
 def summary(shown: Sequence[tuple[str, str]]) -> str:

@@ -7,7 +7,6 @@ also its URL parameter (with a page prefix where pages must not share state).
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,8 +17,7 @@ from streamlit.delta_generator import DeltaGenerator
 import attention_core as ac
 from attention_core.boundary import limits
 from attention_core.boundary.registry import GRID, PADDING, TEMPERATURE, WINDOW, Registry
-from ui.shared import class_session
-from ui.shared.control_source import Controls, Drawn, FromLink, NotPlainError
+from ui.shared.control_source import Controls, read_settings
 from ui.shared.url import warn_refused
 
 D_MODEL_DEFAULT = 16
@@ -190,10 +188,9 @@ def attention_controls(
     options = options or ControlOptions()
     adopt_renamed_keys(prefix)
     with st.sidebar:
-        if source is None and class_session.following():
-            with contextlib.suppress(NotPlainError):
-                return model_settings(FromLink(), prefix, options)
-        return model_settings(source or Drawn(), prefix, options)
+        if source is not None:
+            return model_settings(source, prefix, options)
+        return read_settings(lambda chosen: model_settings(chosen, prefix, options))
 
 
 def model_settings(source: Controls, prefix: str, options: ControlOptions) -> ac.AttentionConfig:

@@ -16,6 +16,7 @@ import attention_core as ac
 from attention_core.boundary.registry import GRID, PADDING
 from ui.figures.style import FigureStyle
 from ui.shared import url
+from ui.shared.control_source import Controls, read_settings
 from ui.shared.controls import attention_controls, control_keys
 from ui.shared.matrix_view import npz_download
 from ui.shared.presentation import current_style
@@ -163,23 +164,33 @@ def mask_code(config: ac.AttentionConfig, queries: ac.Tokens, keys: ac.Tokens | 
 
 
 def view_settings(config: ac.AttentionConfig, run: ac.AttentionRun) -> tuple[int, bool]:
-    """The head to inspect (counted from 1) and the numbers toggle, beside the run's download."""
-    head_column, numbers_column, download_column = st.columns(3, vertical_alignment="bottom")
+    """The head to inspect (counted from 1) and the numbers toggle, beside the run's download.
+
+    A student following the teacher gets the teacher's two as a line of text instead
+    (:func:`ui.shared.control_source.read_settings`).
+    """
+    return read_settings(lambda source: _view_choices(source, config, run))
+
+
+def _view_choices(
+    source: Controls, config: ac.AttentionConfig, run: ac.AttentionRun
+) -> tuple[int, bool]:
+    head_column, numbers_column, download_column = source.columns(3)
     with head_column:
-        head = st.selectbox(
+        head = source.selectbox(
             "Head to inspect",
             list(range(1, config.n_heads + 1)),
-            key=f"{PREFIX}head",
-            bind=BIND,
-            help="Tabs 3, 4 and 6 show this head in detail.",
+            0,
+            f"{PREFIX}head",
+            "Tabs 3, 4 and 6 show this head in detail.",
         )
     with numbers_column:
-        numbers = st.toggle(
+        numbers = source.toggle(
             "Show numbers",
-            key=f"{PREFIX}numbers",
-            bind=BIND,
-            help="Each matrix as a rounded table, with a CSV download.",
+            f"{PREFIX}numbers",
+            "Each matrix as a rounded table, with a CSV download.",
         )
+    source.done()
     with download_column:
         npz_download(all_matrices(run), file_name="attention.npz", key=f"{PREFIX}npz")
     return head, numbers
