@@ -20,28 +20,31 @@ from ui.shared.control_source import CHANGE_HINT, summary, written
 Link = dict[str, str | list[str]]
 
 
-def settings_script(mode: str) -> None:
-    """Read the text page's model settings as ``mode`` says; keep the config (or the error)."""
+def settings_script(mode: str, page: str = "text") -> None:
+    """Read ``page``'s model settings as ``mode`` says; keep the config (or the error)."""
     import streamlit as st
 
     from ui.shared import class_session
     from ui.shared.control_source import Drawn, FromLink, NotPlainError
-    from ui.shared.controls import attention_controls
+    from ui.shared.controls import ControlOptions, attention_controls
+    from ui.time_series import state as series
+
+    prefix, options = ("", ControlOptions()) if page == "text" else (series.PREFIX, series.OPTIONS)
 
     if mode == "follower":
         st.session_state[class_session.ROLE_KEY] = class_session.Role("ABCDEF")
         st.session_state[class_session.FOLLOWING_KEY] = True
     source = {"drawn": Drawn(), "link": FromLink()}.get(mode)
     try:
-        st.session_state["config"] = attention_controls("", source=source)
+        st.session_state["config"] = attention_controls(prefix, options, source)
     except NotPlainError as refused:
         st.session_state["config"] = f"not plain: {refused}"
     except ac.InputError as error:
         st.session_state["config"] = f"refused: {error}"
 
 
-def opened(link: Link, mode: str) -> AppTest:
-    at = AppTest.from_function(settings_script, args=(mode,), default_timeout=30)
+def opened(link: Link, mode: str, page: str = "text") -> AppTest:
+    at = AppTest.from_function(settings_script, args=(mode, page), default_timeout=30)
     for name, value in link.items():
         at.query_params[name] = value
     at.run()
@@ -102,6 +105,23 @@ def test_a_plain_link_reads_the_same_from_the_link_as_with_the_widgets(link: Lin
     assert isinstance(read.session_state["config"], ac.AttentionConfig)
     assert not read.sidebar.selectbox and not read.sidebar.number_input  # nothing drawn
     assert CHANGE_HINT in read.sidebar.markdown[0].value
+
+
+SERIES_LINKS: list[Link] = [
+    {},
+    {"ts_pe": "sinusoidal", "ts_mask": "none", "ts_d_model": "8", "ts_heads": "4"},
+    {"ts_mask": next(n for n, o in ac.MASKS.items() if WINDOW in o.needs), "ts_window": "4"},
+    {"ts_seed": "5", "ts_custom_widths": "true", "ts_dk": "2", "ts_dv": "6"},
+]
+
+
+@pytest.mark.parametrize("link", SERIES_LINKS, ids=str)
+def test_the_time_series_pages_settings_read_the_same_both_ways(link: Link) -> None:
+    drawn, read = opened(link, "drawn", "series"), opened(link, "link", "series")
+    assert link.items() <= widget_values(drawn).items()
+    assert read.session_state["config"] == drawn.session_state["config"]
+    assert isinstance(read.session_state["config"], ac.AttentionConfig)
+    assert not read.sidebar.selectbox and not read.sidebar.number_input
 
 
 NOT_PLAIN: list[Link] = [

@@ -1,12 +1,14 @@
 """Where a page's settings come from: widgets the student sets, or the link as it stands.
 
 A student following the teacher sees the teacher's settings but does not set them.
-Their sidebar lists those settings in one block instead of drawing a dozen widgets:
-each of a class's runs after a teacher's change is then about a sixth cheaper for the
-server, which reruns every follower one after another (BENCHMARKS.md, class session).
+Their sidebar lists the model settings in one block instead of drawing a dozen widgets
+(and the text page's head to inspect and numbers switch are one line): each of a class's
+runs after a teacher's change is then about a fifth cheaper for the server, which reruns
+every follower one after another (BENCHMARKS.md, "A live class").
 
-Both sources take the same calls, so one function says which settings a page has
-(:func:`ui.shared.controls.attention_controls`), and both read a link alike:
+Both sources take the same calls, so one function says which settings there are
+(:func:`ui.shared.controls.model_settings`), :func:`read_settings` picks the source, and
+both read a link alike:
 
 * :class:`Drawn` draws each widget bound to the link (:data:`ui.shared.url.BIND`);
 * :class:`FromLink` reads the link's value where it is *plain*: exactly the text the
