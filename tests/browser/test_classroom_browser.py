@@ -58,8 +58,11 @@ def click(page: Page, key: str) -> None:
 
 
 def shows_text(page: Page, sentence: str) -> None:
-    """Wait until ``page`` shows ``sentence`` on the text page (the server's watcher; no reload)."""
-    expect(page.locator(TEXT_BOX)).to_have_value(sentence, timeout=FOLLOW_MS)
+    """Wait until a follower's text page lists ``sentence`` (the server's watcher; no reload).
+
+    A follower's sentence is a line of text, not a box (ui.shared.control_source)."""
+    expect(page.get_by_text(f"Sentence: {sentence}")).to_be_visible(timeout=FOLLOW_MS)
+    assert page.locator(TEXT_BOX).count() == 0
 
 
 def set_sentence(page: Page, sentence: str) -> None:

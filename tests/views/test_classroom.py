@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,6 +48,20 @@ def new_session() -> AppTest:
 
 def errors_of(at: AppTest) -> list[str]:
     return [element.value for element in at.error]
+
+
+def listed_sentence(at: AppTest) -> str:
+    """The sentence a follower's page lists as text (a follower has no sentence box)."""
+    assert not at.get("text_area")
+    prefix = "Sentence: **"
+    lines = [
+        line
+        for markdown in at.markdown
+        for line in markdown.value.split("  \n")
+        if line.startswith(prefix)
+    ]
+    assert len(lines) == 1, lines
+    return re.sub(r"\\(.)", r"\1", lines[0].removeprefix(prefix).removesuffix("**"))
 
 
 def start_class(page: str = "classroom") -> tuple[AppTest, class_session.Role]:
@@ -120,7 +135,7 @@ def test_a_follower_gets_the_teachers_view_and_keeps_their_own_after_stopping() 
     teach(teacher, text=SENTENCE)
     student = join_by_link(role.code)
     assert not student.exception
-    assert student.text_area(key="text").value == SENTENCE
+    assert listed_sentence(student) == SENTENCE
     student_id = student.session_state["class_student_id"]
     assert dict(student.query_params) == {
         "text": SENTENCE,
@@ -136,7 +151,7 @@ def test_a_follower_gets_the_teachers_view_and_keeps_their_own_after_stopping() 
     assert student.text_area(key="text").value == SENTENCE  # still the student's own view
 
     student.button(key="class_follow_again").click().run()  # the teacher's view, in one run
-    assert student.text_area(key="text").value == "a dog barked"
+    assert listed_sentence(student) == "a dog barked"
     assert student.query_params["text"] == "a dog barked"
 
 
@@ -166,6 +181,21 @@ def test_a_followers_sidebar_lists_the_teachers_settings_and_stopping_gives_the_
     student.number_input(key="seed").set_value(10).run()  # the student's own change now
     assert student.number_input(key="seed").value == 10
     assert student.selectbox(key="heads").value == 3
+
+
+def test_a_followers_sentences_are_listed_as_text_markup_and_all() -> None:
+    teacher, role = start_class()
+    marked = "the <b>cat</b> sat on **the** [mat](javascript:x) $x$"
+    teach(teacher, text=marked, cross="true", text2="die Katze\n\nsass")
+    student = join_by_link(role.code)
+    assert not student.exception
+    assert listed_sentence(student) == marked
+    listed = "\n".join(markdown.value for markdown in student.markdown)
+    assert "<b>" not in listed and "](" not in listed
+    second, cross = "Second sentence (keys and values)", "Cross-attention: keys and values"
+    assert f"{escape_markdown(second)}: **die Katze sass**" in listed
+    assert f"{escape_markdown(cross)} from a second sentence: **on**" in listed
+    assert chart_specs(student) == chart_specs(teacher)
 
 
 def chart_specs(at: AppTest) -> list[dict]:
@@ -213,11 +243,11 @@ def test_a_setting_the_teacher_set_back_to_its_default_goes_back_for_the_followe
     teacher, role = start_class()
     teach(teacher, text=SENTENCE)
     student = join_by_link(role.code)
-    assert student.text_area(key="text").value == SENTENCE
+    assert listed_sentence(student) == SENTENCE
     teach(teacher)  # the default sentence: no text in the teacher's link
     student.run()  # the tick, done by hand
     default = new_session().run().switch_page("views/text.py").run()
-    assert student.text_area(key="text").value == default.text_area(key="text").value
+    assert listed_sentence(student) == default.text_area(key="text").value
     assert "text" not in student.query_params
 
 
@@ -267,7 +297,7 @@ def test_a_follower_kept_waiting_goes_in_after_its_patience_with_the_teachers_vi
         teach(teacher, text="a dog barked")
         student.run()  # the tick, done by hand
     assert not student.exception
-    assert student.text_area(key="text").value == "a dog barked"
+    assert listed_sentence(student) == "a dog barked"
     assert gate.held[:2] == [True, True]  # the run the join opened, and the test's own turn
     assert False in gate.held[2:]  # the follower's runs since went in without one
 
@@ -501,7 +531,7 @@ def test_a_follower_who_goes_elsewhere_explores_instead_of_being_pulled_back() -
     student.run()
     assert [title.value for title in student.title] == walkthrough_title  # no tug of war
     student.button(key="class_follow_again").click().run()
-    assert student.text_area(key="text").value == SENTENCE
+    assert listed_sentence(student) == SENTENCE
 
 
 def test_a_view_opened_for_the_class_is_not_taken_for_the_students_change(
@@ -523,7 +553,7 @@ def test_a_view_opened_for_the_class_is_not_taken_for_the_students_change(
     assert not student.exception
     assert not [info.value for info in student.info if "exploring" in info.value]
     assert "Following the teacher" in student.markdown[0].value
-    assert student.text_area(key="text").value == SENTENCE
+    assert listed_sentence(student) == SENTENCE
 
 
 @pytest.mark.parametrize("lists", ['{"embed":["a","b"]}', '{"pe_dims": ["0", "3"]}', "not json"])
@@ -545,7 +575,7 @@ def test_a_stored_view_no_link_can_show_is_opened_once_not_again_and_again(
     assert "Following the teacher" in student.markdown[0].value
     assert student.button(key="class_stop_following")
     assert not [info.value for info in student.info if "exploring" in info.value]
-    assert student.text_area(key="text").value == SENTENCE
+    assert listed_sentence(student) == SENTENCE
 
 
 def test_a_page_that_stops_early_ends_the_students_run_and_is_not_sent(
@@ -583,7 +613,7 @@ def test_a_store_out_of_reach_is_said_in_words_and_the_class_comes_back(
         student.run()
         assert not student.exception
         assert errors_of(student) == ["The class service cannot be reached right now\\."]
-        assert student.text_area(key="text").value == SENTENCE  # the page still works
+        assert listed_sentence(student) == SENTENCE  # the page still works
         assert student.session_state["class_role"] == class_session.Role(role.code)
     student.run()
     assert errors_of(student) == []

@@ -2,9 +2,9 @@
 
 A student following the teacher sees the teacher's settings but does not set them.
 Their sidebar lists the model settings in one block instead of drawing a dozen widgets
-(and the text page's head to inspect and numbers switch are one line): each of a class's
-runs after a teacher's change is then about a fifth cheaper for the server, which reruns
-every follower one after another (BENCHMARKS.md, "A live class").
+(and the text page's sentences and its head and numbers switches are lines of text):
+each of a class's runs after a teacher's change is then about a quarter cheaper for the
+server, which reruns every follower one after another (BENCHMARKS.md, "A live class").
 
 Both sources take the same calls, so one function says which settings there are
 (:func:`ui.shared.controls.model_settings`), :func:`read_settings` picks the source, and
@@ -76,6 +76,10 @@ class Controls(Protocol):
 
     def toggle(self, label: str, key: str, help: str | None = None) -> bool: ...
 
+    def text_area(
+        self, label: str, value: str, key: str, max_chars: int, help: str | None = None
+    ) -> str: ...
+
     def done(self) -> None: ...
 
 
@@ -117,6 +121,12 @@ class Drawn:
     def toggle(self, label: str, key: str, help: str | None = None) -> bool:
         return st.toggle(label, key=key, bind=BIND, help=help)
 
+    def text_area(
+        self, label: str, value: str, key: str, max_chars: int, help: str | None = None
+    ) -> str:
+        text = st.text_area(label, value, key=key, bind=BIND, max_chars=max_chars, help=help)
+        return text or ""
+
     def done(self) -> None:
         """Nothing more: the widgets are the settings."""
 
@@ -142,6 +152,7 @@ def _on_step(value: float, low: float, step: float) -> bool:
 class FromLink:
     """The link's plain values; nothing is drawn until :meth:`done` lists them."""
 
+    hint: str = CHANGE_HINT  #: the block's last line ("": none)
     shown: list[tuple[str, str]] = field(default_factory=list)  #: (label or header "", value)
 
     def _raw(self, key: str) -> str | None:
@@ -225,26 +236,36 @@ class FromLink:
         self._show(label, value)
         return value
 
+    def text_area(
+        self, label: str, value: str, key: str, max_chars: int, help: str | None = None
+    ) -> str:
+        raw = self._raw(key)
+        text = value if raw is None else raw
+        if len(text) > max_chars:
+            raise NotPlainError(key)
+        self._show(label, text)
+        return text
+
     def done(self) -> None:
-        """One block listing the settings, under their headers, and how to change them."""
-        st.markdown(summary(self.shown))
+        """One block listing the settings, under their headers, then ``hint``."""
+        st.markdown(summary(self.shown, self.hint))
 
 
-def read_settings(read: Callable[[Controls], R]) -> R:
+def read_settings(read: Callable[[Controls], R], hint: str = CHANGE_HINT) -> R:
     """``read(source)``: from the link's plain values for a student following the teacher
-    (nothing drawn but their list), else (or if a value is not plain) from the widgets."""
+    (nothing drawn but their list, then ``hint``), else (or if a value is not plain) from
+    the widgets."""
     if class_session.following():
         with contextlib.suppress(NotPlainError):
-            return read(FromLink())
+            return read(FromLink(hint))
     return read(Drawn())
 
 
-def summary(shown: Sequence[tuple[str, str]]) -> str:
-    """Markdown: each header in bold, each ``label: value`` on its own line, then the hint."""
+def summary(shown: Sequence[tuple[str, str]], hint: str = CHANGE_HINT) -> str:
+    """Markdown: each header in bold, each ``label: value`` on its own line (a value's line
+    breaks shown as spaces), then ``hint`` in italics; every text shown as text."""
     lines = []
     for label, value in shown:
-        if label:
-            lines.append(f"{escape_markdown(label)}: **{escape_markdown(value)}**")
-        else:
-            lines.append(f"**{escape_markdown(value)}**")
-    return "  \n".join([*lines, f"*{CHANGE_HINT}*"])
+        value = escape_markdown(" ".join(value.split()))
+        lines.append(f"{escape_markdown(label)}: **{value}**" if label else f"**{value}**")
+    return "  \n".join([*lines, f"*{hint}*"] if hint else lines)

@@ -22,7 +22,6 @@ from ui.shared.matrix_view import npz_download
 from ui.shared.presentation import current_style
 from ui.shared.safe import show_error, show_warning
 from ui.shared.stages import Stage, stages_for
-from ui.shared.url import BIND
 from ui.text import mask_inputs
 from ui.text.mask_inputs import encode, mask_editor, padding_hint
 from ui.text.runs import RunInputs, compute
@@ -60,33 +59,39 @@ class TextState:
 
 
 def read_texts() -> tuple[str, str | None]:
-    """The sentence, and the second sentence when cross-attention is on (else None)."""
-    text = st.text_area(
+    """The sentence, and the second sentence when cross-attention is on (else None).
+
+    A student following the teacher reads the teacher's as a line of text
+    (:func:`ui.shared.control_source.read_settings`).
+    """
+    return read_settings(_texts, hint="")
+
+
+def _texts(source: Controls) -> tuple[str, str | None]:
+    text = source.text_area(
         "Sentence",
         DEFAULT_TEXT,
-        key=f"{PREFIX}text",
-        bind=BIND,
-        max_chars=ac.limits.MAX_TEXT_CHARS,
-        help="Words, punctuation marks, emoji and CJK characters each become a token. "
+        f"{PREFIX}text",
+        ac.limits.MAX_TEXT_CHARS,
+        "Words, punctuation marks, emoji and CJK characters each become a token. "
         f"At most {ac.limits.MAX_TOKENS} tokens are used.",
     )
-    cross = st.toggle(
+    cross = source.toggle(
         "Cross-attention: keys and values from a second sentence",
-        key=f"{PREFIX}cross",
-        bind=BIND,
-        help="As in translation: each word of the first sentence (the queries) looks at the "
+        f"{PREFIX}cross",
+        "As in translation: each word of the first sentence (the queries) looks at the "
         "words of the second sentence (the keys and values).",
     )
-    if not cross:
-        return text or "", None
-    text2 = st.text_area(
-        "Second sentence (keys and values)",
-        DEFAULT_TEXT2,
-        key=f"{PREFIX}text2",
-        bind=BIND,
-        max_chars=ac.limits.MAX_TEXT_CHARS,
-    )
-    return text or "", text2 or ""
+    text2 = None
+    if cross:
+        text2 = source.text_area(
+            "Second sentence (keys and values)",
+            DEFAULT_TEXT2,
+            f"{PREFIX}text2",
+            ac.limits.MAX_TEXT_CHARS,
+        )
+    source.done()
+    return text, text2
 
 
 def warn_long_link_text(before: dict[str, str]) -> None:
