@@ -198,6 +198,18 @@ def test_a_followers_sentences_are_listed_as_text_markup_and_all() -> None:
     assert chart_specs(student) == chart_specs(teacher)
 
 
+def test_a_follower_gets_no_padding_button_and_an_explorer_pads_the_teachers_sentence() -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE, mask="padding")
+    student = join_by_link(role.code)
+    assert any("padding mask hides" in info.value for info in student.info)  # the hint
+    assert not [button for button in student.button if "pad" in button.label]
+    student.button(key="class_stop_following").click().run()
+    padding = next(button for button in student.button if "pad" in button.label)
+    padding.click().run()
+    assert student.text_area(key="text").value == SENTENCE + " <pad> <pad>"
+
+
 def chart_specs(at: AppTest) -> list[dict]:
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 

@@ -22,6 +22,7 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as ac
+from ui.shared import class_session
 from ui.shared.safe import show_info, show_warning
 
 URL_KEY = "cmask"
@@ -114,7 +115,8 @@ def _append_padding(text_key: str) -> None:
 def padding_hint(key_tokens: Sequence[str], text_key: str) -> None:
     """If no key is a padding token, say how to add some and offer a button that does.
 
-    ``text_key`` is the session key of the text area that holds the keys' sentence.
+    ``text_key`` is the session key of the text area that holds the keys' sentence. A
+    student following the teacher has no text area (the sentences are listed), so no button.
     """
     if any(token in ac.PAD_TOKENS for token in key_tokens):
         return
@@ -123,4 +125,6 @@ def padding_hint(key_tokens: Sequence[str], text_key: str) -> None:
         "sentences to a common length: add <pad> or [PAD] at the end of the sentence and "
         "their columns turn grey."
     )
+    if class_session.following():
+        return
     st.button("Append two `<pad>` tokens", on_click=_append_padding, args=(text_key,))
