@@ -206,5 +206,7 @@ def test_a_followers_sidebar_lists_the_teachers_settings_and_stopping_brings_the
     expect(student).to_have_url(re.compile(r"seed=44"))
     click(student, "class_follow_again")
     expect(sidebar.get_by_text("Seed: 43")).to_be_visible(timeout=FOLLOW_MS)
+    click(student, "class_stop_following")  # the teacher's value again, not the 44 of before
+    expect(student.locator(".st-key-seed input")).to_have_value("43")
     for page in (teacher, student):
         assert page.locator(EXCEPTION).count() == 0

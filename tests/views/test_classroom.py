@@ -182,6 +182,13 @@ def test_a_followers_sidebar_lists_the_teachers_settings_and_stopping_gives_the_
     assert student.number_input(key="seed").value == 10
     assert student.selectbox(key="heads").value == 3
 
+    student.button(key="class_follow_again").click().run()
+    teach(teacher, text=SENTENCE, head="2", numbers="true", **(settings | {"seed": "12"}))
+    student.run()  # the tick, done by hand
+    assert "Seed: **12**" in "\n".join(markdown.value for markdown in student.sidebar.markdown)
+    student.button(key="class_stop_following").click().run()
+    assert student.number_input(key="seed").value == 12  # not the 10 of before
+
 
 def test_a_followers_sentences_are_listed_as_text_markup_and_all() -> None:
     teacher, role = start_class()
