@@ -20,6 +20,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ui.figures.build import read_text
+from ui.shared.safe import unescape_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
@@ -52,7 +53,7 @@ def open_page(page: str, params: dict[str, str | list[str]]) -> AppTest:
 
 def shown(element: object) -> str:
     """A message as the user reads it (ui.shared.safe backslash-escapes Markdown characters)."""
-    return re.sub(r"\\(.)", r"\1", element.value)
+    return unescape_markdown(element.value)
 
 
 def errors_shown(at: AppTest) -> list[str]:

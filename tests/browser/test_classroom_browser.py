@@ -60,8 +60,11 @@ def click(page: Page, key: str) -> None:
 def shows_text(page: Page, sentence: str) -> None:
     """Wait until a follower's text page lists ``sentence`` (the server's watcher; no reload).
 
-    A follower's sentence is a line of text, not a box (ui.shared.control_source)."""
-    expect(page.get_by_text(f"Sentence: {sentence}")).to_be_visible(timeout=FOLLOW_MS)
+    A follower's sentence is a line of text, not a box (ui.shared.control_source), with
+    invisible word joiners inside addresses (ui.shared.safe.escape_markdown)."""
+    shown = "\u2060?".join(map(re.escape, f"Sentence: {sentence}"))
+    line = page.get_by_test_id("stMarkdownContainer").filter(has_text="Sentence:")
+    expect(line).to_contain_text(re.compile(shown), timeout=FOLLOW_MS)
     assert page.locator(TEXT_BOX).count() == 0
 
 
@@ -208,5 +211,18 @@ def test_a_followers_sidebar_lists_the_teachers_settings_and_stopping_brings_the
     expect(sidebar.get_by_text("Seed: 43")).to_be_visible(timeout=FOLLOW_MS)
     click(student, "class_stop_following")  # the teacher's value again, not the 44 of before
     expect(student.locator(".st-key-seed input")).to_have_value("43")
+    click(student, "class_follow_again")  # the same view: the link keeps the settings
+    expect(sidebar.get_by_text("Seed: 43")).to_be_visible(timeout=FOLLOW_MS)
+    assert "seed=43" in student.url
+
+    typed = "see www.example.com or http://evil.example/x :material/home: <b>x</b>"
+    set_sentence(teacher, typed)
+    shows_text(student, typed)  # as typed: no link, no icon, no markup
+    line = student.get_by_test_id("stMarkdownContainer").filter(has_text="Sentence:")
+    assert (
+        line.count() == 1
+        and line.locator("a").count() == 0
+        and line.locator("span[role=img]").count() == 0
+    )
     for page in (teacher, student):
         assert page.locator(EXCEPTION).count() == 0

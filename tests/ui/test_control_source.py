@@ -11,11 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis.strategies import text as st_text
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
 from attention_core.boundary.registry import TEMPERATURE, WINDOW
 from ui.shared.control_source import CHANGE_HINT, summary, written
+from ui.shared.safe import escape_markdown, unescape_markdown
 
 Link = dict[str, str | list[str]]
 
@@ -34,6 +37,7 @@ def settings_script(mode: str, page: str = "text") -> None:
     if mode == "follower":
         st.session_state[class_session.ROLE_KEY] = class_session.Role("ABCDEF")
         st.session_state[class_session.FOLLOWING_KEY] = True
+        st.session_state[class_session.BAR_DRAWN_KEY] = True  # as the class bar's run sets
     source = {"drawn": Drawn(), "link": FromLink()}.get(mode)
     try:
         st.session_state["config"] = attention_controls(prefix, options, source)
@@ -175,6 +179,18 @@ def test_written_is_the_form_a_widget_puts_in_the_link(value: Any, form: str) ->
 
 
 def test_the_summary_shows_markup_as_text() -> None:
-    shown = summary([("", "Model"), ("Label *x*", "<b>v</b>")])
-    assert shown.splitlines()[0] == "**Model**  "
-    assert "Label \\*x\\*: **\\<b\\>v\\</b\\>**" in shown
+    shown = summary([("", "Model"), ("Label *x*", "<b>v</b>\n\nw"), ("", "Attention")])
+    assert shown.split("\n\n")[:2] == ["## Model", "Label \\*x\\*: **\\<b\\>v\\</b\\> w**"]
+    assert shown.endswith(f"## Attention\n\n*{CHANGE_HINT}*")
+    assert unescape_markdown(shown.split("\n\n")[1]) == "Label *x*: **<b>v</b> w**"
+
+
+@given(st_text().filter(lambda text: "\u2060" not in text))  # the joiner is escape's own
+def test_escaped_text_reads_back_as_it_was(text: str) -> None:
+    assert unescape_markdown(escape_markdown(text)) == text
+
+
+@pytest.mark.parametrize("text", ["www.example.com", "http://x.example/y", ":material/home:"])
+def test_addresses_and_icon_codes_are_broken_up_invisibly(text: str) -> None:
+    escaped = escape_markdown(text)
+    assert "\u2060" in escaped and unescape_markdown(escaped) == text

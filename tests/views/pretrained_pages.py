@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
+
+from ui.shared.safe import unescape_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "pretrained.py")
@@ -28,7 +29,7 @@ def markdown(at: AppTest) -> str:
 
 def unescaped(text: str) -> str:
     """A message as shown: the Markdown escapes of user text removed."""
-    return re.sub(r"\\(.)", r"\1", text)
+    return unescape_markdown(text)
 
 
 def fresh_model_menu() -> None:

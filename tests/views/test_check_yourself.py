@@ -8,7 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
-from ui.shared.safe import escape_markdown
+from ui.shared.safe import escape_markdown, unescape_markdown
 
 VIEWS = Path(__file__).resolve().parents[2] / "views"
 
@@ -22,7 +22,7 @@ def run_page(page: str, **params: str) -> AppTest:
 
 def shown(text: str) -> str:
     """Text as the reader sees it: the backslash escapes removed."""
-    return re.sub(r"\\(.)", r"\1", text)
+    return unescape_markdown(text)
 
 
 def question_widget(at: AppTest, kind: str, starts: str):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,7 +25,8 @@ from tests.views.expanders import CODE, open_expanders
 from ui.classroom import around, follow, watch
 from ui.classroom.results import results_csv
 from ui.shared import check_yourself, class_questions, class_session, url
-from ui.shared.safe import escape_markdown
+from ui.shared.control_source import CHANGE_HINT
+from ui.shared.safe import escape_markdown, unescape_markdown
 from ui.text import questions as text_page_questions
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -61,7 +61,7 @@ def listed_sentence(at: AppTest) -> str:
         if line.startswith(prefix)
     ]
     assert len(lines) == 1, lines
-    return re.sub(r"\\(.)", r"\1", lines[0].removeprefix(prefix).removesuffix("**"))
+    return unescape_markdown(lines[0].removeprefix(prefix).removesuffix("**"))
 
 
 def start_class(page: str = "classroom") -> tuple[AppTest, class_session.Role]:
@@ -215,6 +215,19 @@ def test_a_follower_gets_no_padding_button_and_an_explorer_pads_the_teachers_sen
     padding = next(button for button in student.button if "pad" in button.label)
     padding.click().run()
     assert student.text_area(key="text").value == SENTENCE + " <pad> <pad>"
+
+
+def test_following_again_on_the_same_view_keeps_the_link_and_stays_following() -> None:
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE, seed="9", heads="4", numbers="true")
+    student = join_by_link(role.code)
+    student.button(key="class_stop_following").click().run()  # the widgets, bound again
+    student.button(key="class_follow_again").click().run()  # the same view: no link opened
+    student.run()  # a later run (a question, a click)
+    assert {"text": SENTENCE, "seed": "9", "heads": "4"}.items() <= student.query_params.items()
+    assert student.session_state[class_session.FOLLOWING_KEY]
+    assert "Following the teacher" in student.markdown[0].value
+    assert not [info.value for info in student.info if "exploring" in info.value]
 
 
 def chart_specs(at: AppTest) -> list[dict]:
@@ -631,8 +644,11 @@ def test_a_store_out_of_reach_is_said_in_words_and_the_class_comes_back(
         outage.setattr(Classes, "state", unreachable)
         student.run()
         assert not student.exception
-        assert errors_of(student) == ["The class service cannot be reached right now\\."]
-        assert listed_sentence(student) == SENTENCE  # the page still works
+        assert errors_of(student) == [
+            escape_markdown("The class service cannot be reached right now.")
+        ]
+        assert student.text_area(key="text").value == SENTENCE  # the page works on its own,
+        assert not any(CHANGE_HINT in markdown.value for markdown in student.markdown)  # widgets
         assert student.session_state["class_role"] == class_session.Role(role.code)
     student.run()
     assert errors_of(student) == []

@@ -6,7 +6,6 @@ from __future__ import annotations
 import inspect
 import json
 import math
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +20,7 @@ from tests.plotly_specs import decode, figure_titled
 from tests.views.expanders import CODE, open_expanders
 from tests.views.pretrained_pages import PAGE, page
 from ui.pretrained.stages import STAGES, layer_stage_code
+from ui.shared.safe import unescape_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDED = "The animal didn't cross the street because it was too tired."
@@ -218,7 +218,7 @@ def test_weights_that_fail_the_hash_check_stop_the_page_with_a_message(monkeypat
     st.cache_resource.clear()  # the model the other tests loaded would hide the check
     try:
         at = page()
-        shown = [re.sub(r"\\(.)", r"\1", error.value) for error in at.error]  # unescaped
+        shown = [unescape_markdown(error.value) for error in at.error]  # unescaped
         assert shown[0].startswith("model.safetensors is not the official all-MiniLM-L6-v2")
         assert not at.get("plotly_chart")
     finally:

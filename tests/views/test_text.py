@@ -6,7 +6,6 @@ compared with the core's own numbers for the same config.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +17,7 @@ from tests.plotly_specs import decode as decode_array
 from tests.plotly_specs import figures
 from ui.figures.head_view import MAX_LINES, N_LEVELS, head_view, select_lines, strength_level
 from ui.shared.check_yourself import KEY_PREFIX
+from ui.shared.safe import unescape_markdown
 from ui.shared.stages import stages_for
 from ui.text.mask_inputs import decode, encode
 
@@ -56,7 +56,7 @@ def expected_weights(
 
 def shown(element: object) -> str:
     """A message as the user reads it (ui.shared.safe backslash-escapes Markdown characters)."""
-    return re.sub(r"\\(.)", r"\1", element.value)
+    return unescape_markdown(element.value)
 
 
 def assert_no_exception(at: AppTest) -> None:

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
 from tests.plotly_specs import decode, figure_titled, figures
+from ui.shared.safe import escape_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "time_series.py")
@@ -189,7 +190,7 @@ def test_settings_that_fit_any_data_stay_in_the_link_while_there_is_no_data(
         (b"\x89PNG\r\n\x1a\n" + bytes(64), "PNG"),
         (b"a,b\n1,2\n1e400,3\n", "too large"),
         (b"name\nx\ny\n", "No column of numbers"),
-        (b"a\n" + b"1\n" * 2_700_000, "5\\.0 MB"),
+        (b"a\n" + b"1\n" * 2_700_000, escape_markdown("5.0 MB")),
     ],
 )
 def test_broken_upload_shows_an_error_and_no_exception(data: bytes, words: str) -> None:

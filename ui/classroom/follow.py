@@ -31,6 +31,7 @@ from ui.classroom.server_watch import watcher
 from ui.classroom.watch import WATCHED_FRAGMENT, View, Watcher
 from ui.shared import url
 from ui.shared.class_session import (
+    BAR_DRAWN_KEY,
     FOLLOWING_KEY,
     STUDENT_ID_KEY,
     URL_CODE,
@@ -218,6 +219,7 @@ def _unlist() -> None:
 def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> None:
     """Before the page: the class bar and the question, or the teacher's view opened."""
     current = role()
+    st.session_state[BAR_DRAWN_KEY] = False
     if current is None or current.teaching:
         _unlist()
         return
@@ -233,6 +235,7 @@ def student_run(page: st.Page, pages: Mapping[str, st.Page]) -> None:
         _apply(state, target)
     _enlist(state.version, pages)
     student_bar(state, bool(st.session_state.get(FOLLOWING_KEY)))
+    st.session_state[BAR_DRAWN_KEY] = True
     question_card(state, current.code)
     _watched()
 

@@ -42,6 +42,7 @@ from ui.shared.safe import show_error, show_warning
 URL_CODE = CLASS_PARAM  #: the join link's parameter: ``/?class=K7QH3M``
 ROLE_KEY = "class_role"
 FOLLOWING_KEY = "class_following"  #: a student shows the teacher's view (else explores)
+BAR_DRAWN_KEY = "class_bar_drawn"  #: this run drew the student's class bar (set by every run)
 STUDENT_ID_KEY = "class_student_id"
 GONE_KEY = "class_gone_message"  #: why this session's class ended, shown once
 #: A student's class and the id of its open question not yet revealed (None: none), as the
@@ -88,6 +89,13 @@ def teaching() -> Role | None:
     """The role if this session teaches a class, else None."""
     current = role()
     return current if current is not None and current.teaching else None
+
+
+def settings_listed() -> bool:
+    """Whether this run lists the teacher's settings instead of drawing their widgets: the
+    student follows, and this run drew the class bar whose button stops following (not
+    while the class store is out of reach: the page then works on its own)."""
+    return following() and bool(st.session_state.get(BAR_DRAWN_KEY))
 
 
 def following() -> bool:

@@ -33,7 +33,7 @@ import streamlit as st
 
 from ui.shared import class_session
 from ui.shared.safe import escape_markdown
-from ui.shared.url import BIND
+from ui.shared.url import BIND, keep_in_link
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -156,7 +156,9 @@ class FromLink:
     shown: list[tuple[str, str]] = field(default_factory=list)  #: (label or header "", value)
 
     def _raw(self, key: str) -> str | None:
-        """The link's one value for ``key``; a repeated key is not plain."""
+        """The link's one value for ``key``, kept in the link though no widget is drawn for
+        it (:func:`ui.shared.url.keep_in_link`); a repeated key is not plain."""
+        keep_in_link(key)
         values = st.query_params.get_all(key)
         if len(values) > 1:
             raise NotPlainError(key)
@@ -255,17 +257,23 @@ def read_settings(read: Callable[[Controls], R], hint: str = CHANGE_HINT) -> R:
     """``read(source)``: from the link's plain values for a student following the teacher
     (nothing drawn but their list, then ``hint``), else (or if a value is not plain) from
     the widgets."""
-    if class_session.following():
+    if class_session.settings_listed():
         with contextlib.suppress(NotPlainError):
             return read(FromLink(hint))
     return read(Drawn())
 
 
 def summary(shown: Sequence[tuple[str, str]], hint: str = CHANGE_HINT) -> str:
-    """Markdown: each header in bold, each ``label: value`` on its own line (a value's line
-    breaks shown as spaces), then ``hint`` in italics; every text shown as text."""
-    lines = []
+    """Markdown: each header a heading (as the widgets' ``st.header``), each ``label: value``
+    on its own line (a value's line breaks shown as spaces), then ``hint`` in italics;
+    every text shown as text."""
+    blocks: list[list[str]] = [[]]
     for label, value in shown:
         value = escape_markdown(" ".join(value.split()))
-        lines.append(f"{escape_markdown(label)}: **{value}**" if label else f"**{value}**")
-    return "  \n".join([*lines, f"*{hint}*"] if hint else lines)
+        if label:
+            blocks[-1].append(f"{escape_markdown(label)}: **{value}**")
+        else:
+            blocks += [[f"## {value}"], []]
+    if hint:
+        blocks[-1].append(f"*{hint}*")
+    return "\n\n".join("  \n".join(lines) for lines in blocks if lines)

@@ -135,6 +135,23 @@ def drop_link_bindings(params: QueryParams) -> None:
         params.unbind_widget(widget_id)
 
 
+def keep_in_link(key: str) -> None:
+    """Unbind ``key``'s widget from the link, keeping the link's value for ``key``.
+
+    Streamlit takes the parameter of a bound widget that a run does not draw out of the
+    link at the run's end; a value this run reads from the link instead
+    (:class:`ui.shared.control_source.FromLink`) must stay. Streamlit's internals (it is
+    pinned), as :func:`open_link`; the widget binds again when it is next drawn.
+    """
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    with ctx.session_state.query_params() as params:
+        binding = params.get_binding_for_param(key)
+        if binding is not None:
+            params.unbind_widget(binding.widget_id)
+
+
 def open_link(page: st.Page, query: Mapping[str, str | list[str]]) -> NoReturn:
     """Open ``page`` at ``query`` as a link opened anew, in one run (from a fragment too).
 

@@ -125,6 +125,6 @@ def padding_hint(key_tokens: Sequence[str], text_key: str) -> None:
         "sentences to a common length: add <pad> or [PAD] at the end of the sentence and "
         "their columns turn grey."
     )
-    if class_session.following():
+    if class_session.settings_listed():
         return
     st.button("Append two `<pad>` tokens", on_click=_append_padding, args=(text_key,))
