@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import Page
@@ -30,3 +31,9 @@ def screenshot(page: Page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def as_shown(text: str) -> re.Pattern[str]:
+    """``text`` as the page shows user text: with invisible word joiners where the app's
+    escaping put them, to keep addresses and icon codes inert (ui.shared.safe)."""
+    return re.compile("\u2060?".join(map(re.escape, text)))

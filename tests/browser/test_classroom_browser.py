@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 from hosting.classroom.classes import Classes
 from hosting.classroom.settings import DATA_DIR_SETTING, open_store
 from hosting.local_server import ROOT, running_server
-from tests.browser.helpers import ARTIFACTS, EXCEPTION, wait_ready
+from tests.browser.helpers import ARTIFACTS, EXCEPTION, as_shown, wait_ready
 
 FOLLOW_MS = 10_000  #: generous for a loaded test machine; the benchmark measures the real time
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
@@ -62,9 +62,8 @@ def shows_text(page: Page, sentence: str) -> None:
 
     A follower's sentence is a line of text, not a box (ui.shared.control_source), with
     invisible word joiners inside addresses (ui.shared.safe.escape_markdown)."""
-    shown = "\u2060?".join(map(re.escape, f"Sentence: {sentence}"))
     line = page.get_by_test_id("stMarkdownContainer").filter(has_text="Sentence:")
-    expect(line).to_contain_text(re.compile(shown), timeout=FOLLOW_MS)
+    expect(line).to_contain_text(as_shown(f"Sentence: {sentence}"), timeout=FOLLOW_MS)
     assert page.locator(TEXT_BOX).count() == 0
 
 

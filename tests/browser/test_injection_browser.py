@@ -16,7 +16,7 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import EXCEPTION, wait_ready
+from tests.browser.helpers import EXCEPTION, as_shown, wait_ready
 
 IMG = "<img src=x onerror=alert(1)>"
 SCRIPT = "<script>alert(1)</script>"
@@ -83,7 +83,7 @@ def assert_nothing_ran(page: Page, events: list[str]) -> None:
 
 def expect_literal(page: Page, text: str) -> None:
     """``text`` is on the page as text (markup would have been turned into elements)."""
-    expect(page.get_by_text(text).first).to_be_visible(timeout=LONG)
+    expect(page.get_by_text(as_shown(text)).first).to_be_visible(timeout=LONG)
 
 
 # The labels as Plotly shows them: the figures escape them (Plotly reads tags and entities in
