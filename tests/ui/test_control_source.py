@@ -97,20 +97,6 @@ PLAIN_LINKS: list[Link] = [
 ]
 
 
-@pytest.mark.parametrize(
-    "link",
-    PLAIN_LINKS,
-    ids=lambda link: "&".join(f"{k}={v}" for k, v in link.items()) or "defaults",
-)
-def test_a_plain_link_reads_the_same_from_the_link_as_with_the_widgets(link: Link) -> None:
-    drawn, read = opened(link, "drawn"), opened(link, "link")
-    assert link.items() <= widget_values(drawn).items()  # the widgets took every value
-    assert read.session_state["config"] == drawn.session_state["config"]
-    assert isinstance(read.session_state["config"], ac.AttentionConfig)
-    assert not read.sidebar.selectbox and not read.sidebar.number_input  # nothing drawn
-    assert CHANGE_HINT in read.sidebar.markdown[0].value
-
-
 SERIES_LINKS: list[Link] = [
     {},
     {"ts_pe": "sinusoidal", "ts_mask": "none", "ts_d_model": "8", "ts_heads": "4"},
@@ -119,13 +105,24 @@ SERIES_LINKS: list[Link] = [
 ]
 
 
-@pytest.mark.parametrize("link", SERIES_LINKS, ids=str)
-def test_the_time_series_pages_settings_read_the_same_both_ways(link: Link) -> None:
-    drawn, read = opened(link, "drawn", "series"), opened(link, "link", "series")
-    assert link.items() <= widget_values(drawn).items()
+@pytest.mark.parametrize(
+    ("page", "link"),
+    [("text", link) for link in PLAIN_LINKS] + [("series", link) for link in SERIES_LINKS],
+    ids=lambda value: (
+        "&".join(f"{k}={v}" for k, v in value.items()) or "defaults"
+        if isinstance(value, dict)
+        else value
+    ),
+)
+def test_a_plain_link_reads_the_same_from_the_link_as_with_the_widgets(
+    page: str, link: Link
+) -> None:
+    drawn, read = opened(link, "drawn", page), opened(link, "link", page)
+    assert link.items() <= widget_values(drawn).items()  # the widgets took every value
     assert read.session_state["config"] == drawn.session_state["config"]
     assert isinstance(read.session_state["config"], ac.AttentionConfig)
-    assert not read.sidebar.selectbox and not read.sidebar.number_input
+    assert not read.sidebar.selectbox and not read.sidebar.number_input  # nothing drawn
+    assert CHANGE_HINT in read.sidebar.markdown[0].value
 
 
 NOT_PLAIN: list[Link] = [
