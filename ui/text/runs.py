@@ -27,6 +27,7 @@ from attention_core.boundary.arrays import read_only_fields
 from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
 from ui.shared.matrix_view import stage_heatmap
+from ui.shared.shared_figures import STYLE_HASHES, shared_figures
 from ui.shared.stages import Stage, axis_labels, stage_title, stages_for
 from ui.text.mask_inputs import decode
 from ui.text.stage_arrays import key_side_matrix, stage_matrix
@@ -63,7 +64,7 @@ class RunInputs:
 # same key, never changed once made (a run's arrays are read-only; drawing a figure only
 # reads it). st.cache_data would pickle each on the way in and out; a figure comes back
 # out rebuilt with all of plotly's checks, ~1.1 ms per 13 × 13 heatmap (BENCHMARKS.md).
-KEY_HASHES = {RunInputs: lambda inputs: inputs.digest, FigureStyle: repr}
+KEY_HASHES = {RunInputs: lambda inputs: inputs.digest, **STYLE_HASHES}
 
 
 @st.cache_resource(
@@ -100,12 +101,7 @@ def matrix_of(run: ac.AttentionRun, name: str, head: int | None, second: bool) -
     return key_side_matrix(run, name) if second else stage_matrix(run, name, head)
 
 
-cache_figure = st.cache_resource(
-    max_entries=FIGURE_CACHE_ENTRIES,
-    ttl=CACHE_TTL_SECONDS,
-    show_spinner=False,
-    hash_funcs=KEY_HASHES,
-)
+cache_figure = shared_figures(FIGURE_CACHE_ENTRIES, {RunInputs: lambda inputs: inputs.digest})
 
 
 @cache_figure
