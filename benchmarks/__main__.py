@@ -31,6 +31,7 @@ BENCHMARKS = (
     "class_mix",  # 12. peak memory: 30 students over every page; one student's tour
     "class_session",  # 13. a live class: 100 followers + 30 others; 300 on 3 replicas + Redis
     "decoders",  # 14. each catalogue decoder: load, memory, 128-token forward, trace size
+    "class_pages",  # 15. a class of 100 follows its teacher over every page
 )
 
 

@@ -182,16 +182,33 @@ async def teach(
     cpu = sum(map(cpu_seconds, where.pids))
     for turn in range(1, steers + 1):
         await asyncio.sleep(STEER_GAP_S)
-        wanted = teachers_view(turn)
-        sent = time.perf_counter()
-        await asyncio.to_thread(where.classes.steer, code, key, uuid.uuid4().hex, "text", wanted)
-        seen = await asyncio.gather(
-            *(s.wait_for_query(wanted, sent, SEEN_TIMEOUT_S) for s in followers)
-        )
-        for view in seen:
-            tally.follow_s.append(view.at - sent if view else SEEN_TIMEOUT_S)
-            tally.missed += view is None
+        await steer(where, code, key, followers, "text", teachers_view(turn), tally)
     tally.teach_cpu_s = sum(map(cpu_seconds, where.pids)) - cpu
+
+
+async def steer(
+    where: Where,
+    code: str,
+    key: str,
+    followers: list[Session],
+    page: str,
+    wanted: dict[str, str],
+    tally: Tally,
+) -> list[float]:
+    """The teacher opens ``page`` with ``wanted``; each follower's time to show it (s).
+
+    A follower that has not within SEEN_TIMEOUT_S counts as missed, and as
+    SEEN_TIMEOUT_S. The times are also added to ``tally.follow_s``.
+    """
+    sent = time.perf_counter()
+    await asyncio.to_thread(where.classes.steer, code, key, uuid.uuid4().hex, page, wanted)
+    seen = await asyncio.gather(
+        *(s.wait_for_query(wanted, sent, SEEN_TIMEOUT_S) for s in followers)
+    )
+    times = [view.at - sent if view else SEEN_TIMEOUT_S for view in seen]
+    tally.follow_s.extend(times)
+    tally.missed += sum(view is None for view in seen)
+    return times
 
 
 async def answer(session: Session, choice: str, tally: Tally) -> None:

@@ -1,0 +1,114 @@
+"""Benchmark 15: a class follows its teacher over every page (issue 21, part 5, on each page).
+
+Benchmark 13 (class_session) times the teacher's changes on the text page only. A
+lesson moves between pages, and a follower's run costs what the page it shows costs:
+before the pages shared their figures between sessions, one follower's run of the
+time-series page took 8 times the server CPU of the text page's.
+
+On one `streamlit run` with the SQLite store, F followers (100) join the class and
+follow the teacher through :data:`LESSON`: on each page, the teacher opens it at a
+first view (a change of page) and then changes one setting twice, GAP_S apart. For
+each page: the p95 of every follower's time from the teacher's store write to the end
+of its first full run showing the new view (target 2 s, as benchmark 13), and the
+server's CPU per follower and change while on that page. Nobody else uses the server,
+so the figure is the page's own cost; benchmark 13 adds the 30 others.
+
+    python -m benchmarks.class_pages
+    python -m benchmarks.class_pages --followers 30 --pages time_series learning
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import uuid
+
+from benchmarks.class_session import (
+    FOLLOW_TARGET_S,
+    Tally,
+    Where,
+    follower,
+    one_server,
+    p95,
+    steer,
+    teachers_view,
+)
+from benchmarks.common import Result, emit
+from benchmarks.server import cpu_seconds
+from hosting.local_server import ROOT
+
+FOLLOWERS = 100
+ARRIVAL_S = 20.0
+GAP_S = 4.0  #: between two of the teacher's changes: the class has caught up by then
+#: Each page's views, in the lesson's order: the first opens the page, the others change a
+#: setting. None is at the page's default (a widget at its default is not in the link).
+LESSON: dict[str, list[dict[str, str]]] = {
+    "text": [{"seed": "601"}, {"seed": "602"}, {"seed": "603"}],
+    "positional_encoding": [{"pe_length": "32"}, {"pe_length": "48"}, {"pe_length": "40"}],
+    "walkthrough": [{"step": "2"}, {"step": "3"}, {"step": "5"}],
+    "pretrained": [{"layer": "2"}, {"layer": "3"}, {"layer": "5"}],
+    "time_series": [{"seed": "601"}, {"seed": "602"}, {"seed": "603"}],
+    "learning": [{"learn_task": "sort"}, {"learn_task": "induction"}, {"learn_task": "sort"}],
+}
+
+
+async def lesson(where: Where, followers: int, pages: list[str]) -> dict[str, tuple]:
+    """Each page's (follow times, server CPU seconds, missed) over its views."""
+    tally = Tally()
+    started = await asyncio.to_thread(where.classes.start)
+    code, key = started.code, started.key
+    where.classes.steer(code, key, uuid.uuid4().hex, "text", teachers_view(0))
+    rng = random.Random(15)
+    joined = await asyncio.gather(
+        *(follower(where, code, rng.uniform(0, ARRIVAL_S), tally) for _ in range(followers))
+    )
+    sessions = [session for session in joined if session is not None]
+    out = {}
+    for page in pages:
+        cpu, missed, times = sum(map(cpu_seconds, where.pids)), tally.missed, []
+        for view in LESSON[page]:
+            await asyncio.sleep(GAP_S)
+            times += await steer(where, code, key, sessions, page, view, tally)
+        cpu = sum(map(cpu_seconds, where.pids)) - cpu
+        out[page] = (times, cpu, tally.missed - missed, len(sessions), tally.join_errors[:1])
+    await asyncio.gather(*(session.close() for session in sessions))
+    return out
+
+
+def results(measured: dict[str, tuple]) -> list[Result]:
+    rows = []
+    for page, (times, cpu, missed, joined, join_error) in measured.items():
+        rows.append(
+            Result(
+                f"class on every page: teacher's change to follower's view p95, {page}",
+                round(p95(times), 3),
+                FOLLOW_TARGET_S,
+                "s",
+                details={
+                    "followers": joined,
+                    "p50_s": round(statistics.median(times), 3),
+                    "max_s": round(max(times), 3),
+                    "changes": len(LESSON[page]),
+                    "missed": missed,
+                    "server_cpu_ms_per_follower_change": round(1000 * cpu / len(times), 1),
+                    "first_join_error": join_error,
+                },
+            )
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--followers", type=int, default=FOLLOWERS)
+    parser.add_argument("--pages", nargs="*", choices=list(LESSON), default=list(LESSON))
+    args = parser.parse_args(argv)
+    with one_server(ROOT / "app.py") as where:
+        measured = asyncio.run(lesson(where, args.followers, args.pages))
+    emit(results(measured))
+
+
+if __name__ == "__main__":
+    main()
