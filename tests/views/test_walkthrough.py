@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,8 @@ from streamlit.testing.v1 import AppTest
 import attention_core as ac
 from attention_core.teaching import gradcheck, score_scaling, soft_lookup, walkthrough_steps
 from tests.plotly_specs import decode, figures
+from ui.figures.style import NORMAL
+from ui.walkthrough import shared_views
 from ui.walkthrough.lecture import LECTURE_STEPS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,6 +141,39 @@ def test_presentation_mode_enlarges_the_figure_fonts() -> None:
     normal = figures(open_page(step="4"))[0]["layout"]["font"]["size"]
     presenting = figures(open_page(step="4", present="1"))[0]["layout"]["font"]["size"]
     assert presenting > normal
+
+
+# --- One view, many sessions ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"step": "1", "wt_query_0": "2.0"},
+        {"step": "2"},
+        {"step": "3", "wt_n_keys": "16"},
+        {"step": "4", "present": "1"},
+        {"step": "5", "wt_head_width": "6", "wt_combine": "max"},
+    ],
+)
+def test_two_sessions_on_one_view_draw_the_same_charts_and_tables(params: dict[str, str]) -> None:
+    first, second = open_page(**params), open_page(**params)
+    assert figures(first) == figures(second)
+    assert [t.proto.arrow_data.data for t in first.dataframe] == [
+        t.proto.arrow_data.data for t in second.dataframe
+    ]
+
+
+def test_drawing_a_shared_figure_leaves_it_as_it_was() -> None:
+    open_page(step="4")
+    view = shared_views.masking_view(NORMAL)
+    before = [panel.to_json() for panel in view.panels]
+    drawn = figures(open_page(step="4"))  # another session draws the very same figures
+    assert shared_views.masking_view(NORMAL) is view
+    assert [panel.to_json() for panel in view.panels] == before
+    assert [f["layout"]["title"]["text"] for f in drawn] == [
+        json.loads(text)["layout"]["title"]["text"] for text in before
+    ]
 
 
 # --- Step 1: soft lookup -----------------------------------------------------

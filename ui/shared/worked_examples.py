@@ -1,15 +1,24 @@
-"""The course notes' worked examples as Streamlit views, shared by several pages."""
+"""The course notes' worked examples as Streamlit views, shared by several pages.
+
+Their figures and printed numbers are the same for every reader: built once per server
+(per style) and shared by every session (:mod:`ui.shared.shared_figures`).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
 import streamlit as st
 
 import attention_core as ac
+from attention_core.boundary.arrays import read_only_fields
 from attention_core.teaching import walkthrough_steps
 from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
 from ui.shared import numbers
 from ui.shared.matrix_view import chart
+from ui.shared.shared_figures import shared_figures
 
 DAYS = [f"day {index}" for index in range(1, 6)]
 
@@ -25,34 +34,68 @@ def notes_versus_ours(
     right.code(ours, language=None)
 
 
+#: The five days' figures depend on the mask and the style alone: 2 × 2, room to spare.
+FIVE_DAY_VIEWS = 8
+
+
+@dataclass(frozen=True)
+class FiveDayView:
+    """One side (masked or not) of the five-day example: our weights, numbers as text."""
+
+    result: walkthrough_steps.FiveDayReproduction
+    figure: go.Figure  #: our exact weights (5, 5)
+    printed_weights: str  #: the notes' weights (3 decimals)
+    printed_output: str  #: the notes' outputs (5, 2)
+    rounded_context: str  #: ours with the weights rounded to 3 decimals first
+
+
+@shared_figures(FIVE_DAY_VIEWS)
+def five_day_view(masked: bool, style: FigureStyle) -> FiveDayView:
+    """The five-day example with or without the causal mask, built once for every session."""
+    result = read_only_fields(walkthrough_steps.five_day_reproduction(masked))
+    figure = heatmap(
+        result.trace.weights,
+        DAYS,
+        DAYS,
+        mask=result.trace.mask,
+        title="Our weights (exact)",
+        style=style,
+    )
+    return FiveDayView(
+        result,
+        figure,
+        numbers.format_matrix(result.printed_weights, 3),
+        numbers.format_matrix(result.printed_output),
+        numbers.format_matrix(result.rounded_context),
+    )
+
+
+@st.cache_resource(show_spinner=False)
+def five_day_input_texts() -> tuple[str, ...]:
+    """X (5, 2), W_Q, W_K, W_V (2, 2) printed with 4 decimals (the same for everybody)."""
+    inputs = ac.examples.five_day_inputs()
+    return tuple(
+        numbers.format_matrix(matrix, 4)
+        for matrix in (inputs.x, inputs.w_q, inputs.w_k, inputs.w_v)
+    )
+
+
 def five_days_one(masked: bool, style: FigureStyle, key_prefix: str) -> None:
     """One side (masked or not) of the five-day example: our weights beside the notes'."""
-    result = walkthrough_steps.five_day_reproduction(masked)
+    view = five_day_view(masked, style)
+    result = view.result
     title = "with the causal mask" if masked else "without a mask"
     st.subheader(f"Five days, {title}")
     left, right = st.columns(2)
-    chart(
-        heatmap(
-            result.trace.weights,
-            DAYS,
-            DAYS,
-            mask=result.trace.mask,
-            title="Our weights (exact)",
-            style=style,
-        ),
-        key=f"{key_prefix}five_day_weights_{masked}",
-        place=left,
-    )
+    chart(view.figure, key=f"{key_prefix}five_day_weights_{masked}", place=left)
     right.markdown("The notes print the weights rounded to 3 decimals:")
-    right.code(numbers.format_matrix(result.printed_weights, 3), language=None)
+    right.code(view.printed_weights, language=None)
     right.markdown(
         f"Ours rounded the same way: max difference "
         f"**{numbers.format_difference(result.weights_difference)}**."
     )
     notes_versus_ours(
-        numbers.format_matrix(result.printed_output),
-        numbers.format_matrix(result.rounded_context),
-        label_ours="We compute round(W, 3) · V",
+        view.printed_output, view.rounded_context, label_ours="We compute round(W, 3) · V"
     )
     st.info(
         f"The notes' outputs use weights rounded to 3 decimals *before* multiplying by V. "
@@ -70,15 +113,14 @@ def five_days(style: FigureStyle, key_prefix: str = "") -> None:
         "a causal mask."
     )
     st.latex(r"W = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{2}}\right), \quad C = W V")
-    inputs = ac.examples.five_day_inputs()
     columns = st.columns(4)
-    for column, name, matrix in zip(
+    for column, name, text in zip(
         columns,
         ("X (5, 2)", "W_Q (2, 2)", "W_K (2, 2)", "W_V (2, 2)"),
-        (inputs.x, inputs.w_q, inputs.w_k, inputs.w_v),
+        five_day_input_texts(),
         strict=True,
     ):
         column.markdown(name)
-        column.code(numbers.format_matrix(matrix, 4), language=None)
+        column.code(text, language=None)
     five_days_one(False, style, key_prefix)
     five_days_one(True, style, key_prefix)

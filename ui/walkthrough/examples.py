@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
 import streamlit as st
 
 import attention_core as ac
@@ -11,11 +14,73 @@ from ui.figures.style import FigureStyle
 from ui.shared import numbers
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
+from ui.shared.shared_figures import shared_figures
 from ui.shared.worked_examples import five_days, notes_versus_ours
 from ui.walkthrough.lecture import LECTURE_CODE
 from ui.walkthrough.state import PREFIX, WalkthroughState
 
 # --- Lecture step 2 ------------------------------------------------------------
+
+#: Step 2's figures depend on the style alone: two styles, room to spare (each < 100 kB).
+STYLE_VIEWS = 4
+
+
+@dataclass(frozen=True)
+class FourWordsView:
+    """The NLP notes' four words: inputs and outputs as text, and the weights' heatmap."""
+
+    inputs: tuple[str, ...]  #: X (4, 3), W_Q, W_K, W_V (3, 3), printed as NumPy does
+    figure: go.Figure  #: the weights (4, 4)
+    printed: str  #: the notes' printed context (4, 3)
+    ours: str  #: our context (4, 3)
+    difference: float  #: max |ours − printed|
+
+
+@shared_figures(STYLE_VIEWS)
+def four_words_view(style: FigureStyle) -> FourWordsView:
+    """The four-word example, built once per style for every session."""
+    examples = ac.examples
+    trace = examples.four_words_attention()
+    words = list(examples.FOUR_WORDS)
+    return FourWordsView(
+        inputs=tuple(
+            numbers.format_matrix(matrix, 0)
+            for matrix in (examples.FOUR_WORD_VECTORS, *examples.four_word_weights())
+        ),
+        figure=heatmap(trace.weights, words, words, title="Attention weights (4, 4)", style=style),
+        printed=numbers.format_matrix(examples.FOUR_WORDS_PRINTED_OUTPUT),
+        ours=numbers.format_matrix(trace.context),
+        difference=walkthrough_steps.printed_difference(
+            trace.context, examples.FOUR_WORDS_PRINTED_OUTPUT
+        ),
+    )
+
+
+@shared_figures(STYLE_VIEWS)
+def cool_figures(style: FigureStyle) -> tuple[go.Figure, go.Figure, go.Figure]:
+    """*attention is cool*: weights W (3, 3), values V (3, 4) and context C = W V (3, 4)."""
+    examples = ac.examples
+    tokens = list(examples.COOL_TOKENS)
+    features = [f"v{j}" for j in range(4)]
+    values = {"kind": "values", "col_title": "feature", "style": style}
+    return (
+        heatmap(examples.COOL_WEIGHTS, tokens, tokens, title="Weights W (3, 3)", style=style),
+        heatmap(
+            examples.COOL_VALUES,
+            tokens,
+            features,
+            title="Values V (3, 4)",
+            row_title="key",
+            **values,
+        ),
+        heatmap(
+            examples.cool_context(),
+            tokens,
+            features,
+            title="Context vectors C = W V (3, 4)",
+            **values,
+        ),
+    )
 
 
 def four_words(style: FigureStyle) -> None:
@@ -24,36 +89,18 @@ def four_words(style: FigureStyle) -> None:
         "`np.random.seed(42)`; here are the same inputs and the same formula."
     )
     st.latex(r"C = \mathrm{softmax}\!\left(\frac{(XW^Q)(XW^K)^\top}{\sqrt{3}}\right) XW^V")
-    w_q, w_k, w_v = ac.examples.four_word_weights()
-    inputs = st.columns(4)
-    for column, name, matrix in zip(
-        inputs,
+    view = four_words_view(style)
+    for column, name, text in zip(
+        st.columns(4),
         ("X (4, 3)", "W_Q (3, 3)", "W_K (3, 3)", "W_V (3, 3)"),
-        (ac.examples.FOUR_WORD_VECTORS, w_q, w_k, w_v),
+        view.inputs,
         strict=True,
     ):
         column.markdown(name)
-        column.code(numbers.format_matrix(matrix, 0), language=None)
-    trace = ac.examples.four_words_attention()
-    words = list(ac.examples.FOUR_WORDS)
-    chart(
-        heatmap(
-            trace.weights,
-            words,
-            words,
-            title="Attention weights (4, 4)",
-            style=style,
-        ),
-        key=f"{PREFIX}four_words_weights",
-        place=st,
-    )
-    notes_versus_ours(
-        numbers.format_matrix(ac.examples.FOUR_WORDS_PRINTED_OUTPUT),
-        numbers.format_matrix(trace.context),
-    )
-    difference = walkthrough_steps.printed_difference(
-        trace.context, ac.examples.FOUR_WORDS_PRINTED_OUTPUT
-    )
+        column.code(text, language=None)
+    chart(view.figure, key=f"{PREFIX}four_words_weights", place=st)
+    notes_versus_ours(view.printed, view.ours)
+    difference = view.difference
     st.success(
         f"All twelve numbers agree: max |ours − printed| = {difference:.1e} "
         "(the notes print 8 decimals)."
@@ -68,33 +115,10 @@ def attention_is_cool(style: FigureStyle) -> None:
         "values, and work out the first context entry by hand. Pick any entry to see its sum."
     )
     st.latex(r"C_{ij} = \sum_k W_{ik}\, V_{kj}, \qquad C = W V")
+    weights, values, context = cool_figures(style)
     left, right = st.columns(2)
-    features = [f"v{j}" for j in range(4)]
-    chart(
-        heatmap(
-            examples.COOL_WEIGHTS,
-            tokens,
-            tokens,
-            title="Weights W (3, 3)",
-            style=style,
-        ),
-        key=f"{PREFIX}cool_weights",
-        place=left,
-    )
-    chart(
-        heatmap(
-            examples.COOL_VALUES,
-            tokens,
-            features,
-            title="Values V (3, 4)",
-            kind="values",
-            row_title="key",
-            col_title="feature",
-            style=style,
-        ),
-        key=f"{PREFIX}cool_values",
-        place=right,
-    )
+    chart(weights, key=f"{PREFIX}cool_weights", place=left)
+    chart(values, key=f"{PREFIX}cool_values", place=right)
     pick = st.columns(2)
     row = pick[0].selectbox(
         "Row i (query)",
@@ -114,19 +138,7 @@ def attention_is_cool(style: FigureStyle) -> None:
         f"The slides work out C₀₀ = {numbers.plain_number(examples.COOL_PRINTED_C00)}; "
         f"we get {numbers.plain_number(slide.value)}."
     )
-    chart(
-        heatmap(
-            examples.cool_context(),
-            tokens,
-            features,
-            title="Context vectors C = W V (3, 4)",
-            kind="values",
-            col_title="feature",
-            style=style,
-        ),
-        key=f"{PREFIX}cool_context",
-        place=st,
-    )
+    chart(context, key=f"{PREFIX}cool_context", place=st)
 
 
 def examples_section(state: WalkthroughState) -> None:

@@ -5,14 +5,11 @@ from __future__ import annotations
 import streamlit as st
 
 import attention_core as ac
-from attention_core.teaching import walkthrough_steps
-from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.shared import numbers
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
 from ui.shared.url import BIND
-from ui.shared.worked_examples import DAYS
-from ui.walkthrough import figures as wf
+from ui.walkthrough import shared_views as shared
 from ui.walkthrough.lecture import LECTURE_CODE, explain
 from ui.walkthrough.state import PREFIX, WalkthroughState
 
@@ -57,23 +54,10 @@ def heads_section(state: WalkthroughState) -> None:
         )
         or DEFAULT_COMBINE
     )
-    example = walkthrough_steps.multi_head_example(head_width=head_width)
+    example = shared.multi_head(head_width)
     n_heads = example.trace.weights.shape[0]
     st.markdown(f"e = 12, h = {head_width} gives **{n_heads} head{'s' * (n_heads > 1)}**.")
-    titles = [f"head {index + 1}" for index in range(n_heads)]
-    chart(
-        heatmap_grid(
-            example.trace.weights,
-            DAYS,
-            DAYS,
-            titles=titles,
-            title="Each head's attention weights",
-            style=style,
-            columns=4,
-        ),
-        key=f"{PREFIX}head_weights",
-        place=st,
-    )
+    chart(shared.head_weights_figure(head_width, style), key=f"{PREFIX}head_weights", place=st)
     st.caption(
         f"Each head computed on its own gives the same numbers: max difference "
         f"{numbers.format_difference(example.separate_difference)}. The heads never talk "
@@ -88,30 +72,14 @@ def heads_section(state: WalkthroughState) -> None:
     }
     st.latex(combine_formulas[strategy])
     show_code((*LECTURE_CODE[5], *ac.COMBINATIONS[strategy].shown))
-    output = example.combined[strategy]
     chart(
-        heatmap(
-            output,
-            DAYS,
-            [f"out {j}" for j in range(output.shape[1])],
-            title=f"Combined output ({output.shape[0]}, {output.shape[1]})",
-            kind="values",
-            col_title="feature",
-            style=style,
-        ),
+        shared.head_output_figure(head_width, strategy, style),
         key=f"{PREFIX}head_output",
         place=st,
     )
 
 
 # --- Lecture step 6 ------------------------------------------------------------
-
-
-@st.cache_data(max_entries=16)
-def gradient_check(seed: int, causal: bool):  # -> gradcheck.GradientCheck
-    from attention_core.teaching import gradcheck  # imports PyTorch: only for this step
-
-    return gradcheck.check_gradients(gradcheck.gradient_example(seed, causal))
 
 
 def backward_section(state: WalkthroughState) -> None:
@@ -134,14 +102,10 @@ def backward_section(state: WalkthroughState) -> None:
     )
     causal = controls[1].toggle("Causal mask", False, key=f"{PREFIX}grad_causal", bind=BIND)
     with st.spinner("Asking PyTorch's autograd…"):
-        check = gradient_check(int(seed), bool(causal))
-    hand = {name: check.hand[name] for name in ("W_Q", "W_K", "W_V")}
-    chart(
-        wf.gradient_grid(hand, title="Gradient each weight matrix receives (by hand)", style=style),
-        key=f"{PREFIX}gradients",
-        place=st,
-    )
-    st.dataframe(wf.difference_frame(check.max_difference), hide_index=True)
+        view = shared.gradient_view(int(seed), bool(causal), style)
+    chart(view.figure, key=f"{PREFIX}gradients", place=st)
+    st.dataframe(view.table, hide_index=True)
+    check = view.check
     worst = max(check.max_difference.values())
     st.success(
         f"Loss {check.loss:.6f} (PyTorch: {check.autograd_loss:.6f}). Hand-written and "

@@ -6,14 +6,11 @@ from __future__ import annotations
 import streamlit as st
 
 import attention_core as ac
-from attention_core.teaching import score_scaling, soft_lookup, walkthrough_steps
-from ui.figures.heatmap import heatmap
 from ui.shared.matrix_view import chart
 from ui.shared.safe import show_error
 from ui.shared.tabs import Section
 from ui.shared.url import BIND
-from ui.shared.worked_examples import DAYS
-from ui.walkthrough import figures as wf
+from ui.walkthrough import shared_views as shared
 from ui.walkthrough.examples import examples_section
 from ui.walkthrough.heads_and_backward import backward_section, heads_section
 from ui.walkthrough.lecture import LECTURE_CODE, LECTURE_STEPS, explain
@@ -42,33 +39,10 @@ def lookup_section(state: WalkthroughState) -> None:
     y = sliders[1].slider(
         "Query, axis 1 (stage ↔ page)", -3.0, 3.0, 1.0, 0.1, key=f"{PREFIX}query_1", bind=BIND
     )
-    examples = ac.examples
-    trace = soft_lookup.soft_lookup(
-        (x, y), examples.LOOKUP_KEY_VECTORS, examples.LOOKUP_VALUE_VECTORS
-    )
-    chart(
-        wf.lookup_figure(
-            examples.LOOKUP_KEY_VECTORS,
-            examples.LOOKUP_KEYS,
-            trace.query,
-            trace.weights,
-            examples.LOOKUP_VALUES,
-            style=style,
-        ),
-        key=f"{PREFIX}lookup_figure",
-        place=st,
-    )
-    st.dataframe(
-        wf.lookup_frame(
-            examples.LOOKUP_KEYS,
-            examples.LOOKUP_VALUES,
-            examples.LOOKUP_KEY_VECTORS,
-            trace.scores,
-            trace.weights,
-            style.decimals,
-        ),
-        hide_index=True,
-    )
+    view = shared.lookup_view(x, y, style)
+    chart(view.figure, key=f"{PREFIX}lookup_figure", place=st)
+    st.dataframe(view.table, hide_index=True)
+    examples, trace = ac.examples, view.trace
     best = trace.best
     st.markdown(
         f"The query is closest to **{examples.LOOKUP_KEYS[best]}**, so the answer is mostly "
@@ -78,11 +52,6 @@ def lookup_section(state: WalkthroughState) -> None:
 
 
 # --- Lecture step 3 ------------------------------------------------------------
-
-
-@st.cache_data(max_entries=16)
-def saturation(n_keys: int) -> score_scaling.SaturationTable:
-    return score_scaling.softmax_saturation(n_keys=n_keys)
 
 
 def scaling_section(state: WalkthroughState) -> None:
@@ -105,36 +74,10 @@ def scaling_section(state: WalkthroughState) -> None:
         key=f"{PREFIX}n_keys",
         bind=BIND,
     )
-    table = saturation(n_keys)
-    unscaled = {
-        "largest weight": table.max_weight_unscaled,
-        "entropy": table.entropy_unscaled,
-        "gradient size ‖∂a/∂s‖": table.gradient_unscaled,
-    }
-    scaled = {
-        "largest weight": table.max_weight_scaled,
-        "entropy": table.entropy_scaled,
-        "gradient size ‖∂a/∂s‖": table.gradient_scaled,
-    }
-    chart(
-        wf.saturation_figure(table.widths, unscaled, scaled, style=style),
-        key=f"{PREFIX}saturation_figure",
-        place=st,
-    )
-    st.dataframe(
-        wf.saturation_frame(
-            table.widths,
-            {
-                "score spread, unscaled": table.score_std_unscaled,
-                "score spread, scaled": table.score_std_scaled,
-                "largest weight, unscaled": table.max_weight_unscaled,
-                "largest weight, scaled": table.max_weight_scaled,
-                "entropy, unscaled": table.entropy_unscaled,
-                "entropy, scaled": table.entropy_scaled,
-            },
-        ),
-        hide_index=True,
-    )
+    view = shared.scaling_view(n_keys, style)
+    chart(view.figure, key=f"{PREFIX}saturation_figure", place=st)
+    st.dataframe(view.frame, hide_index=True)
+    table = view.table
     st.markdown(
         f"At d = {table.widths[-1]} the largest of {n_keys} weights is on average "
         f"**{table.max_weight_unscaled[-1]:.3f}** without scaling (almost one-hot) and "
@@ -147,7 +90,6 @@ def scaling_section(state: WalkthroughState) -> None:
 
 
 def masking_section(state: WalkthroughState) -> None:
-    style = state.style
     explain(
         "When predicting day 3, a model must not peek at days 4 and 5, so those keys are "
         "masked. The right way sets their scores to −∞ *before* softmax, so they get weight "
@@ -157,42 +99,15 @@ def masking_section(state: WalkthroughState) -> None:
         "scores S (5, 5) from the five-day example · mask (5, 5) · weights (5, 5)",
         code=LECTURE_CODE[4],
     )
-    result = walkthrough_steps.five_day_masking()
-    panels = (
-        ("Right: −∞, then softmax", result.right, result.mask),
-        ("Wrong: × 0/1 mask", result.multiplied, None),
-        ("Wrong: column softmax", result.wrong_axis, result.mask),
-    )
-    for index, (column, (title, weights, mask)) in enumerate(
-        zip(st.columns(3), panels, strict=True)
-    ):
-        chart(
-            heatmap(
-                weights,
-                DAYS,
-                DAYS,
-                title=title,
-                mask=mask,
-                style=style,
-            ),
-            key=f"{PREFIX}mask_{index}",
-            place=column,
-        )
+    view = shared.masking_view(state.style)
+    for index, (column, panel) in enumerate(zip(st.columns(3), view.panels, strict=True)):
+        chart(panel, key=f"{PREFIX}mask_{index}", place=column)
     formulas = st.columns(3)
     formulas[0].latex(r"\mathrm{softmax}_{\text{row}}(S + M)")
     formulas[1].latex(r"\mathrm{softmax}_{\text{row}}(S \odot M_{01})")
     formulas[2].latex(r"\mathrm{softmax}_{\text{column}}(S + M)")
-    st.dataframe(
-        wf.masking_frame(
-            DAYS,
-            {
-                "weight on future, right": result.forbidden_weight(result.right),
-                "weight on future, ×mask": result.forbidden_weight(result.multiplied),
-                "row sum, right": result.row_sums(result.right),
-                "row sum, wrong axis": result.row_sums(result.wrong_axis),
-            },
-        )
-    )
+    st.dataframe(view.table)
+    result = view.result
     leak = result.forbidden_weight(result.multiplied)
     st.warning(
         f"Multiplying by a 0/1 mask turns a forbidden score into 0, and e⁰ = 1 is not 0: "
