@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import pyarrow as pa
 import streamlit as st
 
 import attention_core as ac
@@ -238,9 +239,14 @@ def weights_frame(run: WindowRun, head: int) -> pd.DataFrame:
 
 
 @shared_window
-def weights_table(inputs: WindowInputs, head: int, decimals: int, _run: WindowRun) -> pd.DataFrame:
-    """The table on screen: one head's weights rounded to ``decimals`` (never changed)."""
-    return weights_frame(_run, head).round(decimals)
+def weights_table(inputs: WindowInputs, head: int, decimals: int, _run: WindowRun) -> pa.Table:
+    """The table on screen: one head's weights rounded to ``decimals``, as the Arrow table
+    the browser is sent (Streamlit would convert a DataFrame again on every rerun).
+
+    An Arrow table is immutable; its pandas metadata keeps the days as its index, so it
+    is shown as the DataFrame was (the same bytes, as ``st.dataframe`` converts one).
+    """
+    return pa.Table.from_pandas(weights_frame(_run, head).round(decimals))
 
 
 def weights_csv(run: WindowRun, head: int) -> bytes:
