@@ -19,7 +19,7 @@ import attention_core as ac
 from ui.figures.style import NORMAL, PRESENTATION
 from ui.shared.export import csv_bytes, matrix_frame
 from ui.time_series import runs, sections
-from ui.time_series.state import load_sample
+from ui.time_series.state import load_sample, load_upload
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "time_series.py")
 SEASONAL = "sample:seasonal"
@@ -50,18 +50,24 @@ def test_a_digest_changes_with_every_input_of_a_view_and_only_with_them() -> Non
     assert len({key.digest for key in others} | {base.digest}) == len(others) + 1
 
 
+def test_a_series_is_read_once_and_shared_not_copied_for_each_rerun() -> None:
+    assert load_sample("seasonal") is load_sample("seasonal")
+    assert load_upload("one", b"a,b\n1,2\n3,4\n") is load_upload("one", b"")  # by its hash
+    assert load_upload("two", b"a,b\n5,6\n7,8\n") is not load_upload("one", b"")
+
+
 def test_a_view_run_is_shared_read_only_and_holds_the_cores_numbers() -> None:
     frame = load_sample("seasonal")
     inputs = inputs_for()
     run = runs.window_run(inputs, frame)
     assert runs.window_run(inputs, frame) is run
-    assert run.trace is not None and not run.trace.weights.flags.writeable
+    assert run.weights is not None and not run.weights.flags.writeable
     with pytest.raises(ValueError, match="read-only"):
-        run.trace.weights[0, 0, 0] = 1.0
+        run.weights[0, 0, 0] = 1.0
     sales = frame[["sales"]].to_numpy()
     scaled = ac.fit_scaler(sales[ac.scaling_rows(len(sales), 28)], "zscore").transform(sales)
     expected = ac.series_attention(scaled[-28:], CONFIG, "relu").run.trace.weights
-    np.testing.assert_array_equal(run.trace.weights, expected)
+    np.testing.assert_array_equal(run.weights, expected)
     assert run.labels == tuple(ac.row_labels(frame.index[-28:]))
 
 
@@ -135,8 +141,8 @@ def test_the_weights_table_sends_the_bytes_of_the_rounded_dataframe() -> None:
     seed = ac.AttentionConfig(d_model=16, n_heads=2, positional="learned", mask="causal", seed=501)
     inputs = inputs_for(seed)
     run = runs.window_run(inputs, load_sample("seasonal"))
-    assert run.trace is not None
-    frame = matrix_frame(run.trace.weights[0], run.labels, run.labels)
+    assert run.weights is not None
+    frame = matrix_frame(run.weights[0], run.labels, run.labels)
     expected = convert_pandas_df_to_arrow_bytes(frame.round(NORMAL.decimals))
     assert table.proto.arrow_data.data == expected  # as st.dataframe converts the DataFrame
 

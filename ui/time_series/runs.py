@@ -78,23 +78,31 @@ class WindowInputs:
 
 @dataclass(frozen=True)
 class WindowRun:
-    """Attention over one window: its labels, its target and the trace (or why not)."""
+    """Attention over one window, as much as the page draws: labels, target, weights, context.
+
+    Only these are kept (not the whole trace with Q, K, V and the scores: ~5 times as much).
+    """
 
     labels: tuple[str, ...]  #: (T,) unique text labels of the window's rows
     target: np.ndarray  #: (T,) the window's target in its own units
-    trace: ac.MultiHeadTrace | None  #: weights (H, T, T), concat (T, H·d_v), mask (T, T)
-    error: str | None  #: the core's message when it refused the window; else None
+    weights: np.ndarray | None  #: (H, T, T) every head's weights; None if refused
+    concat: np.ndarray | None  #: (T, H·d_v) each day's context vectors, heads side by side
+    mask: np.ndarray | None  #: (T, T) True where a day may attend; None if all may
+    error: str | None = None  #: the core's message when it refused the window; else None
 
 
-# Reruns of one session hit these caches; a class shows a handful of views (the teacher's
-# current and last few). A run is small (T ≤ 128: its trace is at most a few MB).
-RUN_ENTRIES = 16
-# The series chart draws up to ~2,000 points on each of up to 51 lines (about 2 MB); it
-# changes only with the data, its columns, the scaling or the window (not the model).
+# st.cache_resource bounds each builder's cache on its own; these are entries per function.
+# Reruns of one session hit them; a class shows a handful of views (the teacher's current
+# one and the last few, one head at a time). Sizes measured at the largest view (an upload
+# of 100,000 × 50, T = 128, 16 heads, d_model 512), and far less for the usual ones:
+# a run ~2.7 MB; the series chart (~2,000 points on each of 51 lines) ~3.6 MB; the
+# window's five charts and table ~3.3 MB together. At most 12 × 2.7 + 8 × 3.6 + 12 × 3.3
+# ≈ 100 MB in all, a few MB for the samples.
+RUN_ENTRIES = 12
+# The series chart changes only with the data, columns, scaling, window and its end (not
+# with the model), so fewer are needed.
 SERIES_ENTRIES = 8
-# The window's charts and table: four per view and head (at most ~1 MB each at T = 128):
-# a dozen views × heads held is at most ~50 MB.
-WINDOW_FIGURE_ENTRIES = 48
+WINDOW_FIGURE_ENTRIES = 12
 KEY_HASHES = {
     SeriesInputs: lambda inputs: inputs.digest,
     WindowInputs: lambda inputs: inputs.digest,
@@ -143,8 +151,9 @@ def window_run(inputs: WindowInputs, _frame: pd.DataFrame) -> WindowRun:
             scaler.transform(values[first : end + 1]), inputs.config, inputs.feature_activation
         )
     except ac.InputError as error:
-        return read_only_fields(WindowRun(labels, target, None, str(error)))
-    return read_only_fields(WindowRun(labels, target, attention.run.trace, None))
+        return read_only_fields(WindowRun(labels, target, None, None, None, str(error)))
+    trace = attention.run.trace
+    return read_only_fields(WindowRun(labels, target, trace.weights, trace.concat, trace.mask))
 
 
 @shared_series
@@ -164,9 +173,9 @@ def series_chart(
     )
 
 
-def _trace(run: WindowRun) -> ac.MultiHeadTrace:
-    assert run.trace is not None  # the page shows run.error instead of charts
-    return run.trace
+def _weights(run: WindowRun) -> np.ndarray:
+    assert run.weights is not None  # the page shows run.error instead of charts
+    return run.weights
 
 
 @shared_window
@@ -174,13 +183,12 @@ def weights_chart(
     inputs: WindowInputs, head: int, style: FigureStyle, _run: WindowRun
 ) -> go.Figure:
     """One head's ``(T, T)`` weights with the window's target along both axes."""
-    trace = _trace(_run)
     return figures.attention_over_time(
-        trace.weights[head],
+        _weights(_run)[head],
         _run.labels,
         _run.target,
         inputs.series.target,
-        mask=trace.mask,
+        mask=_run.mask,
         title=f"Attention weights of head {head + 1} (untrained)",
         style=style,
     )
@@ -192,7 +200,7 @@ def lag_chart(
 ) -> go.Figure:
     """The last day's row of one head's weights, over lags."""
     return figures.lag_bars(
-        {f"head {head + 1}": _trace(_run).weights[head][-1]},
+        {f"head {head + 1}": _weights(_run)[head][-1]},
         _run.labels,
         period=period,
         title="The last day's row: what the forecast step would draw on",
@@ -205,8 +213,9 @@ def context_chart(inputs: WindowInputs, style: FigureStyle, _run: WindowRun) -> 
     """Every day's context vector ``(T, H·d_v)``: columns by head and dimension."""
     config = inputs.config
     dims = [f"h{h + 1}·{j}" for h in range(config.n_heads) for j in range(config.d_v)]
+    assert _run.concat is not None  # as _weights
     return heatmap(
-        _trace(_run).concat,
+        _run.concat,
         list(_run.labels),
         dims,
         kind="values",
@@ -220,22 +229,21 @@ def context_chart(inputs: WindowInputs, style: FigureStyle, _run: WindowRun) -> 
 @shared_window
 def heads_chart(inputs: WindowInputs, style: FigureStyle, _run: WindowRun) -> go.Figure:
     """Every head's ``(T, T)`` weights side by side."""
-    trace = _trace(_run)
     labels = list(_run.labels)
     return heatmap_grid(
-        trace.weights,
+        _weights(_run),
         labels,
         labels,
         titles=[f"head {h + 1}" for h in range(inputs.config.n_heads)],
         title="Every head",
-        mask=trace.mask,
+        mask=_run.mask,
         style=style,
     )
 
 
 def weights_frame(run: WindowRun, head: int) -> pd.DataFrame:
     """One head's weights as a table, days as rows (queries) and columns (keys)."""
-    return matrix_frame(_trace(run).weights[head], run.labels, run.labels)
+    return matrix_frame(_weights(run)[head], run.labels, run.labels)
 
 
 @shared_window
