@@ -2,8 +2,9 @@
 
 A class following its teacher reruns the same view for every student, one after another
 on one process; building this page's figures in each session's run was most of a
-follower's rerun (~77 ms of CPU, BENCHMARKS.md). Here a window view is computed and
-drawn once per server and every session with the same view gets the same objects.
+follower's rerun (~75 ms of server CPU per follower; ~16 ms with them shared). Here a
+window view is computed and drawn once per server and every session with the same view
+gets the same objects.
 
 A view is named by a :class:`WindowInputs`: the data (its fingerprint names its content,
 a sample or an upload's hash), its columns, the window, the scaling, the window's last
