@@ -6,20 +6,19 @@ each takes the :class:`ui.time_series.state.TimeSeriesState`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
-import numpy as np
 import streamlit as st
 
 import attention_core as ac
-from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.shared.controls import slider_or_only_value
-from ui.shared.export import csv_bytes, matrix_frame
+from ui.shared.export import download_button
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown, show_error
 from ui.shared.url import BIND
 from ui.shared.worked_examples import five_days
-from ui.time_series import figures
+from ui.time_series import runs
 from ui.time_series.state import NEEDS_DATA, PREFIX, TimeSeriesState, reset
 from ui.time_series.training import TRAINING_INTRO, training_section, training_settings
 
@@ -48,15 +47,13 @@ def head_choice(config: ac.AttentionConfig) -> int:
 
 
 def window_attention(state: TimeSeriesState, head: int) -> None:
-    """Embed one window of the scaled series and show its attention (untrained weights)."""
+    """Embed one window of the scaled series and show its attention (untrained weights).
+
+    The run, its charts and its table are shared by every session on the same view
+    (:mod:`ui.time_series.runs`); this draws them.
+    """
     assert state.frame is not None and state.columns is not None  # the caller checked
-    frame, (features, target), window = state.frame, state.columns, state.window
-    config, style, scaling, feature_activation = (
-        state.config, state.style, state.scaling, state.feature_activation
-    )  # fmt: skip
-    values = frame[features].to_numpy(dtype=float)
-    fit_rows = ac.scaling_rows(len(frame), window)  # the rows training fits its scaler on
-    scaled = ac.fit_scaler(values[fit_rows], scaling).transform(values)
+    frame, window, style = state.frame, state.window, state.style
     if not window - 1 <= st.session_state.get(f"{PREFIX}end", window - 1) < len(frame):
         reset(end=len(frame) - 1)  # the window length changed under it
     end = slider_or_only_value(
@@ -69,90 +66,35 @@ def window_attention(state: TimeSeriesState, head: int) -> None:
         bind=BIND,
         help="Move the window through time; row numbers count from 0.",
     )
-    first = end - window + 1
-    window_labels = ac.row_labels(frame.index[first : end + 1])
-    target_values = frame[target].to_numpy(dtype=float)
-    chart(
-        figures.series_figure(
-            np.asarray(frame.index),
-            target_values,
-            target,
-            {name: scaled[:, i] for i, name in enumerate(features)},
-            window=(first, end),
-            style=style,
-        ),
-        key=f"{PREFIX}series_chart",
-        place=st,
+    inputs = runs.window_inputs(
+        state.fingerprint,
+        state.columns,
+        window,
+        state.scaling,
+        end,
+        state.config,
+        state.feature_activation,
     )
-    st.caption(
-        escape_markdown(f"Window: {window_labels[0]} to {window_labels[-1]} ({window} steps).")
-    )
-    try:
-        trace = ac.series_attention(scaled[first : end + 1], config, feature_activation).run.trace
-    except ac.InputError as error:
-        show_error(str(error))
+    run = runs.window_run(inputs, frame)
+    series = runs.series_chart(inputs.series, end, style, frame)
+    chart(series, key=f"{PREFIX}series_chart", place=st)
+    st.caption(escape_markdown(f"Window: {run.labels[0]} to {run.labels[-1]} ({window} steps)."))
+    if run.error is not None:
+        show_error(run.error)
         return
-    chart(
-        figures.attention_over_time(
-            trace.weights[head],
-            window_labels,
-            target_values[first : end + 1],
-            target,
-            mask=trace.mask,
-            title=f"Attention weights of head {head + 1} (untrained)",
-            style=style,
-        ),
-        key=f"{PREFIX}weights_chart",
-        place=st,
-    )
-    chart(
-        figures.lag_bars(
-            {f"head {head + 1}": trace.weights[head][-1]},
-            window_labels,
-            period=state.period,
-            title="The last day's row: what the forecast step would draw on",
-            style=style,
-        ),
-        key=f"{PREFIX}lag_chart",
-        place=st,
-    )
-    dims = [f"h{h + 1}·{j}" for h in range(config.n_heads) for j in range(config.d_v)]
-    chart(
-        heatmap(
-            trace.concat,
-            window_labels,
-            dims,
-            kind="values",
-            style=style,
-            title="Context vectors (columns: head · dimension), each day's "
-            "weighted average of values",
-            row_title="day",
-            col_title="",
-        ),
-        key=f"{PREFIX}context",
-        place=st,
-    )
+    weights = runs.weights_chart(inputs, head, style, run)
+    chart(weights, key=f"{PREFIX}weights_chart", place=st)
+    lags = runs.lag_chart(inputs, head, state.period, style, run)
+    chart(lags, key=f"{PREFIX}lag_chart", place=st)
+    chart(runs.context_chart(inputs, style, run), key=f"{PREFIX}context", place=st)
     with st.expander("All heads and the numbers"):
-        chart(
-            heatmap_grid(
-                trace.weights,
-                window_labels,
-                window_labels,
-                titles=[f"head {h + 1}" for h in range(config.n_heads)],
-                title="Every head",
-                mask=trace.mask,
-                style=style,
-            ),
-            key=f"{PREFIX}heads_grid",
-            place=st,
-        )
-        weights = matrix_frame(trace.weights[head], window_labels, window_labels)
-        st.dataframe(weights.round(style.decimals), key=f"{PREFIX}weights_table")
-        st.download_button(
+        chart(runs.heads_chart(inputs, style, run), key=f"{PREFIX}heads_grid", place=st)
+        table = runs.weights_table(inputs, head, style.decimals, run)
+        st.dataframe(table, key=f"{PREFIX}weights_table")
+        download_button(
             "Weights as CSV",
-            csv_bytes(weights),
+            functools.partial(runs.weights_csv, run, head),
             "attention_weights.csv",
-            "text/csv",
             key=f"{PREFIX}weights_csv",
         )
 

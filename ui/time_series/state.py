@@ -80,7 +80,10 @@ class TimeSeriesState:
         return ac.SEASONAL_PERIOD if self.fingerprint == "sample:seasonal" else None
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+# The series are shared by every session (st.cache_resource: one object, never changed;
+# the page and the core only read them). st.cache_data unpickled a copy in every rerun of
+# every session: up to 40 MB for the largest upload, for each follower of a class.
+@st.cache_resource(max_entries=4, show_spinner=False)
 def load_sample(name: str) -> pd.DataFrame:
     """A built-in series; plotly ships its stock prices inside the package (no network)."""
     if name == "seasonal":
@@ -92,7 +95,8 @@ def load_sample(name: str) -> pd.DataFrame:
     return ac.read_series(plotly.data.stocks().to_csv(index=False).encode())
 
 
-@st.cache_data(max_entries=16, ttl=3600, show_spinner=False)
+# An upload of at most 5 MB holds at most 100,000 × 50 numbers: ≤ 40 MB a frame, 8 held.
+@st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
 def load_upload(fingerprint: str, _data: bytes) -> pd.DataFrame:
     """Read an uploaded file once per content (keyed by its hash, not its 5 MB of bytes)."""
     return ac.read_series(_data)
