@@ -18,7 +18,7 @@ PAGE = "positional_encoding"
 def check_yourself_section(state: PositionalState) -> None:
     """The questions on this view's encoding (none if the encoding cannot be made)."""
     try:
-        matrix = shared.encoding_matrix(state.kind, state.length, state.d_model, state.base)
+        matrix = shared.encoding_view(state).matrix
     except ac.InputError:
         return  # the encoding's own section already says why
     labels = figures.position_labels(state.length)

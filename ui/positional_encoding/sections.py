@@ -26,10 +26,15 @@ from ui.shared.url import BIND
 
 @dataclass(frozen=True)
 class Encoding:
-    """The page's settings and the encoding matrix they give, ``P (T, d)``."""
+    """The page's settings and what they show (the shared matrices and charts)."""
 
     state: PositionalState
-    matrix: np.ndarray
+    view: shared.EncodingView
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """The encoding matrix ``P (T, d)`` (read-only)."""
+        return self.view.matrix
 
 
 def matrix_view(encoding: Encoding) -> None:
@@ -37,7 +42,7 @@ def matrix_view(encoding: Encoding) -> None:
     length, width = matrix.shape
     encoding_kind = ENCODINGS[kind]
     left, right = st.columns([3, 2])
-    drawn = shared.matrix_chart(encoding.state)
+    drawn = encoding.view.matrix_chart
     chart(drawn.figure, key=f"{PREFIX}matrix_figure", place=left, alt=drawn.alt)
     with right:
         st.markdown(encoding_kind.words)
@@ -88,7 +93,7 @@ def similarity_view(encoding: Encoding) -> None:
     state = encoding.state
     kind, length = state.kind, encoding.matrix.shape[0]
     left, right = st.columns([3, 2])
-    drawn = shared.similarity_chart(state)
+    drawn = encoding.view.similarity_chart
     chart(drawn.figure, key=f"{PREFIX}similarity_figure", place=left, alt=drawn.alt)
     with right:
         st.markdown(ENCODINGS[kind].similarity_words)
@@ -99,13 +104,7 @@ def similarity_view(encoding: Encoding) -> None:
         labels = figures.position_labels(length)
         download_button(
             "Download P Pᵀ (CSV)",
-            lambda: csv_bytes(
-                matrix_frame(
-                    shared.similarity_matrix(kind, length, state.d_model, state.base),
-                    labels,
-                    labels,
-                )
-            ),
+            lambda: csv_bytes(matrix_frame(encoding.view.similarity, labels, labels)),
             f"position_similarity_{kind}_{length}.csv",
             f"{PREFIX}download_similarity",
         )
@@ -113,13 +112,12 @@ def similarity_view(encoding: Encoding) -> None:
 
 def rotary_view(encoding: Encoding) -> None:
     """Rotary encodings only: the score depends on the offset between query and key alone."""
-    if encoding.state.kind != "rotary":
-        return
-    length, d_model, base = encoding.state.length, encoding.state.d_model, encoding.state.base
+    offsets, drawn = encoding.view.offsets, encoding.view.rotary_chart
+    if offsets is None or drawn is None:
+        return  # not rotary
+    d_model = encoding.state.d_model
     st.subheader("Rotary: only the distance between query and key matters")
-    offsets = shared.rotary_offsets(length, d_model, base)
     left, right = st.columns([3, 2])
-    drawn = shared.rotary_chart(encoding.state)
     chart(drawn.figure, key=f"{PREFIX}rotary_figure", place=left, alt=drawn.alt)
     with right:
         st.markdown(
@@ -155,9 +153,9 @@ ENCODING_VIEWS = (matrix_view, curves_view, similarity_view, rotary_view)
 def encoding_views(state: PositionalState) -> None:
     """The encoding matrix of ``state`` and every view of it; a clear error if it cannot be made."""
     try:
-        matrix = shared.encoding_matrix(state.kind, state.length, state.d_model, state.base)
+        encoding = Encoding(state, shared.encoding_view(state))
         for view in ENCODING_VIEWS:
-            view(Encoding(state, matrix))
+            view(encoding)
     except ac.InputError as error:
         show_error(str(error))
 

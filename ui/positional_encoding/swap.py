@@ -84,16 +84,13 @@ def swap_view(state: PositionalState) -> None:
             "Pick two different words."
         )
     with_kind = kind if kind != "none" else "sinusoidal"
-    positionals = ("none", with_kind)
-    runs = {p: shared.swap_comparison(tokens.tokens, first, second, p) for p in positionals}
-    st.dataframe(shared.swap_table(tokens.tokens, runs["none"].swapped_tokens), hide_index=True)
+    panels = shared.swap_panels(shared.Swap(tokens, first, second, with_kind), style)
+    runs = panels.runs
+    st.dataframe(panels.table, hide_index=True)
     titles = ("Without positional encoding", f"With {with_kind} encoding")
-    for column, title, positional in zip(st.columns(2), titles, positionals, strict=True):
+    for column, title, positional in zip(st.columns(2), titles, runs, strict=True):
         with column:
-            drawn = shared.swap_chart(
-                tokens.tokens, tokens.labels, first, second, positional, style
-            )
-            swap_result(title, runs[positional], drawn)
+            swap_result(title, runs[positional], panels.charts[positional])
     st.caption(
         f"One head, d = {SWAP_D_MODEL}, random word vectors (seed 0), b = 10 000. "
         "The right panel of each pair shows the swapped sentence's weights with rows "
