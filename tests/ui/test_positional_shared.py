@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 import attention_core as ac
 from attention_core.teaching import word_order
 from tests.plotly_specs import figures
+from tests.views.expanders import TABLE, expander_keys, open_expanders
 from ui.figures import build
 from ui.figures.style import NORMAL, PRESENTATION
 from ui.figures.tables import trace_array
@@ -188,3 +189,18 @@ def test_every_download_gives_the_bytes_of_the_numbers_computed_afresh(
                 np.testing.assert_array_equal(
                     archive[f"{positional}_{part}"], getattr(fresh, part)[0]
                 )
+
+
+def test_read_as_a_table_reads_the_numbers_of_the_shared_encoded_figures() -> None:
+    at = open_page(pe_length="6", pe_d_model="4")
+    at = open_expanders(at, TABLE)
+    assert not at.exception
+    assert len(expander_keys(at, TABLE)) == 4  # P, P Pᵀ, two swap grids
+    matrix = word_order.position_matrix("sinusoidal", 6, 4)
+    shown = at.table[0].value
+    assert list(shown.index) == pe_figures.position_labels(6)
+    np.testing.assert_allclose(
+        shown.to_numpy(dtype=float), np.round(matrix.astype(np.float32), 2), atol=1e-6
+    )
+    again = shared.encoding_view(PositionalState(6, 4, "sinusoidal", 10_000.0, NORMAL))
+    assert isinstance(build.plain(again.matrix_chart.figure)[0][0]["z"], dict)  # still encoded
