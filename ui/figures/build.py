@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 import plotly.graph_objects as go
+from _plotly_utils.utils import convert_to_base64
 from plotly.basedatatypes import BaseTraceType
 from plotly.subplots import make_subplots
 
@@ -57,6 +58,21 @@ def plain(figure: go.Figure) -> tuple[list[dict], dict]:
     ``_data`` and ``_layout`` are where plotly (pinned in requirements.txt) keeps them.
     """
     return figure._data, figure._layout
+
+
+def encode_arrays(figure: go.Figure) -> go.Figure:
+    """``figure`` with every NumPy array in it replaced, in place, by the typed-array form
+    plotly sends to the browser (``{"dtype", "bdata", "shape"}``, by plotly's own
+    ``convert_to_base64``): the same JSON, but drawing no longer converts them again.
+
+    ``st.plotly_chart`` copies the figure and converts its arrays on every draw, about a
+    tenth of a rerun of a page of shared figures. For a finished figure only (a shared
+    one, built once): readers of its arrays go through
+    :func:`ui.figures.tables.trace_array`, which reads both forms.
+    """
+    data, layout = plain(figure)
+    convert_to_base64({"data": data, "layout": layout})
+    return figure
 
 
 def shown_text(label: object) -> str:

@@ -7,9 +7,8 @@ P Pᵀ: both drawn above on the page, so a reader can look the answers up there.
 from __future__ import annotations
 
 import attention_core as ac
-from attention_core.teaching import word_order
 from attention_core.teaching.position_questions import position_questions
-from ui.positional_encoding import figures
+from ui.positional_encoding import figures, shared
 from ui.positional_encoding.state import PositionalState
 from ui.shared.check_yourself import check_yourself
 
@@ -19,7 +18,7 @@ PAGE = "positional_encoding"
 def check_yourself_section(state: PositionalState) -> None:
     """The questions on this view's encoding (none if the encoding cannot be made)."""
     try:
-        matrix = word_order.position_matrix(state.kind, state.length, state.d_model, state.base)
+        matrix = shared.encoding_view(state).matrix
     except ac.InputError:
         return  # the encoding's own section already says why
     labels = figures.position_labels(state.length)

@@ -8,8 +8,7 @@ import numpy as np
 import streamlit as st
 
 import attention_core as ac
-from attention_core.teaching import word_order
-from ui.positional_encoding import figures
+from ui.positional_encoding import figures, shared
 from ui.positional_encoding.kinds import ENCODINGS
 from ui.positional_encoding.questions import check_yourself_section
 from ui.positional_encoding.state import (
@@ -27,27 +26,24 @@ from ui.shared.url import BIND
 
 @dataclass(frozen=True)
 class Encoding:
-    """The page's settings and the encoding matrix they give, ``P (T, d)``."""
+    """The page's settings and what they show (the shared matrices and charts)."""
 
     state: PositionalState
-    matrix: np.ndarray
+    view: shared.EncodingView
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """The encoding matrix ``P (T, d)`` (read-only)."""
+        return self.view.matrix
 
 
 def matrix_view(encoding: Encoding) -> None:
     matrix, kind, base = encoding.matrix, encoding.state.kind, encoding.state.base
-    style = encoding.state.style
     length, width = matrix.shape
     encoding_kind = ENCODINGS[kind]
     left, right = st.columns([3, 2])
-    chart(
-        figures.encoding_heatmap(
-            matrix,
-            title=f"{kind} encoding ({length} positions × {width} dimensions)",
-            style=style,
-        ),
-        key=f"{PREFIX}matrix_figure",
-        place=left,
-    )
+    drawn = encoding.view.matrix_chart
+    chart(drawn.figure, key=f"{PREFIX}matrix_figure", place=left, alt=drawn.alt)
     with right:
         st.markdown(encoding_kind.words)
         for line in encoding_kind.formulas:
@@ -68,7 +64,7 @@ def matrix_view(encoding: Encoding) -> None:
 
 
 def curves_view(encoding: Encoding) -> None:
-    matrix, kind, style = encoding.matrix, encoding.state.kind, encoding.state.style
+    matrix, kind = encoding.matrix, encoding.state.kind
     width = matrix.shape[1]
     left, right = st.columns([3, 2])
     with right:
@@ -87,29 +83,18 @@ def curves_view(encoding: Encoding) -> None:
             st.latex(r"P_{:,\,j} \text{ for the chosen dimensions } j")
         st.caption(f"Shape: each curve is one column P[:, j], {matrix.shape[0]} values")
     if dims:
-        chart(
-            figures.dimension_curves(matrix, dims, title="Selected dimensions", style=style),
-            key=f"{PREFIX}curves_figure",
-            place=left,
-        )
+        drawn = shared.curves_chart(encoding.state, tuple(dims))
+        chart(drawn.figure, key=f"{PREFIX}curves_figure", place=left, alt=drawn.alt)
     else:
         left.info("Pick at least one dimension to plot.")
 
 
 def similarity_view(encoding: Encoding) -> None:
-    matrix, kind, style = encoding.matrix, encoding.state.kind, encoding.state.style
-    similarity = word_order.position_similarity(matrix)
-    length = similarity.shape[0]
+    state = encoding.state
+    kind, length = state.kind, encoding.matrix.shape[0]
     left, right = st.columns([3, 2])
-    chart(
-        figures.similarity_heatmap(
-            similarity,
-            title="How alike two positions are: P Pᵀ",
-            style=style,
-        ),
-        key=f"{PREFIX}similarity_figure",
-        place=left,
-    )
+    drawn = encoding.view.similarity_chart
+    chart(drawn.figure, key=f"{PREFIX}similarity_figure", place=left, alt=drawn.alt)
     with right:
         st.markdown(ENCODINGS[kind].similarity_words)
         st.latex(r"G = P P^\top, \qquad G_{pr} = \sum_j P_{pj} P_{rj}")
@@ -119,7 +104,7 @@ def similarity_view(encoding: Encoding) -> None:
         labels = figures.position_labels(length)
         download_button(
             "Download P Pᵀ (CSV)",
-            lambda: csv_bytes(matrix_frame(similarity, labels, labels)),
+            lambda: csv_bytes(matrix_frame(encoding.view.similarity, labels, labels)),
             f"position_similarity_{kind}_{length}.csv",
             f"{PREFIX}download_similarity",
         )
@@ -127,24 +112,13 @@ def similarity_view(encoding: Encoding) -> None:
 
 def rotary_view(encoding: Encoding) -> None:
     """Rotary encodings only: the score depends on the offset between query and key alone."""
-    if encoding.state.kind != "rotary":
-        return
-    length, d_model, base = encoding.state.length, encoding.state.d_model, encoding.state.base
-    style = encoding.state.style
+    offsets, drawn = encoding.view.offsets, encoding.view.rotary_chart
+    if offsets is None or drawn is None:
+        return  # not rotary
+    d_model = encoding.state.d_model
     st.subheader("Rotary: only the distance between query and key matters")
-    offsets = word_order.rotary_offset_scores(d_model, max_offset=length - 1, base=base)
     left, right = st.columns([3, 2])
-    chart(
-        figures.rotary_offset_figure(
-            offsets.starts,
-            offsets.offsets,
-            offsets.scores,
-            title="Score of one query and one key, rotated to positions p and p + o",
-            style=style,
-        ),
-        key=f"{PREFIX}rotary_figure",
-        place=left,
-    )
+    chart(drawn.figure, key=f"{PREFIX}rotary_figure", place=left, alt=drawn.alt)
     with right:
         st.markdown(
             "Take one query and one key vector and place them at positions p and p + o. "
@@ -179,9 +153,9 @@ ENCODING_VIEWS = (matrix_view, curves_view, similarity_view, rotary_view)
 def encoding_views(state: PositionalState) -> None:
     """The encoding matrix of ``state`` and every view of it; a clear error if it cannot be made."""
     try:
-        matrix = word_order.position_matrix(state.kind, state.length, state.d_model, state.base)
+        encoding = Encoding(state, shared.encoding_view(state))
         for view in ENCODING_VIEWS:
-            view(Encoding(state, matrix))
+            view(encoding)
     except ac.InputError as error:
         show_error(str(error))
 

@@ -6,8 +6,7 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.teaching import word_order
-from ui.figures.style import FigureStyle
-from ui.positional_encoding import figures
+from ui.positional_encoding import shared
 from ui.positional_encoding.state import DEFAULT_SENTENCE, PREFIX, SWAP_D_MODEL, PositionalState
 from ui.shared.export import download_button, npz_bytes
 from ui.shared.matrix_view import chart
@@ -46,21 +45,11 @@ def swap_inputs() -> tuple[ac.Tokens, int, int] | None:
     return tokens, int(first), int(second)
 
 
-def swap_result(
-    title: str, comparison: word_order.SwapComparison, labels, style: FigureStyle
-) -> None:
+def swap_result(title: str, comparison: word_order.SwapComparison, drawn: shared.Chart) -> None:
+    """One panel: its title, the shared weights chart and the two largest differences."""
     st.markdown(f"**{title}**")
-    chart(
-        figures.swap_grid(
-            comparison.weights[0],
-            comparison.realigned_weights[0],
-            labels,
-            title="Attention weights",
-            style=style,
-        ),
-        key=f"{PREFIX}swap_{comparison.config.positional}",
-        place=st,
-    )
+    key = f"{PREFIX}swap_{comparison.config.positional}"
+    chart(drawn.figure, key=key, place=st, alt=drawn.alt)
     metrics = st.columns(2)
     metrics[0].metric("max |weight difference|", short_difference(comparison.weight_difference))
     metrics[1].metric("max |output difference|", short_difference(comparison.output_difference))
@@ -95,28 +84,13 @@ def swap_view(state: PositionalState) -> None:
             "Pick two different words."
         )
     with_kind = kind if kind != "none" else "sinusoidal"
-    runs = {
-        positional: word_order.compare_swapped(
-            tokens.tokens,
-            first,
-            second,
-            ac.AttentionConfig(d_model=SWAP_D_MODEL, n_heads=1, positional=positional),
-        )
-        for positional in ("none", with_kind)
-    }
-    st.dataframe(
-        {
-            "position": list(range(len(tokens.tokens))),
-            "original": list(tokens.tokens),
-            "swapped": list(runs["none"].swapped_tokens),
-        },
-        hide_index=True,
-    )
-    left, right = st.columns(2)
-    with left:
-        swap_result("Without positional encoding", runs["none"], tokens.labels, style)
-    with right:
-        swap_result(f"With {with_kind} encoding", runs[with_kind], tokens.labels, style)
+    panels = shared.swap_panels(shared.Swap(tokens, first, second, with_kind), style)
+    runs = panels.runs
+    st.dataframe(panels.table, hide_index=True)
+    titles = ("Without positional encoding", f"With {with_kind} encoding")
+    for column, title, positional in zip(st.columns(2), titles, runs, strict=True):
+        with column:
+            swap_result(title, runs[positional], panels.charts[positional])
     st.caption(
         f"One head, d = {SWAP_D_MODEL}, random word vectors (seed 0), b = 10 000. "
         "The right panel of each pair shows the swapped sentence's weights with rows "
