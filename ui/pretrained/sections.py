@@ -8,23 +8,24 @@ Figures come from the shared builders (``heatmap``, ``heatmap_grid``,
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core.pretrained import rollout
-from attention_core.pretrained.slim import SlimTrace
 from attention_core.teaching.head_questions import head_name
-from ui.figures.build import shown_text
-from ui.figures.describe import describe_head_view
-from ui.figures.head_view import head_view
-from ui.figures.heatmap import heatmap
 from ui.pretrained import decoder_stages
 from ui.pretrained.copying import copying_tab
 from ui.pretrained.decoder_guided import decoder_guided_section
 from ui.pretrained.figures import MODEL_VIEW_BINS
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
 from ui.pretrained.next_token import next_token_tab
-from ui.pretrained.runs import model_view_cached
+from ui.pretrained.shared import (
+    Drawn,
+    head_view_drawn,
+    head_weights_drawn,
+    model_view_drawn,
+    rollout_drawn,
+    stage_drawn,
+)
 from ui.pretrained.stages import STAGES, layer_stage, layer_stage_code, stage_matrix
 from ui.pretrained.state import PretrainedState
 from ui.pretrained.summary import summary_tab
@@ -39,7 +40,7 @@ from ui.shared.url import BIND
 # ---------------------------------------------------------------- model view
 
 
-def model_view(state: PretrainedState, figure: go.Figure) -> None:
+def model_view(state: PretrainedState) -> None:
     length = len(state.encoded)
     if length > MODEL_VIEW_BINS:
         st.caption(
@@ -52,50 +53,27 @@ def model_view(state: PretrainedState, figure: go.Figure) -> None:
         st.caption(
             f"Each panel is one head's {length} × {length} weights (query rows, key columns)."
         )
-    chart(figure, key="model_view")
+    show(model_view_drawn(state.digest, state.style, state), key="model_view")
     info = state.model.info
     if info.n_kv_heads < info.n_heads:
         st.caption(decoder_stages.group_sentence(info, state.head))
     st.caption("Pick a layer and head above to open it here.")
-    weights = state.weights[state.layer, state.head]
-    labels = list(state.encoded.labels)
-    chart(
-        heatmap(
-            weights,
-            labels,
-            labels,
-            title=f"Attention weights · {head_name(state.layer, state.head)}",
-            mask=mask_of(state),
-            style=state.style,
-        ),
-        key="opened_head",
-    )
+    opened = head_weights_drawn(state.digest, state.layer, state.head, state.style, state)
+    show(opened, key="opened_head")
 
 
-def mask_of(state: PretrainedState):
-    """The causal mask ``(T, T)`` of a decoder (grey cells in every view); None for an encoder."""
-    return state.trace.mask if isinstance(state.trace, SlimTrace) else None
+def show(shown: Drawn, key: str) -> None:
+    """A shared figure drawn with its text alternative (:func:`chart` only reads it)."""
+    chart(shown.figure, key=key, alt=shown.alt)
 
 
 # ---------------------------------------------------------------- head view
 
 
 def head_view_section(state: PretrainedState, shown_heads: list[int], all_queries: bool) -> None:
-    weights = state.weights[state.layer]  # (H, T, T)
-    labels = list(state.encoded.labels)
     query = None if all_queries else state.query
-    who = "every token" if all_queries else f"“{shown_text(labels[state.query])}”"
-    figure = head_view(
-        weights,
-        labels,
-        labels,
-        heads=shown_heads,
-        query=query,
-        style=state.style,
-        title=f"Head view · layer {state.layer + 1} · from {who}",
-    )
-    alt = describe_head_view(weights, shown_heads, query, labels, labels)
-    chart(figure, key="head_view", alt=f"Layer {state.layer + 1}. {alt}")
+    heads = tuple(shown_heads)
+    show(head_view_drawn(state.digest, state.layer, heads, query, state.style, state), "head_view")
 
 
 # ---------------------------------------------------------------- one head, every step
@@ -124,6 +102,10 @@ def draw_stage(state: PretrainedState, key: str, stage, matrix, labels, code) ->
     whole = key in ("x", "normed", "angles")
     where = "" if whole else f" · {head_name(state.layer, state.head)}"
     title = f"{stage.title}{where}" if not whole else f"{stage.title} · layer {state.layer + 1}"
+    head = None if whole else state.head
+    shown = stage_drawn(
+        state.digest, state.layer, head, key, title, state.style, state, stage, matrix
+    )
     matrix_stage(
         stage,
         matrix,
@@ -132,9 +114,10 @@ def draw_stage(state: PretrainedState, key: str, stage, matrix, labels, code) ->
         key=f"{key}_l{state.layer + 1}" + ("" if whole else f"h{state.head + 1}"),
         shapes=[f"{stage.symbol}: {matrix.shape[0]} × {matrix.shape[1]}"],
         title=title,
-        mask=mask_of(state) if stage.masked else None,
         show_numbers=state.numbers,
         style=state.style,
+        figure=shown.figure,
+        alt=shown.alt,
         code=code,
     )
 
@@ -165,21 +148,8 @@ def rollout_section(state: PretrainedState) -> None:
         "after that layer. It is a rough flow estimate that ignores the values and the "
         "feed-forward layers, not an exact attribution."
     )
-    rolled = rollout.attention_rollout(state.weights)[state.layer]
-    labels = list(state.encoded.labels)
     show_code((rollout.attention_rollout, rollout.residual_attention))
-    chart(
-        heatmap(
-            rolled,
-            labels,
-            labels,
-            title=f"Attention rollout · layers 1–{state.layer + 1}",
-            col_title="input token",
-            row_title="token after this layer",
-            style=state.style,
-        ),
-        key="rollout",
-    )
+    show(rollout_drawn(state.digest, state.layer, state.style, state), key="rollout")
 
 
 # ---------------------------------------------------------------- the tabs drawn by the page
@@ -218,10 +188,7 @@ def guided_tab(state: PretrainedState) -> None:
 
 
 def model_view_tab(state: PretrainedState) -> None:
-    figure = model_view_cached(
-        state.model.key, state.model.folder, state.text, state.pair, state.style
-    )
-    model_view(state, figure)
+    model_view(state)
 
 
 TABS: tuple[Tab[PretrainedState], ...] = (
