@@ -84,7 +84,7 @@ def guided_view(
 
 def guided_section(encoded: Encoded, trace: bert.BertTrace, style: FigureStyle) -> None:
     """Always on the guided sentence (the page's own sentence may differ)."""
-    view = guided_view(encoded.ids.tobytes(), style, encoded, trace)
+    view = guided_view(ids=encoded.ids.tobytes(), style=style, _encoded=encoded, _trace=trace)
     found = view.found
     st.markdown(
         f"**“{GUIDED_TEXT}”** — what does *it* refer to? A reader knows: the animal (it was "

@@ -8,6 +8,9 @@ Figures come from the shared builders (``heatmap``, ``heatmap_grid``,
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
+import numpy as np
 import streamlit as st
 
 from attention_core.pretrained import rollout
@@ -24,7 +27,7 @@ from ui.pretrained.shared import (
     head_weights_drawn,
     model_view_drawn,
     rollout_drawn,
-    stage_drawn,
+    stage_figures,
 )
 from ui.pretrained.stages import STAGES, layer_stage, layer_stage_code, stage_matrix
 from ui.pretrained.state import PretrainedState
@@ -33,9 +36,11 @@ from ui.pretrained.why_attends import why_attends_tab
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart, matrix_stage
 from ui.shared.safe import show_info
-from ui.shared.stages import axis_labels
+from ui.shared.stages import Stage, axis_labels
 from ui.shared.tabs import Tab
 from ui.shared.url import BIND
+
+WHOLE_LAYER = ("x", "normed", "angles")  #: steps of the whole layer, not of one head
 
 # ---------------------------------------------------------------- model view
 
@@ -53,12 +58,14 @@ def model_view(state: PretrainedState) -> None:
         st.caption(
             f"Each panel is one head's {length} × {length} weights (query rows, key columns)."
         )
-    show(model_view_drawn(state.digest, state.style, state), key="model_view")
+    show(model_view_drawn(digest=state.digest, style=state.style, _state=state), key="model_view")
     info = state.model.info
     if info.n_kv_heads < info.n_heads:
         st.caption(decoder_stages.group_sentence(info, state.head))
     st.caption("Pick a layer and head above to open it here.")
-    opened = head_weights_drawn(state.digest, state.layer, state.head, state.style, state)
+    opened = head_weights_drawn(
+        digest=state.digest, layer=state.layer, head=state.head, style=state.style, _state=state
+    )
     show(opened, key="opened_head")
 
 
@@ -71,9 +78,15 @@ def show(shown: Drawn, key: str) -> None:
 
 
 def head_view_section(state: PretrainedState, shown_heads: list[int], all_queries: bool) -> None:
-    query = None if all_queries else state.query
-    heads = tuple(shown_heads)
-    show(head_view_drawn(state.digest, state.layer, heads, query, state.style, state), "head_view")
+    shown = head_view_drawn(
+        digest=state.digest,
+        layer=state.layer,
+        heads=tuple(shown_heads),
+        query=None if all_queries else state.query,
+        style=state.style,
+        _state=state,
+    )
+    show(shown, "head_view")
 
 
 # ---------------------------------------------------------------- one head, every step
@@ -87,39 +100,63 @@ def stages_section(state: PretrainedState) -> None:
         f"Layer {state.layer + 1}, head {state.head + 1} of all-MiniLM-L6-v2, computed by "
         "attention_core: the same functions, step views and figures as the text page."
     )
-    labels = list(state.encoded.labels)
     steps = state.steps(state.layer)
-    for key in STAGES:
-        stage = layer_stage(key, state.layer)
-        matrix = stage_matrix(steps, key, state.head)
-        draw_stage(state, key, stage, matrix, labels, layer_stage_code(key, state.layer))
-
-
-def draw_stage(state: PretrainedState, key: str, stage, matrix, labels, code) -> None:
-    """One stage's formula, words, code and heatmap (with the causal mask's grey cells)."""
-    rows = axis_labels(stage.rows, labels, labels, matrix.shape[0])
-    cols = axis_labels(stage.cols, labels, labels, matrix.shape[1])
-    whole = key in ("x", "normed", "angles")
-    where = "" if whole else f" · {head_name(state.layer, state.head)}"
-    title = f"{stage.title}{where}" if not whole else f"{stage.title} · layer {state.layer + 1}"
-    head = None if whole else state.head
-    shown = stage_drawn(
-        state.digest, state.layer, head, key, title, state.style, state, stage, matrix
+    draw_stages(
+        state,
+        [
+            (key, layer_stage(key, state.layer), stage_matrix(steps, key, state.head))
+            for key in STAGES
+        ],
+        lambda key: layer_stage_code(key, state.layer),
     )
-    matrix_stage(
-        stage,
-        matrix,
-        rows,
-        cols,
-        key=f"{key}_l{state.layer + 1}" + ("" if whole else f"h{state.head + 1}"),
-        shapes=[f"{stage.symbol}: {matrix.shape[0]} × {matrix.shape[1]}"],
-        title=title,
-        show_numbers=state.numbers,
+
+
+def stage_title(state: PretrainedState, key: str, stage: Stage) -> str:
+    """A step's title: with the head, or with the layer for a step of the whole layer."""
+    if key in WHOLE_LAYER:
+        return f"{stage.title} · layer {state.layer + 1}"
+    return f"{stage.title} · {head_name(state.layer, state.head)}"
+
+
+def draw_stages(
+    state: PretrainedState,
+    shown: list[tuple[str, Stage, np.ndarray]],
+    code_of: Callable[[str], Sequence[Callable]],
+) -> None:
+    """Each step's formula, words, code and heatmap (with the causal mask's grey cells).
+
+    ``shown``: (key, stage, matrix) of each step of the layer and head; the heatmaps are
+    built once per server for every session (:func:`stage_figures`).
+    """
+    titled = tuple(
+        (key, stage, matrix, stage_title(state, key, stage)) for key, stage, matrix in shown
+    )
+    figures = stage_figures(
+        digest=state.digest,
+        layer=state.layer,
+        head=state.head,
         style=state.style,
-        figure=shown.figure,
-        alt=shown.alt,
-        code=code,
+        _state=state,
+        _steps=titled,
     )
+    labels = list(state.encoded.labels)
+    for key, stage, matrix, title in titled:
+        drawn = figures[key]
+        whole = key in WHOLE_LAYER
+        matrix_stage(
+            stage,
+            matrix,
+            axis_labels(stage.rows, labels, labels, matrix.shape[0]),
+            axis_labels(stage.cols, labels, labels, matrix.shape[1]),
+            key=f"{key}_l{state.layer + 1}" + ("" if whole else f"h{state.head + 1}"),
+            shapes=[f"{stage.symbol}: {matrix.shape[0]} × {matrix.shape[1]}"],
+            title=title,
+            show_numbers=state.numbers,
+            style=state.style,
+            figure=drawn.figure,
+            alt=drawn.alt,
+            code=code_of(key),
+        )
 
 
 def decoder_steps_section(state: PretrainedState) -> None:
@@ -130,11 +167,15 @@ def decoder_steps_section(state: PretrainedState) -> None:
         "attention_core: the same functions, step views and figures as the text page. "
         + decoder_stages.group_sentence(info, state.head)
     )
-    labels = list(state.encoded.labels)
     steps = state.steps(state.layer)
-    for key, stage in decoder_stages.decoder_stages(info).items():
-        matrix = decoder_stages.stage_matrix(steps, key, state.head)
-        draw_stage(state, key, stage, matrix, labels, decoder_stages.stage_code(info, key))
+    draw_stages(
+        state,
+        [
+            (key, stage, decoder_stages.stage_matrix(steps, key, state.head))
+            for key, stage in decoder_stages.decoder_stages(info).items()
+        ],
+        lambda key: decoder_stages.stage_code(info, key),
+    )
 
 
 # ---------------------------------------------------------------- rollout
@@ -149,7 +190,8 @@ def rollout_section(state: PretrainedState) -> None:
         "feed-forward layers, not an exact attribution."
     )
     show_code((rollout.attention_rollout, rollout.residual_attention))
-    show(rollout_drawn(state.digest, state.layer, state.style, state), key="rollout")
+    rolled = rollout_drawn(digest=state.digest, layer=state.layer, style=state.style, _state=state)
+    show(rolled, key="rollout")
 
 
 # ---------------------------------------------------------------- the tabs drawn by the page

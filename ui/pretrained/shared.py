@@ -10,7 +10,9 @@ the view's own settings (layer, head, query, style); the state itself goes in as
 A :class:`Drawn` is a figure with its text alternative (:func:`chart`'s ``alt``), so the
 description of a 72-panel model view is written once per view too. Shared objects are
 read-only: everything that changes a figure happens in its builder, and drawing it
-only reads it; a shared table is only sorted or shown, into copies.
+only reads it; a shared table is only sorted or shown, into copies. Builders are called
+with keyword arguments: for each positional one Streamlit reads the function's signature
+again, which cost more than building a small key.
 
 Bounds (at most 128 tokens, :data:`attention_core.boundary.limits.MAX_TOKENS`): a head
 view at 128 tokens with every query holds at most 2,000 lines (~1 MB of Python lists), a
@@ -28,6 +30,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from attention_core.pretrained import head_measures, rollout
+from attention_core.pretrained.circuits import DETECTORS, strongest
 from attention_core.pretrained.slim import SlimTrace
 from attention_core.teaching.head_questions import head_name
 from ui.figures.build import shown_text
@@ -44,7 +47,7 @@ from ui.shared.stages import Stage, axis_labels
 HEAD_VIEWS = 16  #: ≤ 1 MB each at 128 tokens; a class's few views, with head sets and queries
 MODEL_VIEWS = 4  #: ≤ 1 MB each (pooled); one per input and style
 HEATMAPS = 32  #: one head's weights or rollout, ≤ 0.5 MB each at 128 tokens
-STAGE_FIGURES = 48  #: a head's ~10 steps ≤ 0.5 MB each: about five views of "Every step"
+STAGE_VIEWS = 6  #: a head's ~12 steps, ≤ 0.5 MB each at 128 tokens: ≤ 36 MB in all
 TABLES = 16  #: a head table (one row per head) per input and order: a few kB each
 
 
@@ -134,27 +137,29 @@ def rollout_drawn(digest: str, layer: int, style: FigureStyle, _state: Pretraine
     )
 
 
-@shared_figures(STAGE_FIGURES)
-def stage_drawn(
+@shared_figures(STAGE_VIEWS)
+def stage_figures(
     digest: str,
     layer: int,
-    head: int | None,
-    key: str,
-    title: str,
+    head: int,
     style: FigureStyle,
     _state: PretrainedState,
-    _stage: Stage,
-    _matrix: np.ndarray,
-) -> Drawn:
-    """Step ``key``'s heatmap of layer ``layer`` (of ``head``; None for a whole-layer step).
+    _steps: tuple[tuple[str, Stage, np.ndarray, str], ...],
+) -> dict[str, Drawn]:
+    """The heatmap of each step of layer ``layer``, head ``head``, by step key (read-only).
 
-    ``_stage`` and ``_matrix`` follow from the key: the page's stage ``key`` and its matrix.
+    ``_steps`` follows from the key: (key, stage, matrix, title) of each step the page shows.
+    One lookup for the whole tab: each cached call costs Streamlit's hashing of its key.
     """
     labels = list(_state.encoded.labels)
-    rows = axis_labels(_stage.rows, labels, labels, _matrix.shape[0])
-    cols = axis_labels(_stage.cols, labels, labels, _matrix.shape[1])
-    mask = mask_of(_state) if _stage.masked else None
-    return drawn(stage_heatmap(_stage, _matrix, rows, cols, title=title, mask=mask, style=style))
+    figures = {}
+    for key, stage, matrix, title in _steps:
+        rows = axis_labels(stage.rows, labels, labels, matrix.shape[0])
+        cols = axis_labels(stage.cols, labels, labels, matrix.shape[1])
+        mask = mask_of(_state) if stage.masked else None
+        figure = stage_heatmap(stage, matrix, rows, cols, title=title, mask=mask, style=style)
+        figures[key] = drawn(figure)
+    return figures
 
 
 @shared_figures(TABLES)
@@ -178,3 +183,48 @@ def head_measures_frame(
     if sort_by is None:
         return frame
     return frame.sort_values(sort_by, ascending=False, kind="stable")
+
+
+@shared_figures(HEATMAPS)
+def induction_drawn(
+    key: str, folder: str | None, text: str, style: FigureStyle, _state: PretrainedState
+) -> Drawn:
+    """The model's strongest induction head on ``text`` (the decoder chapter's sentence read
+    twice), from the second copy's last word: its lines, titled by its induction score."""
+    tokens, run = _state.model.guided_run(text)
+    labels = list(tokens.labels)
+    scores = _state.model.copying_scores()["induction"]
+    layer, head, value = strongest(scores, 1)[0]
+    query = len(tokens.ids) - 2  # the second copy's last word: its next token was seen once
+    return drawn(
+        head_view(
+            run.weights[layer],
+            labels,
+            labels,
+            heads=[head],
+            query=query,
+            style=style,
+            title=f"{head_name(layer, head)} (induction score {value:.2f}) "
+            f"from “{shown_text(labels[query])}”",
+        )
+    )
+
+
+@shared_figures(HEATMAPS)
+def copying_drawn(
+    key: str, folder: str | None, detector: str, style: FigureStyle, _state: PretrainedState
+) -> Drawn:
+    """Every head's ``detector`` score ``(L, H)`` of the model ``key`` as a heatmap."""
+    scores = _state.model.copying_scores()[detector]
+    n_layers, n_heads = scores.shape
+    return drawn(
+        heatmap(
+            scores,
+            [f"layer {i}" for i in range(1, n_layers + 1)],
+            [f"head {j}" for j in range(1, n_heads + 1)],
+            title=f"{DETECTORS[detector].label.capitalize()} score of every head",
+            row_title="layer",
+            col_title="head",
+            style=style,
+        )
+    )

@@ -44,7 +44,7 @@ def summary_frame(state: PretrainedState, sort_by: str | None = None) -> pd.Data
     by measure ``sort_by`` (largest first); shared by every session (read-only)."""
     measures = tuple(shown_measures(state).items())
     title = None if sort_by is None else head_measures.MEASURES[sort_by]
-    return head_measures_frame(state.digest, measures, title, state)
+    return head_measures_frame(digest=state.digest, measures=measures, sort_by=title, _state=state)
 
 
 def summary_section(state: PretrainedState, preset: str) -> None:
