@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import pyarrow as pa
 import streamlit as st
 
 from attention_core.pretrained import bert
@@ -43,7 +44,7 @@ class GuidedView:
     head view of each (with its text alternative), and the mean weight over every head."""
 
     found: tuple[tuple[int, int, float], ...]
-    table: pd.DataFrame
+    table: pa.Table  #: immutable, so shared safely; shown as its DataFrame was
     figures: tuple[tuple[go.Figure, str], ...]
     mean: float
 
@@ -58,12 +59,14 @@ def guided_view(
     key = _encoded.tokens.index(KEY_WORD)
     weights = _trace.weights  # (L, H, T, T)
     found = strong_heads(weights, query, key, THRESHOLD)
-    table = pd.DataFrame(
-        {
-            "layer": [layer + 1 for layer, _, _ in found],
-            "head": [head + 1 for _, head, _ in found],
-            "weight it → animal": [round(value, 3) for _, _, value in found],
-        }
+    table = pa.Table.from_pandas(  # what Streamlit would convert the DataFrame to each run
+        pd.DataFrame(
+            {
+                "layer": [layer + 1 for layer, _, _ in found],
+                "head": [head + 1 for _, head, _ in found],
+                "weight it → animal": [round(value, 3) for _, _, value in found],
+            }
+        )
     )
     labels = list(_encoded.labels)
     figures = []
