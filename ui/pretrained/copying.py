@@ -16,9 +16,9 @@ import streamlit as st
 
 from attention_core.pretrained.circuits import DETECTORS, strongest
 from attention_core.teaching.head_questions import head_name
-from ui.figures.heatmap import heatmap
 from ui.pretrained.head_table import head_table
 from ui.pretrained.runs import COPY_LENGTH
+from ui.pretrained.shared import copying_drawn
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import chart
 from ui.shared.url import BIND
@@ -74,19 +74,14 @@ def copying_tab(state: PretrainedState) -> None:
     )
     detector = DETECTORS[name]
     st.caption(detector.help)
-    n_layers, n_heads = scores[name].shape
-    chart(
-        heatmap(
-            scores[name],
-            [f"layer {i}" for i in range(1, n_layers + 1)],
-            [f"head {j}" for j in range(1, n_heads + 1)],
-            title=f"{detector.label.capitalize()} score of every head",
-            row_title="layer",
-            col_title="head",
-            style=state.style,
-        ),
-        key="copy_scores",
+    shown = copying_drawn(
+        key=state.model.key,
+        folder=state.model.folder,
+        detector=name,
+        style=state.style,
+        _state=state,
     )
+    chart(shown.figure, key="copy_scores", alt=shown.alt)
     strongest_buttons(scores[name], detector.label)
     frame = scores_frame(scores).sort_values(detector.label, ascending=False, kind="stable")
     head_table(frame, "copy_table", height=360)

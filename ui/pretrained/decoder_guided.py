@@ -15,8 +15,7 @@ import streamlit as st
 
 from attention_core.pretrained.circuits import strongest
 from attention_core.teaching.head_questions import head_name
-from ui.figures.build import shown_text
-from ui.figures.head_view import head_view
+from ui.pretrained.shared import induction_drawn
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown
@@ -67,21 +66,16 @@ def decoder_guided_section(state: PretrainedState) -> None:
     )
     st.markdown(accuracy_sentence(run.ranks, looks_back))
     scores = state.model.copying_scores()["induction"]
-    layer, head, value = strongest(scores, 1)[0]
+    layer, head, _ = strongest(scores, 1)[0]
     query = len(ids) - 2  # the second copy's last word: its next token was seen once
-    chart(
-        head_view(
-            run.weights[layer],
-            labels,
-            labels,
-            heads=[head],
-            query=query,
-            style=state.style,
-            title=f"{head_name(layer, head)} (induction score {value:.2f}) "
-            f"from “{shown_text(labels[query])}”",
-        ),
-        key="guided_induction",
+    shown = induction_drawn(
+        key=state.model.key,
+        folder=state.model.folder,
+        text=DECODER_TEXT,
+        style=state.style,
+        _state=state,
     )
+    chart(shown.figure, key="guided_induction", alt=shown.alt)
     word = escape_markdown(labels[query])  # a token's name is text, never Markdown
     name = head_name(layer, head)
     st.markdown(

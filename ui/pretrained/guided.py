@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
+import pyarrow as pa
 import streamlit as st
 
 from attention_core.pretrained import bert
 from attention_core.pretrained.loading import Encoded
+from ui.figures.describe import describe_figure
 from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
 from ui.shared.matrix_view import chart
+from ui.shared.shared_figures import shared_figures
 
 GUIDED_TEXT = "The animal didn't cross the street because it was too tired."
 QUERY_WORD, KEY_WORD = "it", "animal"
@@ -29,44 +35,72 @@ def strong_heads(weights: np.ndarray, query: int, key: int, threshold: float) ->
     return sorted(found, key=lambda item: -item[2])
 
 
-def guided_section(encoded: Encoded, trace: bert.BertTrace, style: FigureStyle) -> None:
-    """Always on the guided sentence (the page's own sentence may differ)."""
-    query = encoded.tokens.index(QUERY_WORD)
-    key = encoded.tokens.index(KEY_WORD)
-    weights = trace.weights  # (L, H, T, T)
+GUIDED_VIEWS = 2  #: one per style (normal, presentation): one table and a few small head views
+
+
+@dataclass(frozen=True)
+class GuidedView:
+    """What the guided example shows, built once per server: the strong heads as a table, a
+    head view of each (with its text alternative), and the mean weight over every head."""
+
+    found: tuple[tuple[int, int, float], ...]
+    table: pa.Table  #: immutable, so shared safely; shown as its DataFrame was
+    figures: tuple[tuple[go.Figure, str], ...]
+    mean: float
+
+
+@shared_figures(GUIDED_VIEWS)
+def guided_view(
+    ids: bytes, style: FigureStyle, _encoded: Encoded, _trace: bert.BertTrace
+) -> GuidedView:
+    """The guided example of the bundled model's input ``ids`` (``_encoded``, whose forward pass
+    is ``_trace``): shared read-only by every session."""
+    query = _encoded.tokens.index(QUERY_WORD)
+    key = _encoded.tokens.index(KEY_WORD)
+    weights = _trace.weights  # (L, H, T, T)
     found = strong_heads(weights, query, key, THRESHOLD)
-    st.markdown(
-        f"**“{GUIDED_TEXT}”** — what does *it* refer to? A reader knows: the animal (it was "
-        "tired; a street is not). Measured on this sentence with our NumPy forward pass, "
-        f"{len(found)} of the 72 heads send at least {THRESHOLD:.0%} of “it”'s attention to "
-        "“animal”:"
-    )
-    st.dataframe(
+    table = pa.Table.from_pandas(  # what Streamlit would convert the DataFrame to each run
         pd.DataFrame(
             {
                 "layer": [layer + 1 for layer, _, _ in found],
                 "head": [head + 1 for _, head, _ in found],
                 "weight it → animal": [round(value, 3) for _, _, value in found],
             }
-        ),
-        hide_index=True,
+        )
     )
-    columns = st.columns(max(1, len(found)))
-    for column, (layer, head, value) in zip(columns, found, strict=True):
-        with column:
-            chart(
-                head_view(
-                    weights[layer],
-                    list(encoded.labels),
-                    list(encoded.labels),
-                    heads=[head],
-                    query=query,
-                    style=style,
-                    title=f"Layer {layer + 1} · head {head + 1}: it → animal {value:.2f}",
-                ),
-                key=f"guided_l{layer + 1}h{head + 1}",
-            )
+    labels = list(_encoded.labels)
+    figures = []
+    for layer, head, value in found:
+        figure = head_view(
+            weights[layer],
+            labels,
+            labels,
+            heads=[head],
+            query=query,
+            style=style,
+            title=f"Layer {layer + 1} · head {head + 1}: it → animal {value:.2f}",
+        )
+        figures.append((figure, describe_figure(figure)))
     mean = float(weights[:, :, query, key].mean())
+    return GuidedView(tuple(found), table, tuple(figures), mean)
+
+
+def guided_section(encoded: Encoded, trace: bert.BertTrace, style: FigureStyle) -> None:
+    """Always on the guided sentence (the page's own sentence may differ)."""
+    view = guided_view(ids=encoded.ids.tobytes(), style=style, _encoded=encoded, _trace=trace)
+    found = view.found
+    st.markdown(
+        f"**“{GUIDED_TEXT}”** — what does *it* refer to? A reader knows: the animal (it was "
+        "tired; a street is not). Measured on this sentence with our NumPy forward pass, "
+        f"{len(found)} of the 72 heads send at least {THRESHOLD:.0%} of “it”'s attention to "
+        "“animal”:"
+    )
+    st.dataframe(view.table, hide_index=True)
+    columns = st.columns(max(1, len(found)))
+    for column, (layer, head, _), (figure, alt) in zip(columns, found, view.figures, strict=True):
+        with column:
+            chart(figure, key=f"guided_l{layer + 1}h{head + 1}", alt=alt)
+    mean = view.mean
     st.markdown(
         f"Averaged over all 72 heads, “it” gives “animal” only {mean:.3f} of its attention. "
         "**What this shows:** in this trained model, two heads route information from "

@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core.pretrained import bert, bert_checkpoint, circuits, loading
@@ -24,9 +23,7 @@ from attention_core.pretrained.checkpoint import FAMILIES, Checkpoint, load_chec
 from attention_core.pretrained.head_split import head_score_split
 from attention_core.pretrained.slim import SlimTrace, layer_steps, slim_forward
 from attention_core.pretrained.trace import BlockTrace, ModelInfo, Tokens
-from ui.figures.style import FigureStyle
 from ui.pretrained.cache import ByteBoundedCache
-from ui.pretrained.figures import model_view_figure
 from ui.pretrained.models import LOCAL_PREFIX
 
 # A 128-token pass of the bundled model keeps ~21 MB (6 layers x Q, K, V, scores, weights ...),
@@ -35,8 +32,6 @@ from ui.pretrained.models import LOCAL_PREFIX
 # the longest or a classroom's worth of sentences, within the page's 150 MB budget beside the
 # 90 MB model.
 TRACE_CACHE_BYTES = 40 * 1024 * 1024
-FIGURE_CACHE_ENTRIES = 8
-CACHE_TTL_SECONDS = 30 * 60
 MODELS_HELD = 1  #: checkpoints other than the bundled one kept loaded at once per server
 COPY_SEED = 0
 COPY_LENGTH = 40  #: random tokens in each copy of the heads-that-copy test input
@@ -191,14 +186,3 @@ class PageModel:
         if run is None:
             return None, "The split covers one sentence: switch the sentence pair off."
         return head_score_split(self.checkpoint.model, run, layer, head)
-
-
-@st.cache_data(max_entries=FIGURE_CACHE_ENTRIES, ttl=CACHE_TTL_SECONDS, show_spinner=False)
-def model_view_cached(
-    key: str, folder: str | None, text: str, pair: str | None, style: FigureStyle
-) -> go.Figure:
-    page_model = PageModel(key, folder)
-    encoded = page_model.encode(text, pair)
-    trace = page_model.trace(encoded)
-    mask = trace.mask if isinstance(trace, SlimTrace) else None  # a decoder's causal mask
-    return model_view_figure(encoded, trace.weights, style, mask)

@@ -8,23 +8,27 @@ Figures come from the shared builders (``heatmap``, ``heatmap_grid``,
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
+from collections.abc import Callable, Sequence
+
+import numpy as np
 import streamlit as st
 
 from attention_core.pretrained import rollout
-from attention_core.pretrained.slim import SlimTrace
 from attention_core.teaching.head_questions import head_name
-from ui.figures.build import shown_text
-from ui.figures.describe import describe_head_view
-from ui.figures.head_view import head_view
-from ui.figures.heatmap import heatmap
 from ui.pretrained import decoder_stages
 from ui.pretrained.copying import copying_tab
 from ui.pretrained.decoder_guided import decoder_guided_section
 from ui.pretrained.figures import MODEL_VIEW_BINS
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
 from ui.pretrained.next_token import next_token_tab
-from ui.pretrained.runs import model_view_cached
+from ui.pretrained.shared import (
+    Drawn,
+    head_view_drawn,
+    head_weights_drawn,
+    model_view_drawn,
+    rollout_drawn,
+    stage_figures,
+)
 from ui.pretrained.stages import STAGES, layer_stage, layer_stage_code, stage_matrix
 from ui.pretrained.state import PretrainedState
 from ui.pretrained.summary import summary_tab
@@ -32,14 +36,16 @@ from ui.pretrained.why_attends import why_attends_tab
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart, matrix_stage
 from ui.shared.safe import show_info
-from ui.shared.stages import axis_labels
+from ui.shared.stages import Stage, axis_labels
 from ui.shared.tabs import Tab
 from ui.shared.url import BIND
+
+WHOLE_LAYER = ("x", "normed", "angles")  #: steps of the whole layer, not of one head
 
 # ---------------------------------------------------------------- model view
 
 
-def model_view(state: PretrainedState, figure: go.Figure) -> None:
+def model_view(state: PretrainedState) -> None:
     length = len(state.encoded)
     if length > MODEL_VIEW_BINS:
         st.caption(
@@ -52,50 +58,35 @@ def model_view(state: PretrainedState, figure: go.Figure) -> None:
         st.caption(
             f"Each panel is one head's {length} × {length} weights (query rows, key columns)."
         )
-    chart(figure, key="model_view")
+    show(model_view_drawn(digest=state.digest, style=state.style, _state=state), key="model_view")
     info = state.model.info
     if info.n_kv_heads < info.n_heads:
         st.caption(decoder_stages.group_sentence(info, state.head))
     st.caption("Pick a layer and head above to open it here.")
-    weights = state.weights[state.layer, state.head]
-    labels = list(state.encoded.labels)
-    chart(
-        heatmap(
-            weights,
-            labels,
-            labels,
-            title=f"Attention weights · {head_name(state.layer, state.head)}",
-            mask=mask_of(state),
-            style=state.style,
-        ),
-        key="opened_head",
+    opened = head_weights_drawn(
+        digest=state.digest, layer=state.layer, head=state.head, style=state.style, _state=state
     )
+    show(opened, key="opened_head")
 
 
-def mask_of(state: PretrainedState):
-    """The causal mask ``(T, T)`` of a decoder (grey cells in every view); None for an encoder."""
-    return state.trace.mask if isinstance(state.trace, SlimTrace) else None
+def show(shown: Drawn, key: str) -> None:
+    """A shared figure drawn with its text alternative (:func:`chart` only reads it)."""
+    chart(shown.figure, key=key, alt=shown.alt)
 
 
 # ---------------------------------------------------------------- head view
 
 
 def head_view_section(state: PretrainedState, shown_heads: list[int], all_queries: bool) -> None:
-    weights = state.weights[state.layer]  # (H, T, T)
-    labels = list(state.encoded.labels)
-    query = None if all_queries else state.query
-    who = "every token" if all_queries else f"“{shown_text(labels[state.query])}”"
-    figure = head_view(
-        weights,
-        labels,
-        labels,
-        heads=shown_heads,
-        query=query,
+    shown = head_view_drawn(
+        digest=state.digest,
+        layer=state.layer,
+        heads=tuple(shown_heads),
+        query=None if all_queries else state.query,
         style=state.style,
-        title=f"Head view · layer {state.layer + 1} · from {who}",
+        _state=state,
     )
-    alt = describe_head_view(weights, shown_heads, query, labels, labels)
-    chart(figure, key="head_view", alt=f"Layer {state.layer + 1}. {alt}")
+    show(shown, "head_view")
 
 
 # ---------------------------------------------------------------- one head, every step
@@ -109,34 +100,63 @@ def stages_section(state: PretrainedState) -> None:
         f"Layer {state.layer + 1}, head {state.head + 1} of all-MiniLM-L6-v2, computed by "
         "attention_core: the same functions, step views and figures as the text page."
     )
-    labels = list(state.encoded.labels)
     steps = state.steps(state.layer)
-    for key in STAGES:
-        stage = layer_stage(key, state.layer)
-        matrix = stage_matrix(steps, key, state.head)
-        draw_stage(state, key, stage, matrix, labels, layer_stage_code(key, state.layer))
-
-
-def draw_stage(state: PretrainedState, key: str, stage, matrix, labels, code) -> None:
-    """One stage's formula, words, code and heatmap (with the causal mask's grey cells)."""
-    rows = axis_labels(stage.rows, labels, labels, matrix.shape[0])
-    cols = axis_labels(stage.cols, labels, labels, matrix.shape[1])
-    whole = key in ("x", "normed", "angles")
-    where = "" if whole else f" · {head_name(state.layer, state.head)}"
-    title = f"{stage.title}{where}" if not whole else f"{stage.title} · layer {state.layer + 1}"
-    matrix_stage(
-        stage,
-        matrix,
-        rows,
-        cols,
-        key=f"{key}_l{state.layer + 1}" + ("" if whole else f"h{state.head + 1}"),
-        shapes=[f"{stage.symbol}: {matrix.shape[0]} × {matrix.shape[1]}"],
-        title=title,
-        mask=mask_of(state) if stage.masked else None,
-        show_numbers=state.numbers,
-        style=state.style,
-        code=code,
+    draw_stages(
+        state,
+        [
+            (key, layer_stage(key, state.layer), stage_matrix(steps, key, state.head))
+            for key in STAGES
+        ],
+        lambda key: layer_stage_code(key, state.layer),
     )
+
+
+def stage_title(state: PretrainedState, key: str, stage: Stage) -> str:
+    """A step's title: with the head, or with the layer for a step of the whole layer."""
+    if key in WHOLE_LAYER:
+        return f"{stage.title} · layer {state.layer + 1}"
+    return f"{stage.title} · {head_name(state.layer, state.head)}"
+
+
+def draw_stages(
+    state: PretrainedState,
+    shown: list[tuple[str, Stage, np.ndarray]],
+    code_of: Callable[[str], Sequence[Callable]],
+) -> None:
+    """Each step's formula, words, code and heatmap (with the causal mask's grey cells).
+
+    ``shown``: (key, stage, matrix) of each step of the layer and head; the heatmaps are
+    built once per server for every session (:func:`stage_figures`).
+    """
+    titled = tuple(
+        (key, stage, matrix, stage_title(state, key, stage)) for key, stage, matrix in shown
+    )
+    figures = stage_figures(
+        digest=state.digest,
+        layer=state.layer,
+        head=state.head,
+        style=state.style,
+        _state=state,
+        _steps=titled,
+    )
+    labels = list(state.encoded.labels)
+    for key, stage, matrix, title in titled:
+        drawn = figures[key]
+        whole = key in WHOLE_LAYER
+        matrix_stage(
+            stage,
+            matrix,
+            axis_labels(stage.rows, labels, labels, matrix.shape[0]),
+            axis_labels(stage.cols, labels, labels, matrix.shape[1]),
+            key=f"{key}_l{state.layer + 1}" + ("" if whole else f"h{state.head + 1}"),
+            shapes=[f"{stage.symbol}: {matrix.shape[0]} × {matrix.shape[1]}"],
+            title=title,
+            show_numbers=state.numbers,
+            style=state.style,
+            figure=drawn.figure,
+            alt=drawn.alt,
+            code=code_of(key),
+        )
 
 
 def decoder_steps_section(state: PretrainedState) -> None:
@@ -147,11 +167,15 @@ def decoder_steps_section(state: PretrainedState) -> None:
         "attention_core: the same functions, step views and figures as the text page. "
         + decoder_stages.group_sentence(info, state.head)
     )
-    labels = list(state.encoded.labels)
     steps = state.steps(state.layer)
-    for key, stage in decoder_stages.decoder_stages(info).items():
-        matrix = decoder_stages.stage_matrix(steps, key, state.head)
-        draw_stage(state, key, stage, matrix, labels, decoder_stages.stage_code(info, key))
+    draw_stages(
+        state,
+        [
+            (key, stage, decoder_stages.stage_matrix(steps, key, state.head))
+            for key, stage in decoder_stages.decoder_stages(info).items()
+        ],
+        lambda key: decoder_stages.stage_code(info, key),
+    )
 
 
 # ---------------------------------------------------------------- rollout
@@ -165,21 +189,9 @@ def rollout_section(state: PretrainedState) -> None:
         "after that layer. It is a rough flow estimate that ignores the values and the "
         "feed-forward layers, not an exact attribution."
     )
-    rolled = rollout.attention_rollout(state.weights)[state.layer]
-    labels = list(state.encoded.labels)
     show_code((rollout.attention_rollout, rollout.residual_attention))
-    chart(
-        heatmap(
-            rolled,
-            labels,
-            labels,
-            title=f"Attention rollout · layers 1–{state.layer + 1}",
-            col_title="input token",
-            row_title="token after this layer",
-            style=state.style,
-        ),
-        key="rollout",
-    )
+    rolled = rollout_drawn(digest=state.digest, layer=state.layer, style=state.style, _state=state)
+    show(rolled, key="rollout")
 
 
 # ---------------------------------------------------------------- the tabs drawn by the page
@@ -218,10 +230,7 @@ def guided_tab(state: PretrainedState) -> None:
 
 
 def model_view_tab(state: PretrainedState) -> None:
-    figure = model_view_cached(
-        state.model.key, state.model.folder, state.text, state.pair, state.style
-    )
-    model_view(state, figure)
+    model_view(state)
 
 
 TABS: tuple[Tab[PretrainedState], ...] = (

@@ -6,7 +6,9 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import streamlit as st
@@ -59,6 +61,14 @@ class PretrainedState:
     query: int
     numbers: bool
     style: FigureStyle
+
+    @cached_property
+    def digest(self) -> str:
+        """The model and the input in 64 hex digits: with layer, head, query and style, all that
+        a view's figures follow from, so the shared builders (``ui.pretrained.shared``) are
+        keyed by it instead of hashing the trace's arrays on every rerun."""
+        named = repr((self.model.key, self.model.folder, self.text, self.pair))
+        return hashlib.sha256(named.encode()).hexdigest()
 
     @property
     def other_text(self) -> bool:

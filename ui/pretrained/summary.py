@@ -9,6 +9,7 @@ import streamlit as st
 from attention_core.pretrained import head_measures
 from attention_core.teaching.head_questions import head_name
 from ui.pretrained.head_table import head_table
+from ui.pretrained.shared import head_measures_frame
 from ui.pretrained.state import PretrainedState
 from ui.shared.url import BIND
 
@@ -38,29 +39,17 @@ def shown_measures(state: PretrainedState) -> dict[str, str]:
     }
 
 
-def summary_frame(state: PretrainedState) -> pd.DataFrame:
-    """One row per head, Clark et al.'s measures as columns (rounded to 3 decimals)."""
-    measures = head_measures.head_measures(state.weights, state.encoded.tokens)
-    n_layers, n_heads = measures["entropy"].shape
-    frame = pd.DataFrame(
-        {
-            "layer": np.repeat(np.arange(1, n_layers + 1), n_heads),
-            "head": np.tile(np.arange(1, n_heads + 1), n_layers),
-        }
-        | {
-            title: measures[name].ravel().astype(float).round(3)
-            for name, title in shown_measures(state).items()
-        }
-    )
-    return frame
+def summary_frame(state: PretrainedState, sort_by: str | None = None) -> pd.DataFrame:
+    """One row per head, Clark et al.'s measures as columns (rounded to 3 decimals), by layer or
+    by measure ``sort_by`` (largest first); shared by every session (read-only)."""
+    measures = tuple(shown_measures(state).items())
+    title = None if sort_by is None else head_measures.MEASURES[sort_by]
+    return head_measures_frame(digest=state.digest, measures=measures, sort_by=title, _state=state)
 
 
 def summary_section(state: PretrainedState, preset: str) -> None:
     """The sortable head table; picking a row opens that head."""
-    frame = summary_frame(state)
-    column = PRESETS[preset]
-    if column is not None:
-        frame = frame.sort_values(head_measures.MEASURES[column], ascending=False, kind="stable")
+    frame = summary_frame(state, PRESETS[preset])
     st.caption(
         f"Mean over the {len(state.encoded)} query tokens of each head's weights (Clark et al. "
         f"2019). Entropy is in nats; a uniform row has log T = {np.log(len(state.encoded)):.3f}"

@@ -172,6 +172,7 @@ def matrix_stage(
     show_numbers: bool = False,
     style: FigureStyle = NORMAL,
     figure: go.Figure | None = None,
+    alt: str | None = None,
     code: Sequence[Callable] = (),
 ) -> None:
     """Formula, shape, words and "The code" (left) beside the heatmap of ``matrix (R, C)``.
@@ -179,7 +180,8 @@ def matrix_stage(
     ``mask (R, C)`` greys out forbidden cells when ``stage.masked``. With
     ``show_numbers`` the rounded numbers and a CSV button follow. ``key`` must
     be unique on the page; it also names the CSV file. ``code``: the core
-    functions that computed ``matrix``, shown in an expander.
+    functions that computed ``matrix``, shown in an expander. ``alt``: the chart's text
+    alternative, if the page has it already (a cached figure's); else written from it.
     """
     title = title or stage.title
     text_column, figure_column = st.columns(TEXT_TO_FIGURE, gap="medium")
@@ -192,7 +194,7 @@ def matrix_stage(
             figure = stage_heatmap(
                 stage, matrix, row_labels, col_labels, title=title, mask=mask, style=style
             )
-        chart(figure, key=f"chart_{key}")
+        chart(figure, key=f"chart_{key}", alt=alt)
     if show_numbers:
         numbers_table(matrix, row_labels, col_labels, decimals=style.decimals, key=key)
 

@@ -1,0 +1,123 @@
+"""The pretrained page's figures: built once per server, shared unchanged by every session."""
+
+from __future__ import annotations
+
+import json
+
+import plotly.io
+import pytest
+
+from tests.plotly_specs import figures
+from tests.views.pretrained_pages import page
+from ui.figures.style import NORMAL
+from ui.pretrained import shared
+from ui.pretrained.models import BUNDLED_KEY
+from ui.pretrained.runs import PageModel
+from ui.pretrained.stages import layer_stage, stage_matrix
+from ui.pretrained.state import PretrainedState, default_query
+
+TEXT = "A sentence only the shared-figure tests use, 4c1e."
+
+
+def state_for(text: str, layer: int = 1, head: int = 1) -> PretrainedState:
+    """The page's state for ``text`` on the bundled model, as a session opening it has."""
+    model = PageModel(BUNDLED_KEY)
+    encoded = model.encode(text)
+    query = default_query(encoded)
+    trace = model.trace(encoded)
+    return PretrainedState(model, text, None, encoded, trace, layer, head, query, False, NORMAL)
+
+
+def head_view_of(state: PretrainedState, query: int | None) -> shared.Drawn:
+    return shared.head_view_drawn(
+        digest=state.digest,
+        layer=state.layer,
+        heads=(state.head,),
+        query=query,
+        style=state.style,
+        _state=state,
+    )
+
+
+def test_a_builder_returns_the_same_object_for_the_same_view_and_another_for_another() -> None:
+    state, again = state_for(TEXT), state_for(TEXT)
+    assert state.digest == again.digest and state is not again
+    first = head_view_of(state, state.query)
+    assert head_view_of(again, state.query) is first
+    assert head_view_of(state, None) is not first
+    other = state_for(TEXT + " More.")
+    assert other.digest != state.digest
+    assert head_view_of(other, other.query) is not first
+
+
+def test_every_steps_heatmaps_are_one_shared_object_per_layer_and_head() -> None:
+    state = state_for(TEXT)
+    steps = state.steps(state.layer)
+    stage = layer_stage("weights", state.layer)
+    shown = (("weights", stage, stage_matrix(steps, "weights", state.head), "Attention weights"),)
+
+    def built(head: int) -> dict[str, shared.Drawn]:
+        return shared.stage_figures(
+            digest=state.digest,
+            layer=state.layer,
+            head=head,
+            style=NORMAL,
+            _state=state,
+            _steps=shown,
+        )
+
+    assert built(0) is built(0)
+    assert built(0) is not built(2)
+
+
+def test_two_sessions_on_one_view_build_its_head_view_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    original = shared.head_view
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(shared, "head_view", counting)
+    text = TEXT + " Counted."
+    first = page(text=text, view="Head view", layer="2")
+    second = page(text=text, view="Head view", layer="2")
+    assert len(calls) == 1
+    assert figures(first) == figures(second)
+
+
+def shared_figures_of(view: str, state: PretrainedState) -> list:
+    """The shared figures a session on ``view`` drew (cache hits: a miss would build others)."""
+    if view == "Head view":
+        return [head_view_of(state, state.query).figure]
+    if view == "Model view":
+        return [
+            shared.model_view_drawn(digest=state.digest, style=NORMAL, _state=state).figure,
+            shared.head_weights_drawn(
+                digest=state.digest, layer=1, head=1, style=NORMAL, _state=state
+            ).figure,
+        ]
+    if view == "Rollout":
+        return [
+            shared.rollout_drawn(digest=state.digest, layer=1, style=NORMAL, _state=state).figure
+        ]
+    built = shared.stage_figures(
+        digest=state.digest, layer=1, head=1, style=NORMAL, _state=state, _steps=()
+    )
+    return [drawn.figure for drawn in built.values()]
+
+
+@pytest.mark.parametrize("view", ["Head view", "Model view", "Every step", "Rollout"])
+def test_a_second_session_draws_the_same_spec_and_leaves_the_shared_figures_as_they_were(
+    view: str,
+) -> None:
+    text = f"{TEXT} {view}."
+    first = page(text=text, view=view, layer="2")
+    state = state_for(text)
+    shown = shared_figures_of(view, state)
+    before = [plotly.io.to_json(figure, validate=False) for figure in shown]
+    second = page(text=text, view=view, layer="2")
+    assert figures(first) == figures(second)
+    assert [plotly.io.to_json(figure, validate=False) for figure in shown] == before
+    # they are the very figures the sessions drew
+    assert [json.loads(spec) for spec in before] == figures(second)

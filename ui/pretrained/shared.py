@@ -1,0 +1,230 @@
+"""The pretrained page's figures and tables, built once per server and shared by every session.
+
+A class following its teacher reruns the same view for every student: a head view, a
+model view or a step's heatmap built in each session's run was most of a follower's
+rerun. Each builder here is a :func:`ui.shared.shared_figures.shared_figures` resource,
+keyed by :attr:`PretrainedState.digest` (the model and the input, a short string) and
+the view's own settings (layer, head, query, style); the state itself goes in as
+``_state``, which is not hashed: its arrays follow from the digest.
+
+A :class:`Drawn` is a figure with its text alternative (:func:`chart`'s ``alt``), so the
+description of a 72-panel model view is written once per view too. Shared objects are
+read-only: everything that changes a figure happens in its builder, and drawing it
+only reads it; a shared table is only sorted or shown, into copies. Builders are called
+with keyword arguments: for each positional one Streamlit reads the function's signature
+again, which cost more than building a small key.
+
+Bounds (at most 128 tokens, :data:`attention_core.boundary.limits.MAX_TOKENS`): a head
+view at 128 tokens with every query holds at most 2,000 lines (~1 MB of Python lists), a
+model view's panels are pooled to 32 × 32 (~1 MB for a 30-layer decoder), a step's heatmap
+at 128 tokens ~0.5 MB. A class shows a handful of views at once; each count below keeps a
+few views per builder, so all of them together stay under ~60 MB.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from attention_core.pretrained import head_measures, rollout
+from attention_core.pretrained.circuits import DETECTORS, strongest
+from attention_core.pretrained.slim import SlimTrace
+from attention_core.teaching.head_questions import head_name
+from ui.figures.build import shown_text
+from ui.figures.describe import describe_figure, describe_head_view
+from ui.figures.head_view import head_view
+from ui.figures.heatmap import heatmap
+from ui.figures.style import FigureStyle
+from ui.pretrained.figures import model_view_figure
+from ui.pretrained.state import PretrainedState
+from ui.shared.matrix_view import stage_heatmap
+from ui.shared.shared_figures import shared_figures
+from ui.shared.stages import Stage, axis_labels
+
+HEAD_VIEWS = 16  #: ≤ 1 MB each at 128 tokens; a class's few views, with head sets and queries
+MODEL_VIEWS = 4  #: ≤ 1 MB each (pooled); one per input and style
+HEATMAPS = 32  #: one head's weights or rollout, ≤ 0.5 MB each at 128 tokens
+STAGE_VIEWS = 6  #: a head's ~12 steps, ≤ 0.5 MB each at 128 tokens: ≤ 36 MB in all
+TABLES = 16  #: a head table (one row per head) per input and order: a few kB each
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A shared figure and its text alternative (what :func:`chart` would write each run)."""
+
+    figure: go.Figure
+    alt: str
+
+
+def drawn(figure: go.Figure, alt: str | None = None) -> Drawn:
+    """``figure`` with ``alt``, or with the description :func:`chart` gives by default."""
+    return Drawn(figure, alt if alt is not None else describe_figure(figure))
+
+
+def mask_of(state: PretrainedState) -> np.ndarray | None:
+    """The causal mask ``(T, T)`` of a decoder (grey cells in every view); None for an encoder."""
+    return state.trace.mask if isinstance(state.trace, SlimTrace) else None
+
+
+@shared_figures(HEAD_VIEWS)
+def head_view_drawn(
+    digest: str,
+    layer: int,
+    heads: tuple[int, ...],
+    query: int | None,
+    style: FigureStyle,
+    _state: PretrainedState,
+) -> Drawn:
+    """Layer ``layer``'s lines from ``query`` (None: every token) for ``heads`` (0-based)."""
+    weights = _state.weights[layer]  # (H, T, T)
+    labels = list(_state.encoded.labels)
+    who = "every token" if query is None else f"“{shown_text(labels[query])}”"
+    figure = head_view(
+        weights,
+        labels,
+        labels,
+        heads=list(heads),
+        query=query,
+        style=style,
+        title=f"Head view · layer {layer + 1} · from {who}",
+    )
+    alt = describe_head_view(weights, list(heads), query, labels, labels)
+    return Drawn(figure, f"Layer {layer + 1}. {alt}")
+
+
+@shared_figures(MODEL_VIEWS)
+def model_view_drawn(digest: str, style: FigureStyle, _state: PretrainedState) -> Drawn:
+    """Every layer and head's weights as small multiples (:func:`model_view_figure`)."""
+    return drawn(model_view_figure(_state.encoded, _state.weights, style, mask_of(_state)))
+
+
+@shared_figures(HEATMAPS)
+def head_weights_drawn(
+    digest: str, layer: int, head: int, style: FigureStyle, _state: PretrainedState
+) -> Drawn:
+    """One head's weights ``(T, T)``, the model view's opened head."""
+    labels = list(_state.encoded.labels)
+    return drawn(
+        heatmap(
+            _state.weights[layer, head],
+            labels,
+            labels,
+            title=f"Attention weights · {head_name(layer, head)}",
+            mask=mask_of(_state),
+            style=style,
+        )
+    )
+
+
+@shared_figures(HEATMAPS)
+def rollout_drawn(digest: str, layer: int, style: FigureStyle, _state: PretrainedState) -> Drawn:
+    """Attention rollout through layers 1 .. ``layer + 1`` ``(T, T)``."""
+    rolled = rollout.attention_rollout(_state.weights)[layer]
+    labels = list(_state.encoded.labels)
+    return drawn(
+        heatmap(
+            rolled,
+            labels,
+            labels,
+            title=f"Attention rollout · layers 1–{layer + 1}",
+            col_title="input token",
+            row_title="token after this layer",
+            style=style,
+        )
+    )
+
+
+@shared_figures(STAGE_VIEWS)
+def stage_figures(
+    digest: str,
+    layer: int,
+    head: int,
+    style: FigureStyle,
+    _state: PretrainedState,
+    _steps: tuple[tuple[str, Stage, np.ndarray, str], ...],
+) -> dict[str, Drawn]:
+    """The heatmap of each step of layer ``layer``, head ``head``, by step key (read-only).
+
+    ``_steps`` follows from the key: (key, stage, matrix, title) of each step the page shows.
+    One lookup for the whole tab: each cached call costs Streamlit's hashing of its key.
+    """
+    labels = list(_state.encoded.labels)
+    figures = {}
+    for key, stage, matrix, title in _steps:
+        rows = axis_labels(stage.rows, labels, labels, matrix.shape[0])
+        cols = axis_labels(stage.cols, labels, labels, matrix.shape[1])
+        mask = mask_of(_state) if stage.masked else None
+        figure = stage_heatmap(stage, matrix, rows, cols, title=title, mask=mask, style=style)
+        figures[key] = drawn(figure)
+    return figures
+
+
+@shared_figures(TABLES)
+def head_measures_frame(
+    digest: str,
+    measures: tuple[tuple[str, str], ...],
+    sort_by: str | None,
+    _state: PretrainedState,
+) -> pd.DataFrame:
+    """One row per head, Clark et al.'s ``measures`` (name, column title) as columns (3 decimals),
+    by layer or, largest first, by the column titled ``sort_by``."""
+    values = head_measures.head_measures(_state.weights, _state.encoded.tokens)
+    n_layers, n_heads = values["entropy"].shape
+    frame = pd.DataFrame(
+        {
+            "layer": np.repeat(np.arange(1, n_layers + 1), n_heads),
+            "head": np.tile(np.arange(1, n_heads + 1), n_layers),
+        }
+        | {title: values[name].ravel().astype(float).round(3) for name, title in measures}
+    )
+    if sort_by is None:
+        return frame
+    return frame.sort_values(sort_by, ascending=False, kind="stable")
+
+
+@shared_figures(HEATMAPS)
+def induction_drawn(
+    key: str, folder: str | None, text: str, style: FigureStyle, _state: PretrainedState
+) -> Drawn:
+    """The model's strongest induction head on ``text`` (the decoder chapter's sentence read
+    twice), from the second copy's last word: its lines, titled by its induction score."""
+    tokens, run = _state.model.guided_run(text)
+    labels = list(tokens.labels)
+    scores = _state.model.copying_scores()["induction"]
+    layer, head, value = strongest(scores, 1)[0]
+    query = len(tokens.ids) - 2  # the second copy's last word: its next token was seen once
+    return drawn(
+        head_view(
+            run.weights[layer],
+            labels,
+            labels,
+            heads=[head],
+            query=query,
+            style=style,
+            title=f"{head_name(layer, head)} (induction score {value:.2f}) "
+            f"from “{shown_text(labels[query])}”",
+        )
+    )
+
+
+@shared_figures(HEATMAPS)
+def copying_drawn(
+    key: str, folder: str | None, detector: str, style: FigureStyle, _state: PretrainedState
+) -> Drawn:
+    """Every head's ``detector`` score ``(L, H)`` of the model ``key`` as a heatmap."""
+    scores = _state.model.copying_scores()[detector]
+    n_layers, n_heads = scores.shape
+    return drawn(
+        heatmap(
+            scores,
+            [f"layer {i}" for i in range(1, n_layers + 1)],
+            [f"head {j}" for j in range(1, n_heads + 1)],
+            title=f"{DETECTORS[detector].label.capitalize()} score of every head",
+            row_title="layer",
+            col_title="head",
+            style=style,
+        )
+    )
