@@ -1,9 +1,9 @@
 """The learning page's figures and tables, built once per server and shared by every session.
 
 A class following its teacher reruns the same view for every student, one after
-another: the curves, the replayed heads and "Try it" were most of each rerun
-(BENCHMARKS.md, "Every page for a class"). They are the same for every session that
-shows the same run with the same settings and style, so each is built once
+another: building the curves, the replayed heads and "Try it" was two thirds of each
+rerun (~55 ms). They are the same for every session that shows the same run with the
+same settings and style, so each is built once, with its text alternative
 (:func:`ui.shared.shared_figures.shared_figures`) and keyed by :attr:`Trained.digest`,
 a short string computed once per rerun, with the step or the typed sequence.
 
@@ -26,6 +26,7 @@ import pyarrow as pa
 from attention_core.learning.forward import arrays_to_dict
 from attention_core.learning.predict import Prediction, predict
 from attention_core.learning.tasks import IGNORE, Task, get_task
+from ui.figures.describe import describe_figure
 from ui.learning.figures import heads_figure, target_figure, training_curves
 from ui.learning.state import LearningState
 from ui.shared.shared_figures import shared_figures
@@ -73,21 +74,33 @@ class Trained:
         return model.attention_mask() if model.causal else None
 
 
-# A class shows a handful of runs (task, settings, seed); the replay slider of each has
-# up to 20 snapshots, and the curves mark the one shown. 64 figures of a few hundred kB
-# at most: a few tens of MB for the whole server.
+@dataclass(frozen=True)
+class Drawn:
+    """A shared figure and its text alternative (what ``chart`` would write from it each run)."""
+
+    figure: go.Figure
+    alt: str
+
+    @classmethod
+    def of(cls, figure: go.Figure) -> Drawn:
+        return cls(figure, describe_figure(figure))
+
+
+# Per builder (each keeps its own): a class shows a handful of runs (task, settings, seed),
+# the replay slider of each has up to 20 snapshots, and the curves mark the one shown.
+# A figure is ~0.1 MB (induction's defaults, 4 heads; ~0.2 MB with 8): at most ~15 MB each.
 FIGURES_HELD = 64
-# Every student may type a sequence of their own: room for a class of 100 at ~0.3 MB each.
+# Every student may type a sequence of their own: room for a class of 100 (~0.1-0.2 MB each).
 ANSWERS_HELD = 128
 KEYS = {Trained: lambda trained: trained.digest}
 cache_figure = shared_figures(FIGURES_HELD, KEYS)
 
 
 @cache_figure
-def curves_figure(trained: Trained, marker_step: int) -> go.Figure:
+def curves_figure(trained: Trained, marker_step: int) -> Drawn:
     """Loss, held-out accuracy and every head's score over training, ``marker_step`` marked."""
     result = trained.result
-    return training_curves(
+    figure = training_curves(
         result.eval_steps,
         result.loss,
         result.accuracy,
@@ -95,13 +108,14 @@ def curves_figure(trained: Trained, marker_step: int) -> go.Figure:
         marker_step=marker_step,
         style=trained.state.style,
     )
+    return Drawn.of(figure)
 
 
 @cache_figure
-def replay_figure(trained: Trained, index: int) -> go.Figure:
+def replay_figure(trained: Trained, index: int) -> Drawn:
     """Every head on the probe at snapshot ``index`` (weights by attention_core)."""
     result = trained.result
-    return heads_figure(
+    figure = heads_figure(
         get_task(result.model.task),
         result.probe,
         result.snapshot_weights[index],
@@ -109,13 +123,15 @@ def replay_figure(trained: Trained, index: int) -> go.Figure:
         trained.state.style,
         f"Every head at step {int(result.snapshot_steps[index])}",
     )
+    return Drawn.of(figure)
 
 
 @cache_figure
-def probe_target_figure(trained: Trained) -> go.Figure:
+def probe_target_figure(trained: Trained) -> Drawn:
     """The task's target pattern on the run's probe."""
     task = get_task(trained.result.model.task)
-    return target_figure(task, trained.result.probe, trained.mask, trained.state.style, "probe")
+    style = trained.state.style
+    return Drawn.of(target_figure(task, trained.result.probe, trained.mask, style, "probe"))
 
 
 @dataclass(frozen=True)
@@ -125,8 +141,8 @@ class Answer:
     correct: int
     asked: int
     table: pa.Table  #: the answers, one column per position (Arrow: immutable, shareable)
-    heads: go.Figure
-    target: go.Figure
+    heads: Drawn
+    target: Drawn
 
 
 @shared_figures(ANSWERS_HELD, KEYS)
@@ -139,15 +155,17 @@ def answer(trained: Trained, probe: tuple[int, ...]) -> Answer:
         prediction.correct,
         prediction.asked,
         pa.Table.from_pandas(answer_table(task, prediction)),
-        heads_figure(
-            task,
-            prediction.tokens,
-            prediction.trace.weights,
-            trained.mask,
-            style,
-            "Every head of the trained model on your sequence",
+        Drawn.of(
+            heads_figure(
+                task,
+                prediction.tokens,
+                prediction.trace.weights,
+                trained.mask,
+                style,
+                "Every head of the trained model on your sequence",
+            )
         ),
-        target_figure(task, prediction.tokens, trained.mask, style, "your sequence"),
+        Drawn.of(target_figure(task, prediction.tokens, trained.mask, style, "your sequence")),
     )
 
 
