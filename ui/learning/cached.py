@@ -86,12 +86,13 @@ class Drawn:
         return cls(figure, describe_figure(figure))
 
 
-# Per builder (each keeps its own): a class shows a handful of runs (task, settings, seed),
-# the replay slider of each has up to 20 snapshots, and the curves mark the one shown.
-# A figure is ~0.1 MB (induction's defaults, 4 heads; ~0.2 MB with 8): at most ~15 MB each.
-FIGURES_HELD = 64
-# Every student may type a sequence of their own: room for a class of 100 (~0.1-0.2 MB each).
-ANSWERS_HELD = 128
+# Per builder (each keeps its own): a class follows its teacher through a handful of
+# runs (task, settings, seed) and replay steps; the link holds the typed sequence too,
+# so followers share one answer. A student exploring alone adds entries of their own,
+# which evict first. A figure is ~0.1 MB (induction's defaults, 4 heads; ~0.2 MB with
+# 8): ~13 MB for the four builders at most (the class mix peak is near its 600 MB limit).
+FIGURES_HELD = 32
+ANSWERS_HELD = 32
 KEYS = {Trained: lambda trained: trained.digest}
 cache_figure = shared_figures(FIGURES_HELD, KEYS)
 
