@@ -31,7 +31,7 @@ def test_head_titles_put_each_score_on_its_own_line() -> None:
     """Two heads per layer put four panels in a row: one long line per title overlapped."""
     import numpy as np
 
-    from ui.learning.sections import head_titles
+    from ui.learning.figures import head_titles
 
     scores = {
         "induction": np.array([[0.05, 0.1], [0.6, 0.2]]),

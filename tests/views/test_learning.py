@@ -7,6 +7,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import plotly.graph_objects as go
+import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from attention_core.learning.config import DEFAULTS
@@ -14,10 +17,15 @@ from attention_core.learning.forward import forward
 from attention_core.learning.predict import predict
 from attention_core.learning.shipped import shipped_run
 from attention_core.learning.tasks import get_task
-from tests.plotly_specs import decode, figure_titled
+from tests.plotly_specs import decode, figure_titled, figures
 from tests.views.expanders import CODE, open_expanders
-from ui.learning.sections import TRY_IT_CODE
+from ui.figures.style import NORMAL
+from ui.learning import cached
+from ui.learning import training as learning_training
+from ui.learning.sections import TRY_IT_CODE, Trained
+from ui.learning.state import LearningState
 from ui.learning.training import RUNS
+from ui.shared import training_progress
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "learning.py")
@@ -149,3 +157,58 @@ def test_refused_link_values_are_named() -> None:
     at = open_page(learn_reverse_d_model="48", learn_task="reverse")
     assert not at.exception
     assert "learn\\_reverse\\_d\\_model=48" in at.warning[0].value
+
+
+def test_two_sessions_on_one_view_draw_the_same_shared_figures_and_leave_them_unchanged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    st.cache_resource.clear()
+    model, train = DEFAULTS["sort"]
+    trained = Trained(LearningState("sort", model, train, NORMAL), default_result("sort"))
+    last = int(trained.result.snapshot_steps[-1])
+    probe = tuple(get_task("sort").parse(get_task("sort").default_probe).tolist())
+    shared = [
+        cached.curves_figure(trained, last),
+        cached.replay_figure(trained, len(trained.result.snapshot_steps) - 1),
+        cached.probe_target_figure(trained),
+        cached.answer(trained, probe).heads,
+        cached.answer(trained, probe).target,
+    ]
+    before = [drawn.figure.to_json() for drawn in shared]
+    built: list[str] = []  # every figure built from here on
+
+    def counted(builder):
+        def build(*args, **kwargs) -> go.Figure:
+            built.append(builder.__name__)
+            return builder(*args, **kwargs)
+
+        return build
+
+    for name in ("training_curves", "heads_figure", "target_figure"):
+        monkeypatch.setattr(cached, name, counted(getattr(cached, name)))
+    first, second = open_page(learn_task="sort"), open_page(learn_task="sort")
+    assert_clean(first)
+    assert_clean(second)
+    assert built == []  # both sessions drew the figures built above
+    specs = [chart.proto.spec for chart in first.get("plotly_chart")]
+    assert len(specs) == 5 and specs == [chart.proto.spec for chart in second.get("plotly_chart")]
+    assert [drawn.figure.to_json() for drawn in shared] == before  # drawing changed nothing
+
+
+def test_a_live_training_still_draws_its_growing_curves(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[tuple[str | None, int, str]] = []
+    draw_chart = training_progress.chart
+
+    def record(figure: go.Figure, key: str | None = None, **kwargs) -> None:
+        drawn.append((key, len(figure.data[0].x), figure.layout.title.text))
+        draw_chart(figure, key=key, **kwargs)
+
+    monkeypatch.setattr(training_progress, "chart", record)
+    monkeypatch.setattr(learning_training, "REDRAW_SECONDS", 0.0)  # draw at every evaluation
+    at = open_page(learn_reverse_seed="57")  # not shipped: trained live here
+    assert_clean(at)
+    assert len(drawn) >= 2
+    assert [points for _, points, _ in drawn] == list(range(1, len(drawn) + 1))
+    assert {title for _, _, title in drawn} == {"Training…"}
+    assert drawn[-1][0] == f"learn_live_{len(drawn)}"
+    assert len(figures(at)) == 5  # then the finished run's figures

@@ -1,4 +1,5 @@
-"""Figures of the learning page: loss, held-out accuracy and head scores over training."""
+"""Figures of the learning page: loss, held-out accuracy and head scores over training;
+every head's attention beside the task's target pattern."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from attention_core.learning.patterns import head_scores, target_pattern
+from attention_core.learning.tasks import Task
+from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import NORMAL, FigureStyle
 
 SCORE_DASHES = ("solid", "dot", "dash", "dashdot")
@@ -83,3 +87,59 @@ def _score_lines(
                 row=3,
                 col=1,
             )
+
+
+def head_titles(scores: dict[str, np.ndarray], n_layers: int, n_heads: int) -> list[str]:
+    """``layer l · head h`` with the head's scores, one per line, e.g. ``anti-diagonal 0.97``."""
+    titles = []
+    for layer in range(n_layers):
+        for head in range(n_heads):
+            lines = [f"{name} {value[layer, head]:.2f}" for name, value in scores.items()]
+            titles.append("<br>".join([f"layer {layer + 1} · head {head + 1}", *lines]))
+    return titles
+
+
+def heads_figure(
+    task: Task,
+    tokens: np.ndarray,
+    weights: np.ndarray,
+    mask: np.ndarray | None,
+    style: FigureStyle,
+    title: str,
+) -> go.Figure:
+    """Every head's ``weights (L, H, T, T)`` on ``tokens (T,)``, each titled with its scores."""
+    labels = task.labels(tokens)
+    scores = head_scores(task, tokens, weights)
+    n_layers, n_heads = weights.shape[:2]
+    figure = heatmap_grid(
+        weights.reshape(-1, *weights.shape[2:]),
+        labels,
+        labels,
+        titles=head_titles(scores, n_layers, n_heads),
+        title=title,
+        mask=mask,
+        style=style,
+        columns=min(n_layers * n_heads, 4),
+    )
+    # room for the panel titles, lifted clear of the panels (plotly.js draws a title of
+    # several lines partly over the panel below it)
+    figure.update_layout(margin={"t": 110 + 26 * len(scores)})
+    figure.update_annotations(yshift=6 * len(scores))
+    return figure
+
+
+def target_figure(
+    task: Task, tokens: np.ndarray, mask: np.ndarray | None, style: FigureStyle, where: str
+) -> go.Figure:
+    """The task's target pattern ``(T, T)`` on ``tokens (T,)``: the attention that solves it."""
+    labels = task.labels(tokens)
+    return heatmap_grid(
+        target_pattern(task, tokens)[None],
+        labels,
+        labels,
+        titles=[task.score_names[0]],
+        title=f"Target ({where})",
+        mask=mask,
+        style=style,
+        columns=1,
+    )

@@ -1,0 +1,189 @@
+"""The learning page's figures and tables, built once per server and shared by every session.
+
+A class following its teacher reruns the same view for every student, one after
+another: building the curves, the replayed heads and "Try it" was two thirds of each
+rerun (~55 ms). They are the same for every session that shows the same run with the
+same settings and style, so each is built once, with its text alternative
+(:func:`ui.shared.shared_figures.shared_figures`) and keyed by :attr:`Trained.digest`,
+a short string computed once per rerun, with the step or the typed sequence.
+
+A finished run (shipped, or trained live and frozen in ``ui.learning.training.RUNS``)
+never changes; a training in progress draws its own growing chart in
+:mod:`ui.shared.training_progress`, per session, and is not cached here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pyarrow as pa
+
+from attention_core.learning.forward import arrays_to_dict
+from attention_core.learning.predict import Prediction, predict
+from attention_core.learning.tasks import IGNORE, Task, get_task
+from ui.figures.describe import describe_figure
+from ui.learning.figures import heads_figure, target_figure, training_curves
+from ui.learning.state import LearningState
+from ui.shared.shared_figures import shared_figures
+
+if TYPE_CHECKING:
+    from attention_core.learning.result import LearningResult
+
+
+@dataclass(frozen=True)
+class Trained:
+    """The page's settings and the model trained with them: what every later section draws.
+
+    ``digest`` names the pair in every shared cache: the settings and style (their
+    reprs list every field), then the bytes of every array the page draws or computes
+    from (curves, scores, snapshots, probe, trained matrices). Two runs with the same
+    digest draw the same figures.
+    """
+
+    state: LearningState
+    result: LearningResult
+    digest: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        result = self.result
+        named = (self.state, result.model, result.train, result.trained_ahead, *result.scores)
+        digest = hashlib.sha256(repr(named).encode())
+        arrays = (
+            result.eval_steps,
+            result.loss,
+            result.accuracy,
+            *result.scores.values(),
+            result.probe,
+            result.snapshot_steps,
+            result.snapshot_weights,
+            *arrays_to_dict(result.final).values(),
+        )
+        for array in arrays:  # ~0.1 ms for the largest settings
+            digest.update(np.ascontiguousarray(array).tobytes())
+        object.__setattr__(self, "digest", digest.hexdigest())
+
+    @property
+    def mask(self) -> np.ndarray | None:
+        """The model's attention mask ``(T, T)``, or None when it may look ahead."""
+        model = self.result.model
+        return model.attention_mask() if model.causal else None
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A shared figure and its text alternative (what ``chart`` would write from it each run)."""
+
+    figure: go.Figure
+    alt: str
+
+    @classmethod
+    def of(cls, figure: go.Figure) -> Drawn:
+        return cls(figure, describe_figure(figure))
+
+
+# Per builder (each keeps its own): a class follows its teacher through a handful of
+# runs (task, settings, seed) and replay steps; the link holds the typed sequence too,
+# so followers share one answer. A student exploring alone adds entries of their own,
+# which evict first. A figure is ~0.1 MB (induction's defaults, 4 heads; ~0.2 MB with
+# 8): ~13 MB for the four builders at most (the class mix peak is near its 600 MB limit).
+FIGURES_HELD = 32
+ANSWERS_HELD = 32
+KEYS = {Trained: lambda trained: trained.digest}
+cache_figure = shared_figures(FIGURES_HELD, KEYS)
+
+
+@cache_figure
+def curves_figure(trained: Trained, marker_step: int) -> Drawn:
+    """Loss, held-out accuracy and every head's score over training, ``marker_step`` marked."""
+    result = trained.result
+    figure = training_curves(
+        result.eval_steps,
+        result.loss,
+        result.accuracy,
+        result.scores,
+        marker_step=marker_step,
+        style=trained.state.style,
+    )
+    return Drawn.of(figure)
+
+
+@cache_figure
+def replay_figure(trained: Trained, index: int) -> Drawn:
+    """Every head on the probe at snapshot ``index`` (weights by attention_core)."""
+    result = trained.result
+    figure = heads_figure(
+        get_task(result.model.task),
+        result.probe,
+        result.snapshot_weights[index],
+        trained.mask,
+        trained.state.style,
+        f"Every head at step {int(result.snapshot_steps[index])}",
+    )
+    return Drawn.of(figure)
+
+
+@cache_figure
+def probe_target_figure(trained: Trained) -> Drawn:
+    """The task's target pattern on the run's probe."""
+    task = get_task(trained.result.model.task)
+    style = trained.state.style
+    return Drawn.of(target_figure(task, trained.result.probe, trained.mask, style, "probe"))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The trained model on a typed sequence: its score, its answers, every head, the target."""
+
+    correct: int
+    asked: int
+    table: pa.Table  #: the answers, one column per position (Arrow: immutable, shareable)
+    heads: Drawn
+    target: Drawn
+
+
+@shared_figures(ANSWERS_HELD, KEYS)
+def answer(trained: Trained, probe: tuple[int, ...]) -> Answer:
+    """The model's answer to ``probe`` (token ids, parsed by the task) and its figures."""
+    result, style = trained.result, trained.state.style
+    task = get_task(result.model.task)
+    prediction = predict(result.final, result.model, np.array(probe, dtype=np.int64))
+    return Answer(
+        prediction.correct,
+        prediction.asked,
+        pa.Table.from_pandas(answer_table(task, prediction)),
+        Drawn.of(
+            heads_figure(
+                task,
+                prediction.tokens,
+                prediction.trace.weights,
+                trained.mask,
+                style,
+                "Every head of the trained model on your sequence",
+            )
+        ),
+        Drawn.of(target_figure(task, prediction.tokens, trained.mask, style, "your sequence")),
+    )
+
+
+def answer_table(task: Task, prediction: Prediction) -> pd.DataFrame:
+    """What the model reads, the right answer, its answer and a mark, per position."""
+
+    def symbols(ids: np.ndarray) -> list[str]:
+        return [task.alphabet[i] if i != IGNORE else "" for i in ids.tolist()]
+
+    marks = [
+        "" if e == IGNORE else ("✓" if a == e else "✗")
+        for a, e in zip(prediction.answer.tolist(), prediction.expected.tolist(), strict=True)
+    ]
+    rows = {
+        "model reads": symbols(prediction.tokens),
+        "right answer": symbols(prediction.expected),
+        "model answers": symbols(prediction.answer),
+        "": marks,
+    }
+    return pd.DataFrame(rows).T.rename(columns=str)  # one column per position
