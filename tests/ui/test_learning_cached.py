@@ -11,6 +11,7 @@ import streamlit as st
 from attention_core.learning.config import DEFAULTS
 from attention_core.learning.shipped import shipped_run
 from ui.figures.style import NORMAL, PRESENTATION
+from ui.figures.tables import trace_array
 from ui.learning.cached import Trained, answer, curves_figure, probe_target_figure, replay_figure
 from ui.learning.state import LearningState
 
@@ -66,4 +67,6 @@ def test_a_shared_answer_is_the_models_answer_on_the_typed_sequence() -> None:
     table = shown.table.to_pandas()
     assert list(table.loc["model reads"]) == list("12345678")
     heatmaps = [trace for trace in shown.heads.figure.data if trace.type == "heatmap"]
-    np.testing.assert_allclose(heatmaps[0].z, prediction.trace.weights[0, 0], atol=1e-6)
+    np.testing.assert_allclose(
+        trace_array(heatmaps[0].z), prediction.trace.weights[0, 0], atol=1e-6
+    )

@@ -28,7 +28,7 @@ def state_for(text: str, layer: int = 1, head: int = 1) -> PretrainedState:
     return PretrainedState(model, text, None, encoded, trace, layer, head, query, False, NORMAL)
 
 
-def head_view_of(state: PretrainedState, query: int | None) -> shared.Drawn:
+def head_view_of(state: PretrainedState, query: int | None) -> shared.SharedChart:
     return shared.head_view_drawn(
         digest=state.digest,
         layer=state.layer,
@@ -56,7 +56,7 @@ def test_every_steps_heatmaps_are_one_shared_object_per_layer_and_head() -> None
     stage = layer_stage("weights", state.layer)
     shown = (("weights", stage, stage_matrix(steps, "weights", state.head), "Attention weights"),)
 
-    def built(head: int) -> dict[str, shared.Drawn]:
+    def built(head: int) -> dict[str, shared.SharedChart]:
         return shared.stage_figures(
             digest=state.digest,
             layer=state.layer,

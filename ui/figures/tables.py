@@ -52,8 +52,11 @@ def trace_array(data: object) -> np.ndarray | None:
 
 
 def _labels(values: object, count: int) -> list[str]:
+    """An axis's labels as text; numbers too, also in plotly's typed-array form."""
     if values is None:
         return [str(i) for i in range(count)]
+    if isinstance(values, dict):  # numeric labels of a shared figure (build.encode_arrays)
+        values = trace_array(values)
     return [build.read_text(v) for v in values]
 
 

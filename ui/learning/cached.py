@@ -14,22 +14,19 @@ never changes; a training in progress draws its own growing chart in
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import pyarrow as pa
 
 from attention_core.learning.forward import arrays_to_dict
 from attention_core.learning.predict import Prediction, predict
 from attention_core.learning.tasks import IGNORE, Task, get_task
-from ui.figures.describe import describe_figure
 from ui.learning.figures import heads_figure, target_figure, training_curves
 from ui.learning.state import LearningState
-from ui.shared.shared_figures import shared_figures
+from ui.shared.shared_figures import SharedChart, digest, shared_chart, shared_figures
 
 if TYPE_CHECKING:
     from attention_core.learning.result import LearningResult
@@ -52,7 +49,6 @@ class Trained:
     def __post_init__(self) -> None:
         result = self.result
         named = (self.state, result.model, result.train, result.trained_ahead, *result.scores)
-        digest = hashlib.sha256(repr(named).encode())
         arrays = (
             result.eval_steps,
             result.loss,
@@ -62,28 +58,14 @@ class Trained:
             result.snapshot_steps,
             result.snapshot_weights,
             *arrays_to_dict(result.final).values(),
-        )
-        for array in arrays:  # ~0.1 ms for the largest settings
-            digest.update(np.ascontiguousarray(array).tobytes())
-        object.__setattr__(self, "digest", digest.hexdigest())
+        )  # ~0.1 ms for the largest settings
+        object.__setattr__(self, "digest", digest(named, *arrays))
 
     @property
     def mask(self) -> np.ndarray | None:
         """The model's attention mask ``(T, T)``, or None when it may look ahead."""
         model = self.result.model
         return model.attention_mask() if model.causal else None
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """A shared figure and its text alternative (what ``chart`` would write from it each run)."""
-
-    figure: go.Figure
-    alt: str
-
-    @classmethod
-    def of(cls, figure: go.Figure) -> Drawn:
-        return cls(figure, describe_figure(figure))
 
 
 # Per builder (each keeps its own): a class follows its teacher through a handful of
@@ -98,7 +80,7 @@ cache_figure = shared_figures(FIGURES_HELD, KEYS)
 
 
 @cache_figure
-def curves_figure(trained: Trained, marker_step: int) -> Drawn:
+def curves_figure(trained: Trained, marker_step: int) -> SharedChart:
     """Loss, held-out accuracy and every head's score over training, ``marker_step`` marked."""
     result = trained.result
     figure = training_curves(
@@ -109,11 +91,11 @@ def curves_figure(trained: Trained, marker_step: int) -> Drawn:
         marker_step=marker_step,
         style=trained.state.style,
     )
-    return Drawn.of(figure)
+    return shared_chart(figure)
 
 
 @cache_figure
-def replay_figure(trained: Trained, index: int) -> Drawn:
+def replay_figure(trained: Trained, index: int) -> SharedChart:
     """Every head on the probe at snapshot ``index`` (weights by attention_core)."""
     result = trained.result
     figure = heads_figure(
@@ -124,15 +106,15 @@ def replay_figure(trained: Trained, index: int) -> Drawn:
         trained.state.style,
         f"Every head at step {int(result.snapshot_steps[index])}",
     )
-    return Drawn.of(figure)
+    return shared_chart(figure)
 
 
 @cache_figure
-def probe_target_figure(trained: Trained) -> Drawn:
+def probe_target_figure(trained: Trained) -> SharedChart:
     """The task's target pattern on the run's probe."""
     task = get_task(trained.result.model.task)
     style = trained.state.style
-    return Drawn.of(target_figure(task, trained.result.probe, trained.mask, style, "probe"))
+    return shared_chart(target_figure(task, trained.result.probe, trained.mask, style, "probe"))
 
 
 @dataclass(frozen=True)
@@ -142,8 +124,8 @@ class Answer:
     correct: int
     asked: int
     table: pa.Table  #: the answers, one column per position (Arrow: immutable, shareable)
-    heads: Drawn
-    target: Drawn
+    heads: SharedChart
+    target: SharedChart
 
 
 @shared_figures(ANSWERS_HELD, KEYS)
@@ -156,7 +138,7 @@ def answer(trained: Trained, probe: tuple[int, ...]) -> Answer:
         prediction.correct,
         prediction.asked,
         pa.Table.from_pandas(answer_table(task, prediction)),
-        Drawn.of(
+        shared_chart(
             heads_figure(
                 task,
                 prediction.tokens,
@@ -166,7 +148,7 @@ def answer(trained: Trained, probe: tuple[int, ...]) -> Answer:
                 "Every head of the trained model on your sequence",
             )
         ),
-        Drawn.of(target_figure(task, prediction.tokens, trained.mask, style, "your sequence")),
+        shared_chart(target_figure(task, prediction.tokens, trained.mask, style, "your sequence")),
     )
 
 

@@ -8,17 +8,14 @@ from PyTorch.
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 import attention_core as ac
 from attention_core.learning import forward as learned_forward
 from attention_core.learning.tasks import Task, get_task
 from attention_core.maths import attention
 from ui.learning.cached import (
-    Drawn,
+    SharedChart,
     Trained,
     answer,
     curves_figure,
@@ -49,16 +46,11 @@ TRY_IT_CODE = (
 )
 
 
-def draw(drawn: Drawn, key: str, place: DeltaGenerator | ModuleType = st) -> None:
-    """A shared figure, with the text alternative built with it (never changed here)."""
-    chart(drawn.figure, key=key, place=place, alt=drawn.alt)
-
-
-def heads_beside_target(heads: Drawn, target: Drawn, task: Task, key: str) -> None:
+def heads_beside_target(heads: SharedChart, target: SharedChart, task: Task, key: str) -> None:
     """Every head's attention (left, from :mod:`ui.learning.cached`) beside the target (right)."""
     left, right = st.columns([3, 1])
-    draw(heads, f"{key}_heads", left)
-    draw(target, f"{key}_target", right)
+    chart(heads, key=f"{key}_heads", place=left)
+    chart(target, key=f"{key}_target", place=right)
     right.caption(escape_markdown(f"Target pattern: {task.pattern_name}."))
 
 
@@ -75,7 +67,7 @@ def summary_section(trained: Trained) -> None:
 
 def curves_section(trained: Trained) -> None:
     """Loss, held-out accuracy and every head's score over training; the replayed step marked."""
-    draw(curves_figure(trained, replayed_step(trained)), f"{PREFIX}curves")
+    chart(curves_figure(trained, replayed_step(trained)), key=f"{PREFIX}curves")
 
 
 def replayed_step(trained: Trained) -> int:

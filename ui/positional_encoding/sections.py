@@ -43,7 +43,7 @@ def matrix_view(encoding: Encoding) -> None:
     encoding_kind = ENCODINGS[kind]
     left, right = st.columns([3, 2])
     drawn = encoding.view.matrix_chart
-    chart(drawn.figure, key=f"{PREFIX}matrix_figure", place=left, alt=drawn.alt)
+    chart(drawn, key=f"{PREFIX}matrix_figure", place=left)
     with right:
         st.markdown(encoding_kind.words)
         for line in encoding_kind.formulas:
@@ -84,7 +84,7 @@ def curves_view(encoding: Encoding) -> None:
         st.caption(f"Shape: each curve is one column P[:, j], {matrix.shape[0]} values")
     if dims:
         drawn = shared.curves_chart(encoding.state, tuple(dims))
-        chart(drawn.figure, key=f"{PREFIX}curves_figure", place=left, alt=drawn.alt)
+        chart(drawn, key=f"{PREFIX}curves_figure", place=left)
     else:
         left.info("Pick at least one dimension to plot.")
 
@@ -94,7 +94,7 @@ def similarity_view(encoding: Encoding) -> None:
     kind, length = state.kind, encoding.matrix.shape[0]
     left, right = st.columns([3, 2])
     drawn = encoding.view.similarity_chart
-    chart(drawn.figure, key=f"{PREFIX}similarity_figure", place=left, alt=drawn.alt)
+    chart(drawn, key=f"{PREFIX}similarity_figure", place=left)
     with right:
         st.markdown(ENCODINGS[kind].similarity_words)
         st.latex(r"G = P P^\top, \qquad G_{pr} = \sum_j P_{pj} P_{rj}")
@@ -118,7 +118,7 @@ def rotary_view(encoding: Encoding) -> None:
     d_model = encoding.state.d_model
     st.subheader("Rotary: only the distance between query and key matters")
     left, right = st.columns([3, 2])
-    chart(drawn.figure, key=f"{PREFIX}rotary_figure", place=left, alt=drawn.alt)
+    chart(drawn, key=f"{PREFIX}rotary_figure", place=left)
     with right:
         st.markdown(
             "Take one query and one key vector and place them at positions p and p + o. "

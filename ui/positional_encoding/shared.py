@@ -20,18 +20,15 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import pyarrow as pa
 
 import attention_core as ac
 from attention_core.boundary.arrays import read_only, read_only_fields
 from attention_core.teaching import word_order
-from ui.figures import build
-from ui.figures.describe import describe_figure
 from ui.figures.style import FigureStyle
 from ui.positional_encoding import figures
 from ui.positional_encoding.state import SWAP_D_MODEL, PositionalState
-from ui.shared.shared_figures import shared_figures
+from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
 
 #: A view's settings, hashed as their repr (a frozen dataclass's repr lists every field).
 STATE_HASHES = {PositionalState: repr}
@@ -45,20 +42,6 @@ VIEWS_HELD = 12
 SMALL_HELD = 32
 
 
-@dataclass(frozen=True)
-class Chart:
-    """A shared figure, its arrays already in the form plotly sends, and its text
-    alternative (``describe_figure``): both made once."""
-
-    figure: go.Figure
-    alt: str
-
-
-def _chart(figure: go.Figure) -> Chart:
-    alt = describe_figure(figure)
-    return Chart(build.encode_arrays(figure), alt)
-
-
 # --- The encoding -----------------------------------------------------------
 
 
@@ -69,10 +52,10 @@ class EncodingView:
 
     matrix: np.ndarray
     similarity: np.ndarray
-    matrix_chart: Chart
-    similarity_chart: Chart
+    matrix_chart: SharedChart
+    similarity_chart: SharedChart
     offsets: word_order.RotaryOffsets | None
-    rotary_chart: Chart | None
+    rotary_chart: SharedChart | None
 
 
 @shared_figures(VIEWS_HELD, STATE_HASHES)
@@ -84,14 +67,14 @@ def encoding_view(state: PositionalState) -> EncodingView:
     kind, length, width, base = state.kind, state.length, state.d_model, state.base
     matrix = read_only(word_order.position_matrix(kind, length, width, base), copy=False)
     similarity = read_only(word_order.position_similarity(matrix), copy=False)
-    matrix_chart = _chart(
+    matrix_chart = shared_chart(
         figures.encoding_heatmap(
             matrix,
             title=f"{kind} encoding ({length} positions × {width} dimensions)",
             style=state.style,
         )
     )
-    similarity_chart = _chart(
+    similarity_chart = shared_chart(
         figures.similarity_heatmap(
             similarity, title="How alike two positions are: P Pᵀ", style=state.style
         )
@@ -101,7 +84,7 @@ def encoding_view(state: PositionalState) -> EncodingView:
     offsets = read_only_fields(
         word_order.rotary_offset_scores(width, max_offset=length - 1, base=base)
     )
-    rotary_chart = _chart(
+    rotary_chart = shared_chart(
         figures.rotary_offset_figure(
             offsets.starts,
             offsets.offsets,
@@ -114,10 +97,10 @@ def encoding_view(state: PositionalState) -> EncodingView:
 
 
 @shared_figures(SMALL_HELD, STATE_HASHES)
-def curves_chart(state: PositionalState, dims: tuple[int, ...]) -> Chart:
+def curves_chart(state: PositionalState, dims: tuple[int, ...]) -> SharedChart:
     """Columns ``dims`` of ``P`` as curves over the position."""
     matrix = encoding_view(state).matrix
-    return _chart(
+    return shared_chart(
         figures.dimension_curves(matrix, dims, title="Selected dimensions", style=state.style)
     )
 
@@ -146,7 +129,7 @@ class SwapPanels:
 
     runs: dict[str, word_order.SwapComparison]
     table: pa.Table
-    charts: dict[str, Chart]
+    charts: dict[str, SharedChart]
 
 
 @shared_figures(SMALL_HELD, {Swap: repr})
@@ -176,7 +159,7 @@ def swap_panels(swap: Swap, style: FigureStyle) -> SwapPanels:
         }
     )
     charts = {
-        positional: _chart(
+        positional: shared_chart(
             figures.swap_grid(
                 run.weights[0],
                 run.realigned_weights[0],

@@ -12,6 +12,7 @@ from ui.shared.export import download_button, npz_bytes
 from ui.shared.matrix_view import chart
 from ui.shared.numbers import short_difference
 from ui.shared.safe import show_error, show_warning
+from ui.shared.shared_figures import SharedChart
 from ui.shared.url import BIND
 
 
@@ -45,11 +46,11 @@ def swap_inputs() -> tuple[ac.Tokens, int, int] | None:
     return tokens, int(first), int(second)
 
 
-def swap_result(title: str, comparison: word_order.SwapComparison, drawn: shared.Chart) -> None:
+def swap_result(title: str, comparison: word_order.SwapComparison, drawn: SharedChart) -> None:
     """One panel: its title, the shared weights chart and the two largest differences."""
     st.markdown(f"**{title}**")
     key = f"{PREFIX}swap_{comparison.config.positional}"
-    chart(drawn.figure, key=key, place=st, alt=drawn.alt)
+    chart(drawn, key=key, place=st)
     metrics = st.columns(2)
     metrics[0].metric("max |weight difference|", short_difference(comparison.weight_difference))
     metrics[1].metric("max |output difference|", short_difference(comparison.output_difference))

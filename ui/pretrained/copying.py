@@ -81,7 +81,7 @@ def copying_tab(state: PretrainedState) -> None:
         style=state.style,
         _state=state,
     )
-    chart(shown.figure, key="copy_scores", alt=shown.alt)
+    chart(shown, key="copy_scores")
     strongest_buttons(scores[name], detector.label)
     frame = scores_frame(scores).sort_values(detector.label, ascending=False, kind="stable")
     head_table(frame, "copy_table", height=360)

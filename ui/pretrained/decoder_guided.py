@@ -75,7 +75,7 @@ def decoder_guided_section(state: PretrainedState) -> None:
         style=state.style,
         _state=state,
     )
-    chart(shown.figure, key="guided_induction", alt=shown.alt)
+    chart(shown, key="guided_induction")
     word = escape_markdown(labels[query])  # a token's name is text, never Markdown
     name = head_name(layer, head)
     st.markdown(

@@ -22,7 +22,6 @@ from ui.pretrained.figures import MODEL_VIEW_BINS
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
 from ui.pretrained.next_token import next_token_tab
 from ui.pretrained.shared import (
-    Drawn,
     head_view_drawn,
     head_weights_drawn,
     model_view_drawn,
@@ -58,7 +57,7 @@ def model_view(state: PretrainedState) -> None:
         st.caption(
             f"Each panel is one head's {length} × {length} weights (query rows, key columns)."
         )
-    show(model_view_drawn(digest=state.digest, style=state.style, _state=state), key="model_view")
+    chart(model_view_drawn(digest=state.digest, style=state.style, _state=state), key="model_view")
     info = state.model.info
     if info.n_kv_heads < info.n_heads:
         st.caption(decoder_stages.group_sentence(info, state.head))
@@ -66,12 +65,7 @@ def model_view(state: PretrainedState) -> None:
     opened = head_weights_drawn(
         digest=state.digest, layer=state.layer, head=state.head, style=state.style, _state=state
     )
-    show(opened, key="opened_head")
-
-
-def show(shown: Drawn, key: str) -> None:
-    """A shared figure drawn with its text alternative (:func:`chart` only reads it)."""
-    chart(shown.figure, key=key, alt=shown.alt)
+    chart(opened, key="opened_head")
 
 
 # ---------------------------------------------------------------- head view
@@ -86,7 +80,7 @@ def head_view_section(state: PretrainedState, shown_heads: list[int], all_querie
         style=state.style,
         _state=state,
     )
-    show(shown, "head_view")
+    chart(shown, key="head_view")
 
 
 # ---------------------------------------------------------------- one head, every step
@@ -153,8 +147,7 @@ def draw_stages(
             title=title,
             show_numbers=state.numbers,
             style=state.style,
-            figure=drawn.figure,
-            alt=drawn.alt,
+            figure=drawn,
             code=code_of(key),
         )
 
@@ -191,7 +184,7 @@ def rollout_section(state: PretrainedState) -> None:
     )
     show_code((rollout.attention_rollout, rollout.residual_attention))
     rolled = rollout_drawn(digest=state.digest, layer=state.layer, style=state.style, _state=state)
-    show(rolled, key="rollout")
+    chart(rolled, key="rollout")
 
 
 # ---------------------------------------------------------------- the tabs drawn by the page

@@ -7,7 +7,7 @@ keyed by :attr:`PretrainedState.digest` (the model and the input, a short string
 the view's own settings (layer, head, query, style); the state itself goes in as
 ``_state``, which is not hashed: its arrays follow from the digest.
 
-A :class:`Drawn` is a figure with its text alternative (:func:`chart`'s ``alt``), so the
+A :class:`SharedChart` is a figure with its text alternative (:func:`chart`'s ``alt``), so the
 description of a 72-panel model view is written once per view too. Shared objects are
 read-only: everything that changes a figure happens in its builder, and drawing it
 only reads it; a shared table is only sorted or shown, into copies. Builders are called
@@ -23,25 +23,22 @@ few views per builder, so all of them together stay under ~60 MB.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
 from attention_core.pretrained import head_measures, rollout
 from attention_core.pretrained.circuits import DETECTORS, strongest
 from attention_core.pretrained.slim import SlimTrace
 from attention_core.teaching.head_questions import head_name
 from ui.figures.build import shown_text
-from ui.figures.describe import describe_figure, describe_head_view
+from ui.figures.describe import describe_head_view
 from ui.figures.head_view import head_view
 from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
 from ui.pretrained.figures import model_view_figure
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import stage_heatmap
-from ui.shared.shared_figures import shared_figures
+from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
 from ui.shared.stages import Stage, axis_labels
 
 HEAD_VIEWS = 16  #: ≤ 1 MB each at 128 tokens; a class's few views, with head sets and queries
@@ -49,19 +46,6 @@ MODEL_VIEWS = 4  #: ≤ 1 MB each (pooled); one per input and style
 HEATMAPS = 32  #: one head's weights or rollout, ≤ 0.5 MB each at 128 tokens
 STAGE_VIEWS = 6  #: a head's ~12 steps, ≤ 0.5 MB each at 128 tokens: ≤ 36 MB in all
 TABLES = 16  #: a head table (one row per head) per input and order: a few kB each
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """A shared figure and its text alternative (what :func:`chart` would write each run)."""
-
-    figure: go.Figure
-    alt: str
-
-
-def drawn(figure: go.Figure, alt: str | None = None) -> Drawn:
-    """``figure`` with ``alt``, or with the description :func:`chart` gives by default."""
-    return Drawn(figure, alt if alt is not None else describe_figure(figure))
 
 
 def mask_of(state: PretrainedState) -> np.ndarray | None:
@@ -77,7 +61,7 @@ def head_view_drawn(
     query: int | None,
     style: FigureStyle,
     _state: PretrainedState,
-) -> Drawn:
+) -> SharedChart:
     """Layer ``layer``'s lines from ``query`` (None: every token) for ``heads`` (0-based)."""
     weights = _state.weights[layer]  # (H, T, T)
     labels = list(_state.encoded.labels)
@@ -92,22 +76,22 @@ def head_view_drawn(
         title=f"Head view · layer {layer + 1} · from {who}",
     )
     alt = describe_head_view(weights, list(heads), query, labels, labels)
-    return Drawn(figure, f"Layer {layer + 1}. {alt}")
+    return shared_chart(figure, f"Layer {layer + 1}. {alt}")
 
 
 @shared_figures(MODEL_VIEWS)
-def model_view_drawn(digest: str, style: FigureStyle, _state: PretrainedState) -> Drawn:
+def model_view_drawn(digest: str, style: FigureStyle, _state: PretrainedState) -> SharedChart:
     """Every layer and head's weights as small multiples (:func:`model_view_figure`)."""
-    return drawn(model_view_figure(_state.encoded, _state.weights, style, mask_of(_state)))
+    return shared_chart(model_view_figure(_state.encoded, _state.weights, style, mask_of(_state)))
 
 
 @shared_figures(HEATMAPS)
 def head_weights_drawn(
     digest: str, layer: int, head: int, style: FigureStyle, _state: PretrainedState
-) -> Drawn:
+) -> SharedChart:
     """One head's weights ``(T, T)``, the model view's opened head."""
     labels = list(_state.encoded.labels)
-    return drawn(
+    return shared_chart(
         heatmap(
             _state.weights[layer, head],
             labels,
@@ -120,11 +104,13 @@ def head_weights_drawn(
 
 
 @shared_figures(HEATMAPS)
-def rollout_drawn(digest: str, layer: int, style: FigureStyle, _state: PretrainedState) -> Drawn:
+def rollout_drawn(
+    digest: str, layer: int, style: FigureStyle, _state: PretrainedState
+) -> SharedChart:
     """Attention rollout through layers 1 .. ``layer + 1`` ``(T, T)``."""
     rolled = rollout.attention_rollout(_state.weights)[layer]
     labels = list(_state.encoded.labels)
-    return drawn(
+    return shared_chart(
         heatmap(
             rolled,
             labels,
@@ -145,7 +131,7 @@ def stage_figures(
     style: FigureStyle,
     _state: PretrainedState,
     _steps: tuple[tuple[str, Stage, np.ndarray, str], ...],
-) -> dict[str, Drawn]:
+) -> dict[str, SharedChart]:
     """The heatmap of each step of layer ``layer``, head ``head``, by step key (read-only).
 
     ``_steps`` follows from the key: (key, stage, matrix, title) of each step the page shows.
@@ -158,7 +144,7 @@ def stage_figures(
         cols = axis_labels(stage.cols, labels, labels, matrix.shape[1])
         mask = mask_of(_state) if stage.masked else None
         figure = stage_heatmap(stage, matrix, rows, cols, title=title, mask=mask, style=style)
-        figures[key] = drawn(figure)
+        figures[key] = shared_chart(figure)
     return figures
 
 
@@ -188,7 +174,7 @@ def head_measures_frame(
 @shared_figures(HEATMAPS)
 def induction_drawn(
     key: str, folder: str | None, text: str, style: FigureStyle, _state: PretrainedState
-) -> Drawn:
+) -> SharedChart:
     """The model's strongest induction head on ``text`` (the decoder chapter's sentence read
     twice), from the second copy's last word: its lines, titled by its induction score."""
     tokens, run = _state.model.guided_run(text)
@@ -196,7 +182,7 @@ def induction_drawn(
     scores = _state.model.copying_scores()["induction"]
     layer, head, value = strongest(scores, 1)[0]
     query = len(tokens.ids) - 2  # the second copy's last word: its next token was seen once
-    return drawn(
+    return shared_chart(
         head_view(
             run.weights[layer],
             labels,
@@ -213,11 +199,11 @@ def induction_drawn(
 @shared_figures(HEATMAPS)
 def copying_drawn(
     key: str, folder: str | None, detector: str, style: FigureStyle, _state: PretrainedState
-) -> Drawn:
+) -> SharedChart:
     """Every head's ``detector`` score ``(L, H)`` of the model ``key`` as a heatmap."""
     scores = _state.model.copying_scores()[detector]
     n_layers, n_heads = scores.shape
-    return drawn(
+    return shared_chart(
         heatmap(
             scores,
             [f"layer {i}" for i in range(1, n_layers + 1)],

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -23,6 +22,7 @@ from ui.pretrained.models import BUNDLED_KEY, MODEL_KEY, checkpoint_folder, choo
 from ui.pretrained.runs import Encoding, PageModel, Steps, Trace
 from ui.shared.presentation import current_style
 from ui.shared.safe import escape_markdown, show_error, show_warning
+from ui.shared.shared_figures import digest
 from ui.shared.url import BIND
 
 DEFAULT_TEXT = GUIDED_TEXT
@@ -67,8 +67,7 @@ class PretrainedState:
         """The model and the input in 64 hex digits: with layer, head, query and style, all that
         a view's figures follow from, so the shared builders (``ui.pretrained.shared``) are
         keyed by it instead of hashing the trace's arrays on every rerun."""
-        named = repr((self.model.key, self.model.folder, self.text, self.pair))
-        return hashlib.sha256(named.encode()).hexdigest()
+        return digest((self.model.key, self.model.folder, self.text, self.pair))
 
     @property
     def other_text(self) -> bool:

@@ -24,6 +24,7 @@ from ui.figures.style import NORMAL, FigureStyle
 from ui.figures.tables import figure_tables, matrix_traces
 from ui.shared.code_view import show_code
 from ui.shared.export import csv_bytes, download_button, matrix_frame, npz_bytes
+from ui.shared.shared_figures import SharedChart
 from ui.shared.stages import KEY_SIDE, QUERY_SIDE, Stage
 
 PLOTLY_CONFIG = {
@@ -66,7 +67,7 @@ def _axis_title(side: str) -> str:
 
 
 def chart(
-    figure: go.Figure,
+    figure: go.Figure | SharedChart,
     key: str | None = None,
     *,
     place: DeltaGenerator | ModuleType = st,
@@ -77,10 +78,13 @@ def chart(
 
     Screen readers announce the chart by ``alt``; by default it is written from the
     numbers the figure draws (:func:`ui.figures.describe.describe_figure`), after
-    ``lead``, a sentence the page knows better. Every chart in the app goes through here;
+    ``lead``, a sentence the page knows better; a :class:`SharedChart` brings the one
+    written with it. Every chart in the app goes through here;
     a chart that draws matrices also gets "Read as a table" (:func:`read_as_table`), so it
     needs a ``key`` unique on the page.
     """
+    if isinstance(figure, SharedChart):  # its text alternative was written with it
+        figure, alt = figure.figure, alt or figure.alt
     text = alt or describe_figure(figure, lead)
     place.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch", alt=text)
     if matrix_traces(figure):
@@ -171,8 +175,7 @@ def matrix_stage(
     mask: np.ndarray | None = None,
     show_numbers: bool = False,
     style: FigureStyle = NORMAL,
-    figure: go.Figure | None = None,
-    alt: str | None = None,
+    figure: go.Figure | SharedChart | None = None,
     code: Sequence[Callable] = (),
 ) -> None:
     """Formula, shape, words and "The code" (left) beside the heatmap of ``matrix (R, C)``.
@@ -180,8 +183,8 @@ def matrix_stage(
     ``mask (R, C)`` greys out forbidden cells when ``stage.masked``. With
     ``show_numbers`` the rounded numbers and a CSV button follow. ``key`` must
     be unique on the page; it also names the CSV file. ``code``: the core
-    functions that computed ``matrix``, shown in an expander. ``alt``: the chart's text
-    alternative, if the page has it already (a cached figure's); else written from it.
+    functions that computed ``matrix``, shown in an expander. ``figure``: the heatmap, if
+    the page has it already (a shared one, with its text alternative); else built here.
     """
     title = title or stage.title
     text_column, figure_column = st.columns(TEXT_TO_FIGURE, gap="medium")
@@ -194,7 +197,7 @@ def matrix_stage(
             figure = stage_heatmap(
                 stage, matrix, row_labels, col_labels, title=title, mask=mask, style=style
             )
-        chart(figure, key=f"chart_{key}", alt=alt)
+        chart(figure, key=f"chart_{key}")
     if show_numbers:
         numbers_table(matrix, row_labels, col_labels, decimals=style.decimals, key=key)
 

@@ -8,19 +8,29 @@ per key for every session, never pickled (``st.cache_data`` would rebuild each
 figure with all of plotly's checks on the way out).
 
 A shared figure is read-only by contract: everything that changes it happens inside
-the builder, and drawing it (``st.plotly_chart``) only reads it. Keys should be small
-(settings, sizes, the style); an argument whose name starts with ``_`` is left out of
+the builder, and drawing it (``st.plotly_chart``) only reads it. A builder returns a
+:class:`SharedChart` (:func:`shared_chart`): the figure with its text alternative, written once too.
+
+Keys should be small (settings, sizes, the style): Streamlit hashes every argument of
+every call again on each run. An argument whose name starts with ``_`` is left out of
 the key, so a builder may take the arrays it draws that way when they follow from the
-key's other arguments.
+key's other arguments; inputs too big to hash on each run are named by a
+:func:`digest`, computed once per run.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
+from ui.figures.build import encode_arrays
+from ui.figures.describe import describe_figure
 from ui.figures.style import FigureStyle
 
 FIGURE_TTL_SECONDS = 30 * 60  #: an idle view's figures are freed after half an hour
@@ -44,3 +54,35 @@ def shared_figures(
         show_spinner=False,
         hash_funcs={**STYLE_HASHES, **(hash_funcs or {})},
     )
+
+
+@dataclass(frozen=True)
+class SharedChart:
+    """A shared figure and its text alternative (what ``ui.shared.matrix_view.chart``
+    would otherwise write from the figure on every run)."""
+
+    figure: go.Figure
+    alt: str
+
+
+def shared_chart(figure: go.Figure, alt: str | None = None) -> SharedChart:
+    """A finished ``figure`` to share, with ``alt`` or else the description of its numbers
+    (:func:`ui.figures.describe.describe_figure`).
+
+    Its arrays are put in the form plotly sends (:func:`ui.figures.build.encode_arrays`),
+    once, instead of on every draw; the description is written before that.
+    """
+    text = alt if alt is not None else describe_figure(figure)
+    return SharedChart(encode_arrays(figure), text)
+
+
+def digest(named: object, *arrays: np.ndarray) -> str:
+    """``named`` and the bytes of ``arrays`` in 64 hex digits, a cache key cheap to hash.
+
+    ``named`` should be frozen values whose repr lists every field (frozen dataclasses,
+    tuples, strings, numbers). ``arrays`` adds content a repr would abbreviate.
+    """
+    hashed = hashlib.sha256(repr(named).encode())
+    for array in arrays:
+        hashed.update(np.ascontiguousarray(array).tobytes())
+    return hashed.hexdigest()

@@ -15,7 +15,6 @@ so the cached functions live here rather than in ``views/text.py``
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,7 +26,7 @@ from attention_core.boundary.arrays import read_only_fields
 from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
 from ui.shared.matrix_view import stage_heatmap
-from ui.shared.shared_figures import STYLE_HASHES, shared_figures
+from ui.shared.shared_figures import STYLE_HASHES, digest, shared_figures
 from ui.shared.stages import Stage, axis_labels, stage_title, stages_for
 from ui.text.mask_inputs import decode
 from ui.text.stage_arrays import key_side_matrix, stage_matrix
@@ -51,8 +50,8 @@ class RunInputs:
 
     def __post_init__(self) -> None:
         # The repr of these frozen dataclasses lists every field exactly.
-        named = repr((self.queries, self.keys, self.config, self.mask_code))
-        object.__setattr__(self, "digest", hashlib.sha256(named.encode()).hexdigest())
+        named = (self.queries, self.keys, self.config, self.mask_code)
+        object.__setattr__(self, "digest", digest(named))
 
     @property
     def labels(self) -> tuple[tuple[str, ...], tuple[str, ...]]:

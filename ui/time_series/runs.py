@@ -18,7 +18,6 @@ frozen, and a figure is finished inside its builder (drawing it only reads it).
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,13 +31,8 @@ from attention_core.boundary.arrays import read_only_fields
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
 from ui.shared.export import csv_bytes, matrix_frame
-from ui.shared.shared_figures import FIGURE_TTL_SECONDS, shared_figures
+from ui.shared.shared_figures import FIGURE_TTL_SECONDS, digest, shared_figures
 from ui.time_series import figures
-
-
-def _digest(named: object) -> str:
-    """A short name of frozen inputs whose repr lists every field exactly."""
-    return hashlib.sha256(repr(named).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -54,7 +48,7 @@ class SeriesInputs:
 
     def __post_init__(self) -> None:
         fields = (self.fingerprint, self.features, self.target, self.window, self.scaling)
-        object.__setattr__(self, "digest", _digest(fields))
+        object.__setattr__(self, "digest", digest(fields))
 
 
 @dataclass(frozen=True)
@@ -69,7 +63,7 @@ class WindowInputs:
 
     def __post_init__(self) -> None:
         named = (self.series.digest, self.end, self.config, self.feature_activation)
-        object.__setattr__(self, "digest", _digest(named))
+        object.__setattr__(self, "digest", digest(named))
 
     @property
     def first(self) -> int:
