@@ -18,15 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 import attention_core as ac
 from attention_core.boundary.arrays import read_only_fields
+from ui.figures.describe import describe_head_view
 from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
 from ui.shared.matrix_view import stage_heatmap
-from ui.shared.shared_figures import STYLE_HASHES, digest, shared_figures
+from ui.shared.shared_figures import STYLE_HASHES, SharedChart, digest, shared_chart, shared_figures
 from ui.shared.stages import Stage, axis_labels, stage_title, stages_for
 from ui.text.mask_inputs import decode
 from ui.text.stage_arrays import key_side_matrix, stage_matrix
@@ -111,7 +111,7 @@ def heatmap_figure(
     second: bool,
     style: FigureStyle,
     _run: ac.AttentionRun,
-) -> go.Figure:
+) -> SharedChart:
     """One stage's heatmap: one head, or the key sentence's side when ``second``.
 
     ``_run`` is ``compute(inputs)``, passed in (a leading underscore: not hashed).
@@ -120,28 +120,24 @@ def heatmap_figure(
     stage = stages_for(run.config, run.is_cross)[key]
     matrix = matrix_of(run, key, head, second)
     rows, cols = axes(inputs, stage, matrix.shape, second)
-    return stage_heatmap(
-        stage,
-        matrix,
-        rows,
-        cols,
-        title=stage_title(stage, head, second),
-        mask=run.mask,
-        style=style,
+    title = stage_title(stage, head, second)
+    return shared_chart(
+        stage_heatmap(stage, matrix, rows, cols, title=title, mask=run.mask, style=style)
     )
 
 
 @cache_figure
 def grid_figure(
     inputs: RunInputs, name: str, style: FigureStyle, _run: ac.AttentionRun
-) -> go.Figure:
+) -> SharedChart:
     """Every head's matrix of a per-head stage, side by side (``_run`` = ``compute(inputs)``)."""
     run = _run
     stage = stages_for(run.config, run.is_cross)[name]
     stack = stage_matrix(run, name)
     rows, cols = axes(inputs, stage, stack.shape, False)
-    return stage_heatmap(
-        stage, stack, rows, cols, title=f"{stage.title} · all heads", mask=run.mask, style=style
+    title = f"{stage.title} · all heads"
+    return shared_chart(
+        stage_heatmap(stage, stack, rows, cols, title=title, mask=run.mask, style=style)
     )
 
 
@@ -152,8 +148,11 @@ def head_view_figure(
     heads: tuple[int, ...],
     style: FigureStyle,
     _run: ac.AttentionRun,
-) -> go.Figure:
-    """Lines from the query token(s) to every key, one colour per head (``_run`` as above)."""
+) -> SharedChart:
+    """Lines from the query token(s) to every key, one colour per head (``_run`` as above),
+    described by its weights (:func:`ui.figures.describe.describe_head_view`)."""
     query_labels, key_labels = inputs.labels
     weights = _run.trace.weights
-    return head_view(weights, query_labels, key_labels, heads=heads, query=query, style=style)
+    figure = head_view(weights, query_labels, key_labels, heads=heads, query=query, style=style)
+    alt = describe_head_view(weights, heads, query, query_labels, key_labels)
+    return shared_chart(figure, alt)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import streamlit as st
 
 import attention_core as ac
-from ui.figures.describe import describe_head_view
 from ui.figures.head_view import MIN_WEIGHT
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart, explain, matrix_stage, token_table
@@ -128,9 +127,7 @@ def head_view_tab(state: TextState) -> None:
             show_info("Choose at least one head to draw.")
             return
         shown = tuple(sorted(h - 1 for h in heads))
-        alt = describe_head_view(state.run.trace.weights, shown, query, query_labels, key_labels)
-        figure = head_view_figure(state.inputs, query, shown, state.style, state.run)
-        chart(figure, key="head_view", alt=alt)
+        chart(head_view_figure(state.inputs, query, shown, state.style, state.run), key="head_view")
 
 
 def output_tab(state: TextState) -> None:
