@@ -29,7 +29,8 @@ def read_only(array: ArrayLike, dtype: DTypeLike | None = None, *, copy: bool = 
 
 
 def read_only_fields(value: Value) -> Value:
-    """``value`` with every NumPy array in it (through dataclass fields) frozen in place.
+    """``value`` with every NumPy array in it (through dataclass fields, dict values,
+    tuples and lists) frozen in place.
 
     A result cached once and handed to every session (``st.cache_resource``) must never
     change; a page writing into one of its arrays would change it for everybody, so that
@@ -40,4 +41,10 @@ def read_only_fields(value: Value) -> Value:
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for field in dataclasses.fields(value):
             read_only_fields(getattr(value, field.name))
+    elif isinstance(value, dict):
+        for item in value.values():
+            read_only_fields(item)
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            read_only_fields(item)
     return value

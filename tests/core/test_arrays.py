@@ -58,3 +58,13 @@ def test_read_only_fields_freezes_every_array_of_nested_dataclasses_in_place() -
     for array in (outer.matrix, outer.inner.values):
         with pytest.raises(ValueError, match="read-only"):
             array[0] = 7.0
+
+
+def test_read_only_fields_freezes_the_arrays_in_dicts_tuples_and_lists_too() -> None:
+    arrays = [np.zeros(2) for _ in range(4)]
+    held = read_only_fields({"hand": {"W_Q": arrays[0]}, "steps": (arrays[1], [arrays[2]])})
+    read_only_fields(Outer(arrays[3], Inner(np.ones(1)), "kept"))
+    assert held["hand"]["W_Q"] is arrays[0]
+    for array in arrays:
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 7.0

@@ -13,7 +13,7 @@ from ui.figures.style import NORMAL
 from ui.pretrained import shared
 from ui.pretrained.models import BUNDLED_KEY
 from ui.pretrained.runs import PageModel
-from ui.pretrained.stages import layer_stage, stage_matrix
+from ui.pretrained.stages import STAGES, layer_stage, stage_matrix
 from ui.pretrained.state import PretrainedState, default_query
 
 TEXT = "A sentence only the shared-figure tests use, 4c1e."
@@ -61,6 +61,7 @@ def test_every_steps_heatmaps_are_one_shared_object_per_layer_and_head() -> None
             digest=state.digest,
             layer=state.layer,
             head=head,
+            steps=("weights",),
             style=NORMAL,
             _state=state,
             _steps=shown,
@@ -101,9 +102,16 @@ def shared_figures_of(view: str, state: PretrainedState) -> list:
         return [
             shared.rollout_drawn(digest=state.digest, layer=1, style=NORMAL, _state=state).figure
         ]
-    built = shared.stage_figures(
-        digest=state.digest, layer=1, head=1, style=NORMAL, _state=state, _steps=()
+    built = shared.stage_figures(  # the page's steps; already built by its run
+        digest=state.digest,
+        layer=1,
+        head=1,
+        steps=tuple(STAGES),
+        style=NORMAL,
+        _state=state,
+        _steps=(),
     )
+    assert len(built) == len(STAGES), "the page's run built the shared step figures"
     return [drawn.figure for drawn in built.values()]
 
 
@@ -119,5 +127,5 @@ def test_a_second_session_draws_the_same_spec_and_leaves_the_shared_figures_as_t
     second = page(text=text, view=view, layer="2")
     assert figures(first) == figures(second)
     assert [plotly.io.to_json(figure, validate=False) for figure in shown] == before
-    # they are the very figures the sessions drew
+    # what the sessions drew is what the shared figures send
     assert [json.loads(spec) for spec in before] == figures(second)

@@ -52,3 +52,16 @@ def test_a_digest_names_the_settings_and_the_bytes_of_the_arrays() -> None:
     changed[1, 2] = 0.26
     assert digest(named, WEIGHTS) != digest(named, changed)
     assert len(digest(named)) == 64
+
+
+def test_a_shared_charts_numbered_axes_are_described_as_numbers() -> None:
+    figure = shared_chart(numbered_heatmap()).figure
+    assert describe_figure(figure) == describe_figure(numbered_heatmap())
+    assert "bdata" not in describe_figure(figure)
+
+
+def test_arrays_of_other_shapes_or_types_with_the_same_bytes_have_other_digests() -> None:
+    zeros = np.zeros((2, 3), dtype=np.float32)
+    assert digest("k", zeros) != digest("k", zeros.reshape(3, 2))
+    assert digest("k", zeros) != digest("k", zeros.view(np.int32))
+    assert digest("k", zeros[:1], zeros[1:]) != digest("k", zeros[:, :1].copy(), zeros[:, 1:])

@@ -16,7 +16,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ui.figures import build
-from ui.figures.tables import matrix_traces, trace_array
+from ui.figures.tables import axis_values, matrix_traces, trace_array
 
 #: How many strongest cells or lines a description names.
 TOP = 3
@@ -159,7 +159,8 @@ def _axis_labels(values: Iterable[object] | None, count: int) -> list[object]:
     """A trace's row or column labels as the page gave them (text unescaped), else 0 .. count-1."""
     if values is None:
         return list(range(count))
-    return [build.read_text(value) if isinstance(value, str) else value for value in values]
+    shown = axis_values(values)  # also a shared figure's numbered axis
+    return [build.read_text(value) if isinstance(value, str) else value for value in shown]
 
 
 def _heatmap_title(trace: dict, layout: dict, index: int, count: int) -> str:

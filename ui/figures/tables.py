@@ -9,6 +9,7 @@ as the :data:`TOP_K` largest cells of each row, with a note saying so.
 from __future__ import annotations
 
 import base64
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,13 +52,20 @@ def trace_array(data: object) -> np.ndarray | None:
     return np.asarray(data)
 
 
-def _labels(values: object, count: int) -> list[str]:
-    """An axis's labels as text; numbers too, also in plotly's typed-array form."""
+def axis_values(values: Iterable[object]) -> Iterable[object]:
+    """A trace's axis labels as given, or as an array when plotly keeps them as base64
+    (the numbered axes of a shared figure, :func:`ui.figures.build.encode_arrays`)."""
+    if isinstance(values, dict):
+        array = trace_array(values)
+        return [] if array is None else list(array)
+    return values
+
+
+def _labels(values: Iterable[object] | None, count: int) -> list[str]:
+    """An axis's labels as text (numbers too)."""
     if values is None:
         return [str(i) for i in range(count)]
-    if isinstance(values, dict):  # numeric labels of a shared figure (build.encode_arrays)
-        values = trace_array(values)
-    return [build.read_text(v) for v in values]
+    return [build.read_text(v) for v in axis_values(values)]
 
 
 def _unique(labels: list[str]) -> list[str]:

@@ -129,6 +129,7 @@ def draw_stages(
         digest=state.digest,
         layer=state.layer,
         head=state.head,
+        steps=tuple(key for key, *_ in titled),
         style=state.style,
         _state=state,
         _steps=titled,

@@ -128,13 +128,15 @@ def stage_figures(
     digest: str,
     layer: int,
     head: int,
+    steps: tuple[str, ...],
     style: FigureStyle,
     _state: PretrainedState,
     _steps: tuple[tuple[str, Stage, np.ndarray, str], ...],
 ) -> dict[str, SharedChart]:
     """The heatmap of each step of layer ``layer``, head ``head``, by step key (read-only).
 
-    ``_steps`` follows from the key: (key, stage, matrix, title) of each step the page shows.
+    ``_steps`` follows from the key: (key, stage, matrix, title) of each of the ``steps``
+    the page shows (the keys, in the key: an encoder's and a decoder's steps differ).
     One lookup for the whole tab: each cached call costs Streamlit's hashing of its key.
     """
     labels = list(_state.encoded.labels)

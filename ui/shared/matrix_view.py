@@ -1,7 +1,8 @@
 """Draw one stage of attention: formula and words beside its heatmap, numbers on demand.
 
 Any page can call :func:`matrix_stage` with a :class:`ui.shared.stages.Stage` and the
-matrix; it builds the heatmap itself unless the page passes a (cached) figure.
+matrix and the stage's heatmap (:func:`stage_heatmap`), built once per server and shared
+(:class:`ui.shared.shared_figures.SharedChart`).
 Every chart keeps plotly's own "download as PNG" button.
 """
 
@@ -84,7 +85,7 @@ def chart(
     needs a ``key`` unique on the page.
     """
     if isinstance(figure, SharedChart):  # its text alternative was written with it
-        figure, alt = figure.figure, alt or figure.alt
+        figure, alt = figure.figure, alt or " ".join(part for part in (lead, figure.alt) if part)
     text = alt or describe_figure(figure, lead)
     place.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch", alt=text)
     if matrix_traces(figure):
@@ -171,20 +172,18 @@ def matrix_stage(
     *,
     key: str,
     shapes: Sequence[str] = (),
+    figure: go.Figure | SharedChart,
     title: str | None = None,
-    mask: np.ndarray | None = None,
     show_numbers: bool = False,
     style: FigureStyle = NORMAL,
-    figure: go.Figure | SharedChart | None = None,
     code: Sequence[Callable] = (),
 ) -> None:
-    """Formula, shape, words and "The code" (left) beside the heatmap of ``matrix (R, C)``.
+    """Formula, shape, words and "The code" (left) beside ``figure``, the heatmap of
+    ``matrix (R, C)`` (:func:`stage_heatmap`, mostly shared: :class:`SharedChart`).
 
-    ``mask (R, C)`` greys out forbidden cells when ``stage.masked``. With
-    ``show_numbers`` the rounded numbers and a CSV button follow. ``key`` must
+    With ``show_numbers`` the rounded numbers and a CSV button follow. ``key`` must
     be unique on the page; it also names the CSV file. ``code``: the core
-    functions that computed ``matrix``, shown in an expander. ``figure``: the heatmap, if
-    the page has it already (a shared one, with its text alternative); else built here.
+    functions that computed ``matrix``, shown in an expander.
     """
     title = title or stage.title
     text_column, figure_column = st.columns(TEXT_TO_FIGURE, gap="medium")
@@ -193,10 +192,6 @@ def matrix_stage(
         explain(stage, shapes)
         show_code(code, key=f"code_{key}")
     with figure_column:
-        if figure is None:
-            figure = stage_heatmap(
-                stage, matrix, row_labels, col_labels, title=title, mask=mask, style=style
-            )
         chart(figure, key=f"chart_{key}")
     if show_numbers:
         numbers_table(matrix, row_labels, col_labels, decimals=style.decimals, key=key)

@@ -33,7 +33,10 @@ from ui.figures.build import encode_arrays
 from ui.figures.describe import describe_figure
 from ui.figures.style import FigureStyle
 
-FIGURE_TTL_SECONDS = 30 * 60  #: an idle view's figures are freed after half an hour
+#: A figure is built again if asked for half an hour after it was built (Streamlit's TTL
+#: counts from the write); an expired one is dropped at the builder's next write. What
+#: bounds memory is each builder's ``max_entries``.
+FIGURE_TTL_SECONDS = 30 * 60
 #: A style is a frozen dataclass whose repr lists every field: hashed as that text.
 STYLE_HASHES: Mapping[type, Callable[[Any], Any]] = {FigureStyle: repr}
 
@@ -43,8 +46,8 @@ Builder = TypeVar("Builder", bound=Callable[..., Any])
 def shared_figures(
     max_entries: int, hash_funcs: Mapping[type, Callable[[Any], Any]] | None = None
 ) -> Callable[[Builder], Builder]:
-    """Cache a figure builder's results for every session: at most ``max_entries`` figures,
-    each freed ``FIGURE_TTL_SECONDS`` after its last use.
+    """Cache a figure builder's results for every session: at most ``max_entries`` figures
+    (the least recently used go first), each rebuilt ``FIGURE_TTL_SECONDS`` after it was made.
 
     ``hash_funcs`` adds key hashes to :data:`STYLE_HASHES` (say, a run's digest).
     """
@@ -83,6 +86,7 @@ def digest(named: object, *arrays: np.ndarray) -> str:
     tuples, strings, numbers). ``arrays`` adds content a repr would abbreviate.
     """
     hashed = hashlib.sha256(repr(named).encode())
-    for array in arrays:
+    for array in arrays:  # each array's type and shape first: equal bytes, other arrays
+        hashed.update(f"|{array.dtype.str}{array.shape}|".encode())
         hashed.update(np.ascontiguousarray(array).tobytes())
     return hashed.hexdigest()

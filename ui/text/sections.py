@@ -34,7 +34,6 @@ def show_stage(state: TextState, name: str, head: int | None = None, second: boo
         key=widget_key,
         shapes=[shape_caption(symbol, matrix.shape, head)],
         title=stage_title(stage, head, second),
-        mask=state.run.mask,
         show_numbers=state.numbers,
         style=state.style,
         figure=heatmap_figure(state.inputs, name, head, second, state.style, state.run),

@@ -22,7 +22,7 @@ import plotly.graph_objects as go
 import pyarrow as pa
 
 import attention_core as ac
-from attention_core.boundary.arrays import read_only, read_only_fields
+from attention_core.boundary.arrays import read_only_fields
 from attention_core.teaching import score_scaling, soft_lookup, walkthrough_steps
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
@@ -172,10 +172,7 @@ def masking_view(style: FigureStyle) -> MaskingView:
 @shared_figures(HEAD_GRID_VIEWS)
 def multi_head(head_width: int) -> walkthrough_steps.MultiHeadExample:
     """The multi-head example with heads of ``head_width`` (read-only, outputs too)."""
-    example = read_only_fields(walkthrough_steps.multi_head_example(head_width=head_width))
-    for output in example.combined.values():
-        read_only(output, copy=False)
-    return example
+    return read_only_fields(walkthrough_steps.multi_head_example(head_width=head_width))
 
 
 @shared_figures(HEAD_GRID_VIEWS)
