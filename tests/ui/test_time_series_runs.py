@@ -126,11 +126,11 @@ def test_two_sessions_on_one_view_draw_the_same_shared_figures_unchanged() -> No
     seed = ac.AttentionConfig(d_model=16, n_heads=2, positional="learned", mask="causal", seed=501)
     inputs, frame = inputs_for(seed), load_sample("seasonal")
     shared = runs.weights_chart(inputs, 0, NORMAL, runs.window_run(inputs, frame))
-    before = shared.to_json()
+    before = shared.figure.to_json()
     assert json.loads(before)["layout"]["title"]["text"].startswith("Attention weights of head 1")
     second = open_page(**VIEW)
     assert specs(second) == drawn  # the same figures, spec for spec
-    assert shared.to_json() == before  # drawing them changed nothing shared
+    assert shared.figure.to_json() == before  # drawing them changed nothing shared
     assert runs.weights_chart(inputs, 0, NORMAL, runs.window_run(inputs, frame)) is shared
     assert specs(open_page(ts_seed="502")) != drawn
 

@@ -6,17 +6,15 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import pyarrow as pa
 import streamlit as st
 
 from attention_core.pretrained import bert
 from attention_core.pretrained.loading import Encoded
-from ui.figures.describe import describe_figure
 from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
 from ui.shared.matrix_view import chart
-from ui.shared.shared_figures import shared_figures
+from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
 
 GUIDED_TEXT = "The animal didn't cross the street because it was too tired."
 QUERY_WORD, KEY_WORD = "it", "animal"
@@ -45,7 +43,7 @@ class GuidedView:
 
     found: tuple[tuple[int, int, float], ...]
     table: pa.Table  #: immutable, so shared safely; shown as its DataFrame was
-    figures: tuple[tuple[go.Figure, str], ...]
+    figures: tuple[SharedChart, ...]
     mean: float
 
 
@@ -80,7 +78,7 @@ def guided_view(
             style=style,
             title=f"Layer {layer + 1} · head {head + 1}: it → animal {value:.2f}",
         )
-        figures.append((figure, describe_figure(figure)))
+        figures.append(shared_chart(figure))
     mean = float(weights[:, :, query, key].mean())
     return GuidedView(tuple(found), table, tuple(figures), mean)
 
@@ -97,9 +95,9 @@ def guided_section(encoded: Encoded, trace: bert.BertTrace, style: FigureStyle) 
     )
     st.dataframe(view.table, hide_index=True)
     columns = st.columns(max(1, len(found)))
-    for column, (layer, head, _), (figure, alt) in zip(columns, found, view.figures, strict=True):
+    for column, (layer, head, _), figure in zip(columns, found, view.figures, strict=True):
         with column:
-            chart(figure, key=f"guided_l{layer + 1}h{head + 1}", alt=alt)
+            chart(figure, key=f"guided_l{layer + 1}h{head + 1}")
     mean = view.mean
     st.markdown(
         f"Averaged over all 72 heads, “it” gives “animal” only {mean:.3f} of its attention. "

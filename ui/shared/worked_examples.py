@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import plotly.graph_objects as go
 import streamlit as st
 
 import attention_core as ac
@@ -18,7 +17,7 @@ from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
 from ui.shared import numbers
 from ui.shared.matrix_view import chart
-from ui.shared.shared_figures import shared_figures
+from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
 
 DAYS = [f"day {index}" for index in range(1, 6)]
 
@@ -43,7 +42,7 @@ class FiveDayView:
     """One side (masked or not) of the five-day example: our weights, numbers as text."""
 
     result: walkthrough_steps.FiveDayReproduction
-    figure: go.Figure  #: our exact weights (5, 5)
+    figure: SharedChart  #: our exact weights (5, 5)
     printed_weights: str  #: the notes' weights (3 decimals)
     printed_output: str  #: the notes' outputs (5, 2)
     rounded_context: str  #: ours with the weights rounded to 3 decimals first
@@ -63,7 +62,7 @@ def five_day_view(masked: bool, style: FigureStyle) -> FiveDayView:
     )
     return FiveDayView(
         result,
-        figure,
+        shared_chart(figure),
         numbers.format_matrix(result.printed_weights, 3),
         numbers.format_matrix(result.printed_output),
         numbers.format_matrix(result.rounded_context),

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import pyarrow as pa
 import streamlit as st
 
@@ -31,7 +30,13 @@ from attention_core.boundary.arrays import read_only_fields
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
 from ui.shared.export import csv_bytes, matrix_frame
-from ui.shared.shared_figures import FIGURE_TTL_SECONDS, digest, shared_figures
+from ui.shared.shared_figures import (
+    FIGURE_TTL_SECONDS,
+    SharedChart,
+    digest,
+    shared_chart,
+    shared_figures,
+)
 from ui.time_series import figures
 
 
@@ -154,17 +159,19 @@ def window_run(inputs: WindowInputs, _frame: pd.DataFrame) -> WindowRun:
 @shared_series
 def series_chart(
     series: SeriesInputs, end: int, style: FigureStyle, _frame: pd.DataFrame
-) -> go.Figure:
+) -> SharedChart:
     """The target and the scaled features over the whole series, the window shaded."""
     values, scaler = scaler_of(series, _frame)
     scaled = scaler.transform(values)
-    return figures.series_figure(
-        np.asarray(_frame.index),
-        _frame[series.target].to_numpy(dtype=float),
-        series.target,
-        {name: scaled[:, i] for i, name in enumerate(series.features)},
-        window=(end - series.window + 1, end),
-        style=style,
+    return shared_chart(
+        figures.series_figure(
+            np.asarray(_frame.index),
+            _frame[series.target].to_numpy(dtype=float),
+            series.target,
+            {name: scaled[:, i] for i, name in enumerate(series.features)},
+            window=(end - series.window + 1, end),
+            style=style,
+        )
     )
 
 
@@ -176,63 +183,73 @@ def _weights(run: WindowRun) -> np.ndarray:
 @shared_window
 def weights_chart(
     inputs: WindowInputs, head: int, style: FigureStyle, _run: WindowRun
-) -> go.Figure:
+) -> SharedChart:
     """One head's ``(T, T)`` weights with the window's target along both axes."""
-    return figures.attention_over_time(
-        _weights(_run)[head],
-        _run.labels,
-        _run.target,
-        inputs.series.target,
-        mask=_run.mask,
-        title=f"Attention weights of head {head + 1} (untrained)",
-        style=style,
+    return shared_chart(
+        figures.attention_over_time(
+            _weights(_run)[head],
+            _run.labels,
+            _run.target,
+            inputs.series.target,
+            mask=_run.mask,
+            title=f"Attention weights of head {head + 1} (untrained)",
+            style=style,
+        )
     )
 
 
 @shared_window
 def lag_chart(
     inputs: WindowInputs, head: int, period: int | None, style: FigureStyle, _run: WindowRun
-) -> go.Figure:
+) -> SharedChart:
     """The last day's row of one head's weights, over lags."""
-    return figures.lag_bars(
-        {f"head {head + 1}": _weights(_run)[head][-1]},
-        _run.labels,
-        period=period,
-        title="The last day's row: what the forecast step would draw on",
-        style=style,
+    return shared_chart(
+        figures.lag_bars(
+            {f"head {head + 1}": _weights(_run)[head][-1]},
+            _run.labels,
+            period=period,
+            title="The last day's row: what the forecast step would draw on",
+            style=style,
+        )
     )
 
 
 @shared_window
-def context_chart(inputs: WindowInputs, style: FigureStyle, _run: WindowRun) -> go.Figure:
+def context_chart(inputs: WindowInputs, style: FigureStyle, _run: WindowRun) -> SharedChart:
     """Every day's context vector ``(T, H·d_v)``: columns by head and dimension."""
     config = inputs.config
     dims = [f"h{h + 1}·{j}" for h in range(config.n_heads) for j in range(config.d_v)]
     assert _run.concat is not None  # as _weights
-    return heatmap(
-        _run.concat,
-        list(_run.labels),
-        dims,
-        kind="values",
-        style=style,
-        title="Context vectors (columns: head · dimension), each day's weighted average of values",
-        row_title="day",
-        col_title="",
+    return shared_chart(
+        heatmap(
+            _run.concat,
+            list(_run.labels),
+            dims,
+            kind="values",
+            style=style,
+            title=(
+                "Context vectors (columns: head · dimension), each day's weighted average of values"
+            ),
+            row_title="day",
+            col_title="",
+        )
     )
 
 
 @shared_window
-def heads_chart(inputs: WindowInputs, style: FigureStyle, _run: WindowRun) -> go.Figure:
+def heads_chart(inputs: WindowInputs, style: FigureStyle, _run: WindowRun) -> SharedChart:
     """Every head's ``(T, T)`` weights side by side."""
     labels = list(_run.labels)
-    return heatmap_grid(
-        _weights(_run),
-        labels,
-        labels,
-        titles=[f"head {h + 1}" for h in range(inputs.config.n_heads)],
-        title="Every head",
-        mask=_run.mask,
-        style=style,
+    return shared_chart(
+        heatmap_grid(
+            _weights(_run),
+            labels,
+            labels,
+            titles=[f"head {h + 1}" for h in range(inputs.config.n_heads)],
+            title="Every head",
+            mask=_run.mask,
+            style=style,
+        )
     )
 
 

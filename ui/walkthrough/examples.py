@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import plotly.graph_objects as go
 import streamlit as st
 
 import attention_core as ac
@@ -14,7 +13,7 @@ from ui.figures.style import FigureStyle
 from ui.shared import numbers
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
-from ui.shared.shared_figures import shared_figures
+from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
 from ui.shared.worked_examples import five_days, notes_versus_ours
 from ui.walkthrough.lecture import LECTURE_CODE
 from ui.walkthrough.state import PREFIX, WalkthroughState
@@ -30,7 +29,7 @@ class FourWordsView:
     """The NLP notes' four words: inputs and outputs as text, and the weights' heatmap."""
 
     inputs: tuple[str, ...]  #: X (4, 3), W_Q, W_K, W_V (3, 3), printed as NumPy does
-    figure: go.Figure  #: the weights (4, 4)
+    figure: SharedChart  #: the weights (4, 4)
     printed: str  #: the notes' printed context (4, 3)
     ours: str  #: our context (4, 3)
     difference: float  #: max |ours − printed|
@@ -47,7 +46,9 @@ def four_words_view(style: FigureStyle) -> FourWordsView:
             numbers.format_matrix(matrix, 0)
             for matrix in (examples.FOUR_WORD_VECTORS, *examples.four_word_weights())
         ),
-        figure=heatmap(trace.weights, words, words, title="Attention weights (4, 4)", style=style),
+        figure=shared_chart(
+            heatmap(trace.weights, words, words, title="Attention weights (4, 4)", style=style)
+        ),
         printed=numbers.format_matrix(examples.FOUR_WORDS_PRINTED_OUTPUT),
         ours=numbers.format_matrix(trace.context),
         difference=walkthrough_steps.printed_difference(
@@ -57,13 +58,13 @@ def four_words_view(style: FigureStyle) -> FourWordsView:
 
 
 @shared_figures(STYLE_VIEWS)
-def cool_figures(style: FigureStyle) -> tuple[go.Figure, go.Figure, go.Figure]:
+def cool_figures(style: FigureStyle) -> tuple[SharedChart, SharedChart, SharedChart]:
     """*attention is cool*: weights W (3, 3), values V (3, 4) and context C = W V (3, 4)."""
     examples = ac.examples
     tokens = list(examples.COOL_TOKENS)
     features = [f"v{j}" for j in range(4)]
     values = {"kind": "values", "col_title": "feature", "style": style}
-    return (
+    weights, values_figure, context = (
         heatmap(examples.COOL_WEIGHTS, tokens, tokens, title="Weights W (3, 3)", style=style),
         heatmap(
             examples.COOL_VALUES,
@@ -81,6 +82,7 @@ def cool_figures(style: FigureStyle) -> tuple[go.Figure, go.Figure, go.Figure]:
             **values,
         ),
     )
+    return shared_chart(weights), shared_chart(values_figure), shared_chart(context)
 
 
 def four_words(style: FigureStyle) -> None:

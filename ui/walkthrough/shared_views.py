@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pandas as pd
-import plotly.graph_objects as go
 import pyarrow as pa
 
 import attention_core as ac
@@ -26,7 +25,7 @@ from attention_core.boundary.arrays import read_only_fields
 from attention_core.teaching import score_scaling, soft_lookup, walkthrough_steps
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
-from ui.shared.shared_figures import shared_figures
+from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
 from ui.shared.worked_examples import DAYS
 from ui.walkthrough import figures as wf
 
@@ -59,7 +58,7 @@ class LookupView:
     """The soft lookup for one query, its figure and its table."""
 
     trace: soft_lookup.LookupTrace
-    figure: go.Figure
+    figure: SharedChart
     table: pa.Table
 
 
@@ -86,7 +85,7 @@ def lookup_view(x: float, y: float, style: FigureStyle) -> LookupView:
         trace.weights,
         style.decimals,
     )
-    return LookupView(trace, figure, arrow(frame))
+    return LookupView(trace, shared_chart(figure), arrow(frame))
 
 
 # --- Lecture step 3 ------------------------------------------------------------
@@ -97,7 +96,7 @@ class ScalingView:
     """Softmax saturation for ``n`` keys: the core table, its figure and its table."""
 
     table: score_scaling.SaturationTable
-    figure: go.Figure
+    figure: SharedChart
     frame: pa.Table
 
 
@@ -127,7 +126,7 @@ def scaling_view(n_keys: int, style: FigureStyle) -> ScalingView:
         },
     )
     figure = wf.saturation_figure(table.widths, unscaled, scaled, style=style)
-    return ScalingView(table, figure, arrow(frame))
+    return ScalingView(table, shared_chart(figure), arrow(frame))
 
 
 # --- Lecture step 4 ------------------------------------------------------------
@@ -138,7 +137,7 @@ class MaskingView:
     """The five days' right mask beside two mistakes: three heatmaps and their numbers."""
 
     result: walkthrough_steps.MaskingComparison
-    panels: tuple[go.Figure, ...]  #: right, × 0/1 mask, column softmax
+    panels: tuple[SharedChart, ...]  #: right, × 0/1 mask, column softmax
     table: pa.Table
 
 
@@ -147,7 +146,7 @@ def masking_view(style: FigureStyle) -> MaskingView:
     """Step 4: the weights of each variant and each query's forbidden weight and row sum."""
     result = read_only_fields(walkthrough_steps.five_day_masking())
     panels = tuple(
-        heatmap(weights, DAYS, DAYS, title=title, mask=mask, style=style)
+        shared_chart(heatmap(weights, DAYS, DAYS, title=title, mask=mask, style=style))
         for title, weights, mask in (
             ("Right: −∞, then softmax", result.right, result.mask),
             ("Wrong: × 0/1 mask", result.multiplied, None),
@@ -176,32 +175,36 @@ def multi_head(head_width: int) -> walkthrough_steps.MultiHeadExample:
 
 
 @shared_figures(HEAD_GRID_VIEWS)
-def head_weights_figure(head_width: int, style: FigureStyle) -> go.Figure:
+def head_weights_figure(head_width: int, style: FigureStyle) -> SharedChart:
     """Each head's attention weights ``(H, 5, 5)``, four panels a row."""
     weights = multi_head(head_width).trace.weights
-    return heatmap_grid(
-        weights,
-        DAYS,
-        DAYS,
-        titles=[f"head {index + 1}" for index in range(weights.shape[0])],
-        title="Each head's attention weights",
-        style=style,
-        columns=4,
+    return shared_chart(
+        heatmap_grid(
+            weights,
+            DAYS,
+            DAYS,
+            titles=[f"head {index + 1}" for index in range(weights.shape[0])],
+            title="Each head's attention weights",
+            style=style,
+            columns=4,
+        )
     )
 
 
 @shared_figures(HEAD_OUTPUT_VIEWS)
-def head_output_figure(head_width: int, strategy: str, style: FigureStyle) -> go.Figure:
+def head_output_figure(head_width: int, strategy: str, style: FigureStyle) -> SharedChart:
     """The heads combined by ``strategy``: ``(5, 12)`` for concat, else ``(5, h)``."""
     output = multi_head(head_width).combined[strategy]
-    return heatmap(
-        output,
-        DAYS,
-        [f"out {j}" for j in range(output.shape[1])],
-        title=f"Combined output ({output.shape[0]}, {output.shape[1]})",
-        kind="values",
-        col_title="feature",
-        style=style,
+    return shared_chart(
+        heatmap(
+            output,
+            DAYS,
+            [f"out {j}" for j in range(output.shape[1])],
+            title=f"Combined output ({output.shape[0]}, {output.shape[1]})",
+            kind="values",
+            col_title="feature",
+            style=style,
+        )
     )
 
 
@@ -213,7 +216,7 @@ class GradientView:
     """The hand-written backward pass checked against autograd, its figure and its table."""
 
     check: GradientCheck
-    figure: go.Figure
+    figure: SharedChart
     table: pa.Table
 
 
@@ -233,4 +236,6 @@ def gradient_view(seed: int, causal: bool, style: FigureStyle) -> GradientView:
     figure = wf.gradient_grid(
         hand, title="Gradient each weight matrix receives (by hand)", style=style
     )
-    return GradientView(check, figure, arrow(wf.difference_frame(check.max_difference)))
+    return GradientView(
+        check, shared_chart(figure), arrow(wf.difference_frame(check.max_difference))
+    )
