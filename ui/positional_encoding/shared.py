@@ -34,11 +34,11 @@ from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
 STATE_HASHES = {PositionalState: repr}
 #: Views held: a class shows a handful of views, each in normal and presentation style.
 #: The largest (512 × 512: P and P Pᵀ, 2 MB each, their two heatmaps with z as base64
-#: and hover labels; rotary's offsets) holds ~7.5 MB, so 12 of the largest stay under
-#: ~90 MB; a default view (64 × 64) holds ~0.5 MB.
+#: and hover labels; rotary's offsets) holds ~8.5 MB (measured), so 12 of the largest
+#: stay near ~100 MB; a default view (64 × 64) holds ~0.5 MB.
 VIEWS_HELD = 12
 #: Curve charts (at most 8 × 512 numbers) are kilobytes; a swap of the longest sentence
-#: (128 tokens: two runs, two grids) ~1.2 MB, so 32 stay under ~40 MB.
+#: (128 tokens: two runs, two grids) ~2.4 MB (measured), so 32 stay under ~80 MB.
 SMALL_HELD = 32
 
 
