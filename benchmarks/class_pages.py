@@ -21,19 +21,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import statistics
-import uuid
 
 from benchmarks.class_session import (
     FOLLOW_TARGET_S,
     Tally,
     Where,
-    follower,
     one_server,
+    open_class,
     p95,
     steer,
-    teachers_view,
 )
 from benchmarks.common import Result, emit
 from benchmarks.server import cpu_seconds
@@ -57,14 +54,7 @@ LESSON: dict[str, list[dict[str, str]]] = {
 async def lesson(where: Where, followers: int, pages: list[str]) -> dict[str, tuple]:
     """Each page's (follow times, server CPU seconds, missed) over its views."""
     tally = Tally()
-    started = await asyncio.to_thread(where.classes.start)
-    code, key = started.code, started.key
-    where.classes.steer(code, key, uuid.uuid4().hex, "text", teachers_view(0))
-    rng = random.Random(15)
-    joined = await asyncio.gather(
-        *(follower(where, code, rng.uniform(0, ARRIVAL_S), tally) for _ in range(followers))
-    )
-    sessions = [session for session in joined if session is not None]
+    code, key, sessions = await open_class(where, followers, ARRIVAL_S, 15, tally)
     out = {}
     for page in pages:
         cpu, missed, times = sum(map(cpu_seconds, where.pids)), tally.missed, []

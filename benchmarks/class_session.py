@@ -260,19 +260,24 @@ class Plan:
     arrival_s: float = ARRIVAL_S
 
 
-async def class_session(where: Where, plan: Plan) -> Tally:
-    tally = Tally()
+async def open_class(
+    where: Where, followers: int, arrival_s: float, seed: int, tally: Tally
+) -> tuple[str, str, list[Session]]:
+    """A class started on the teacher's first view; its code, key and the followers who
+    joined (arriving over ``arrival_s``, at times drawn with ``seed``)."""
     started = await asyncio.to_thread(where.classes.start)
     code, key = started.code, started.key
     where.classes.steer(code, key, uuid.uuid4().hex, "text", teachers_view(0))
-    rng = random.Random(21)
+    rng = random.Random(seed)
     joined = await asyncio.gather(
-        *(
-            follower(where, code, rng.uniform(0, plan.arrival_s), tally)
-            for _ in range(plan.followers)
-        )
+        *(follower(where, code, rng.uniform(0, arrival_s), tally) for _ in range(followers))
     )
-    followers = [session for session in joined if session is not None]
+    return code, key, [session for session in joined if session is not None]
+
+
+async def class_session(where: Where, plan: Plan) -> Tally:
+    tally = Tally()
+    code, key, followers = await open_class(where, plan.followers, plan.arrival_s, 21, tally)
     stop = asyncio.Event()
     others = [asyncio.create_task(other(where, k, stop, tally)) for k in range(plan.others)]
     await teach(where, code, key, followers, plan.steers, tally)
