@@ -1,11 +1,14 @@
-"""Load a checkpoint folder of a supported family: ``load_checkpoint(path) -> Checkpoint``.
+"""Load a checkpoint of a supported family: ``load_checkpoint(path) -> Checkpoint``.
 
-A folder as the Hugging Face Hub serves it: ``config.json``, ``model.safetensors``
-(or ``model.safetensors.index.json`` and its shards) and ``tokenizer.json``. The
-family comes from config.json's ``model_type`` (:data:`FAMILIES`); anything else,
-a missing or damaged file, pickle-only weights (``pytorch_model.bin``) or weights
-that do not match the config are refused with an :class:`InputError`. Only
-safetensors are read (never pickle) and no code from the folder is run.
+Either a folder as the Hugging Face Hub serves it: ``config.json``,
+``model.safetensors`` (or ``model.safetensors.index.json`` and its shards) and
+``tokenizer.json``; the family comes from config.json's ``model_type``
+(:data:`FAMILIES`). Or a GGUF file (``.gguf``, as llama.cpp, Ollama and LM Studio
+keep models), or a folder holding exactly one, of the architectures ``llama``,
+``qwen2`` or ``gpt2`` (:mod:`attention_core.pretrained.gguf_checkpoint`). Anything
+else, a missing or damaged file, pickle-only weights (``pytorch_model.bin``) or
+weights that do not match the settings are refused with an :class:`InputError`.
+Only safetensors and GGUF are read (never pickle) and no code from a file is run.
 """
 
 from __future__ import annotations
@@ -21,25 +24,27 @@ from attention_core.boundary.limits import MAX_TOKENS
 from attention_core.boundary.text import unique_labels
 from attention_core.pretrained import bert_checkpoint, gpt2, llama, loading
 from attention_core.pretrained import config as settings
+from attention_core.pretrained.gguf_checkpoint import load_gguf_model
+from attention_core.pretrained.gguf_tokenizer import gguf_tokenizer
 from attention_core.pretrained.loading import WordPiece
 from attention_core.pretrained.trace import Model, ModelInfo, ModelTrace, Tokens
 
 
 def decoder_tokenize(tokenizer: WordPiece, text: str) -> Tokens:
-    """The tokenizer's own encoding of ``text`` (its special tokens too), cut to MAX_TOKENS."""
+    """The tokenizer's own encoding of ``text`` (its special tokens too), cut to MAX_TOKENS
+    from the end (a decoder reads one text: its first tokens are kept)."""
     cleaned = loading.clean_text(text)
     if not cleaned:
         raise InputError("The text is empty: type a few words.")
-    whole = tokenizer.whole.encode(cleaned)
-    encoding = tokenizer.cut.encode(cleaned)
+    encoding = tokenizer.whole.encode(cleaned)
     if not encoding.ids:
         raise InputError("The model finds no tokens in this text: type a few words.")
-    tokens = tuple(encoding.tokens)
+    tokens = tuple(encoding.tokens[:MAX_TOKENS])
     return Tokens(
-        ids=np.asarray(encoding.ids, dtype=np.int64),
+        ids=np.asarray(encoding.ids[:MAX_TOKENS], dtype=np.int64),
         tokens=tokens,
         labels=unique_labels(tokens),
-        cut=len(whole.ids) - len(encoding.ids),
+        cut=len(encoding.ids) - len(tokens),
     )
 
 
@@ -108,19 +113,57 @@ def _tokenizer(directory: Path, vocab_size: int) -> WordPiece:
         tokenizer = loading.load_tokenizer(directory)
     except Exception as error:  # the tokenizers library raises plain Exception
         raise InputError(f"{loading.TOKENIZER_FILE} in {directory.name} is damaged.") from error
-    if tokenizer.whole.get_vocab_size(with_added_tokens=True) > vocab_size:
-        raise InputError(
-            f"{loading.TOKENIZER_FILE} knows more tokens than the model's {vocab_size}: "
-            "they do not belong together."
-        )
+    _check_vocabulary(tokenizer, vocab_size, loading.TOKENIZER_FILE)
     return tokenizer
 
 
+def _check_vocabulary(tokenizer: WordPiece, vocab_size: int, source: str) -> None:
+    if tokenizer.whole.get_vocab_size(with_added_tokens=True) > vocab_size:
+        raise InputError(
+            f"{source} knows more tokens than the model's {vocab_size}: "
+            "they do not belong together."
+        )
+
+
+GGUF_SUFFIX = ".gguf"
+
+
+def gguf_in(path: Path) -> Path | None:
+    """The GGUF file ``path`` names: itself, or the one ``.gguf`` in a folder without
+    config.json; None for a folder checkpoint. Refuses a folder with several."""
+    if path.is_file():
+        return path if path.suffix.lower() == GGUF_SUFFIX else None
+    if not path.is_dir() or (path / settings.CONFIG_FILE).is_file():
+        return None
+    found = sorted(p for p in path.iterdir() if p.suffix.lower() == GGUF_SUFFIX and p.is_file())
+    if len(found) > 1:
+        raise InputError(
+            f"{path.name} holds {len(found)} GGUF files; give one of them: "
+            + ", ".join(p.name for p in found[:5])
+        )
+    return found[0] if found else None
+
+
+def load_gguf(path: Path) -> Checkpoint:
+    """A GGUF file's model and the tokenizer its metadata describes."""
+    file, model = load_gguf_model(path)
+    tokenizer = gguf_tokenizer(file.metadata)
+    _check_vocabulary(tokenizer, model.info.vocab_size, f"The tokenizer in {path.name}")
+    return Checkpoint(model, tokenizer, FAMILIES[model.info.model_type])
+
+
 def load_checkpoint(path: str | Path) -> Checkpoint:
-    """Read the checkpoint folder ``path`` of a supported family (:data:`FAMILIES`)."""
+    """Read the checkpoint ``path`` of a supported family (:data:`FAMILIES`): a folder, a
+    ``.gguf`` file or a folder holding one."""
     directory = Path(path)
+    gguf = gguf_in(directory)
+    if gguf is not None:
+        return load_gguf(gguf)
     if not directory.is_dir():
-        raise InputError(f"{directory} is not a folder: give the folder holding config.json.")
+        raise InputError(
+            f"{directory} is neither a folder nor a .gguf file: give the folder holding "
+            "config.json, or a GGUF file."
+        )
     config = settings.read_config(directory)
     family = FAMILIES.get(str(config.get("model_type")))
     if family is None:

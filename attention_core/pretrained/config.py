@@ -2,7 +2,9 @@
 
 Family modules ask for the settings they need (:func:`integer`, :func:`number`,
 :func:`flag`); a missing or wrong value is an :class:`InputError` naming the key,
-so the forward passes can trust what they get.
+so the forward passes can trust what they get. A GGUF file's settings arrive in the
+same form, translated from its metadata, with :data:`SOURCE` naming where they came
+from for the messages.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from typing import Any
 from attention_core.boundary.errors import InputError
 
 CONFIG_FILE = "config.json"
+#: The key naming where a config's settings came from (config.json when it is absent).
+SOURCE = "__source__"
 
 Config = dict[str, Any]
 _MISSING = object()
@@ -33,10 +37,15 @@ def read_config(directory: Path) -> Config:
     return config
 
 
+def source(config: Config) -> str:
+    """Where the settings came from, for messages: "config.json" or a GGUF file's metadata."""
+    return str(config.get(SOURCE, CONFIG_FILE))
+
+
 def _value(config: Config, key: str, default: object) -> object:
     value = config.get(key, default)
     if value is _MISSING:
-        raise InputError(f"{CONFIG_FILE} has no {key!r}, which this model family needs.")
+        raise InputError(f"{source(config)} has no {key!r}, which this model family needs.")
     return value
 
 
@@ -44,7 +53,9 @@ def integer(config: Config, key: str, default: object = _MISSING) -> int:
     """A positive whole-number setting (layers, heads, widths)."""
     value = _value(config, key, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InputError(f"{CONFIG_FILE}: {key!r} must be a positive whole number, got {value!r}.")
+        raise InputError(
+            f"{source(config)}: {key!r} must be a positive whole number, got {value!r}."
+        )
     return value
 
 
@@ -52,7 +63,7 @@ def number(config: Config, key: str, default: object = _MISSING) -> float:
     """A positive real setting (epsilons, the RoPE base)."""
     value = _value(config, key, default)
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        raise InputError(f"{CONFIG_FILE}: {key!r} must be a positive number, got {value!r}.")
+        raise InputError(f"{source(config)}: {key!r} must be a positive number, got {value!r}.")
     return float(value)
 
 
@@ -60,7 +71,7 @@ def flag(config: Config, key: str, default: bool) -> bool:
     """A true/false setting (tied embeddings, biases)."""
     value = _value(config, key, default)
     if not isinstance(value, bool):
-        raise InputError(f"{CONFIG_FILE}: {key!r} must be true or false, got {value!r}.")
+        raise InputError(f"{source(config)}: {key!r} must be true or false, got {value!r}.")
     return value
 
 

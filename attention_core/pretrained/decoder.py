@@ -16,7 +16,7 @@ import numpy as np
 from attention_core.maths import attention
 from attention_core.maths.masks import causal_mask
 from attention_core.pretrained.bert import per_head
-from attention_core.pretrained.tensors import widen
+from attention_core.pretrained.tensors import Stored, widen
 from attention_core.pretrained.trace import BlockTrace, Model, ModelTrace
 
 #: Rows of the LM head widened at once: a float16 vocabulary is never widened whole.
@@ -48,7 +48,7 @@ def block_trace(
     )
 
 
-def next_token_logits(hidden: np.ndarray, head: np.ndarray) -> np.ndarray:
+def next_token_logits(hidden: np.ndarray, head: Stored) -> np.ndarray:
     r""":math:`h W^\top`: ``hidden (T, d)``, ``head (V, d)`` the LM head (or the tied token
     table) -> ``(T, V)`` float32, widened :data:`LOGIT_ROWS` rows at a time.
     """

@@ -26,7 +26,14 @@ from attention_core.maths.projections import Projections
 from attention_core.pretrained import config as settings
 from attention_core.pretrained import decoder
 from attention_core.pretrained.decoder import block_trace, next_token_logits
-from attention_core.pretrained.tensors import Tensors, expect, open_tensors, widen, without_prefix
+from attention_core.pretrained.tensors import (
+    Stored,
+    Tensors,
+    expect,
+    open_tensors,
+    widen,
+    without_prefix,
+)
 from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace
 
 #: config.json's names for GELU in its tanh form (the only activation GPT-2 checkpoints use).
@@ -37,18 +44,18 @@ TANH_GELUS = ("gelu_new", "gelu_pytorch_tanh", "gelu_fast")
 class GPT2Layer:
     """One block's arrays as stored (float32, or float16 widened when used)."""
 
-    ln1_gain: np.ndarray  #: (d,)
-    ln1_bias: np.ndarray  #: (d,)
-    w_qkv: np.ndarray  #: (d, 3d) W^Q, W^K, W^V side by side
-    b_qkv: np.ndarray  #: (3d,)
-    w_o: np.ndarray  #: (d, d)
-    b_o: np.ndarray  #: (d,)
-    ln2_gain: np.ndarray  #: (d,)
-    ln2_bias: np.ndarray  #: (d,)
-    w_in: np.ndarray  #: (d, d_ff)
-    b_in: np.ndarray  #: (d_ff,)
-    w_out: np.ndarray  #: (d_ff, d)
-    b_out: np.ndarray  #: (d,)
+    ln1_gain: Stored  #: (d,)
+    ln1_bias: Stored  #: (d,)
+    w_qkv: Stored  #: (d, 3d) W^Q, W^K, W^V side by side
+    b_qkv: Stored  #: (3d,)
+    w_o: Stored  #: (d, d)
+    b_o: Stored  #: (d,)
+    ln2_gain: Stored  #: (d,)
+    ln2_bias: Stored  #: (d,)
+    w_in: Stored  #: (d, d_ff)
+    b_in: Stored  #: (d_ff,)
+    w_out: Stored  #: (d_ff, d)
+    b_out: Stored  #: (d,)
 
     def projections(self) -> Projections:
         """W^Q, W^K, W^V ``(d, d)`` each, cut from ``c_attn``, with their biases; float32."""
@@ -71,12 +78,12 @@ class GPT2:
     """A loaded GPT-2: the tables, the blocks, the final LayerNorm, and its facts."""
 
     info: ModelInfo
-    token_table: np.ndarray  #: (V, d) ``wte``, also the LM head
-    position_table: np.ndarray  #: (max_positions, d) ``wpe``
+    token_table: Stored  #: (V, d) ``wte``, also the LM head
+    position_table: Stored  #: (max_positions, d) ``wpe``
     layers: tuple[GPT2Layer, ...]
-    final_gain: np.ndarray  #: (d,) ``ln_f``
-    final_bias: np.ndarray
-    lm_head: np.ndarray  #: (V, d): ``token_table`` unless the checkpoint stores its own
+    final_gain: Stored  #: (d,) ``ln_f``
+    final_bias: Stored
+    lm_head: Stored  #: (V, d): ``token_table`` unless the checkpoint stores its own
     eps: float
 
     def block(self, x: np.ndarray, layer: GPT2Layer, mask: np.ndarray | None) -> BlockTrace:
@@ -115,7 +122,7 @@ class GPT2:
 
 
 def _layer(tensors: Tensors, i: int, d: int, d_ff: int) -> GPT2Layer:
-    def take(name: str, shape: tuple[int, ...]) -> np.ndarray:
+    def take(name: str, shape: tuple[int, ...]) -> Stored:
         return expect(tensors, f"h.{i}.{name}", shape)
 
     return GPT2Layer(
@@ -147,17 +154,23 @@ def _check_settings(config: settings.Config) -> None:
 
 
 def load(directory: Path, config: settings.Config) -> GPT2:
-    """Read and check a GPT-2 checkpoint: settings, then every tensor's shape."""
+    """Read and check a GPT-2 checkpoint folder (config.json, safetensors)."""
+    tensors = without_prefix(open_tensors(directory), "transformer.")
+    return from_tensors(directory.name, config, tensors)
+
+
+def from_tensors(name: str, config: settings.Config, tensors: Tensors) -> GPT2:
+    """A GPT-2 from HF's settings and tensor names (without ``transformer.``): settings
+    checked, then every tensor's shape."""
     _check_settings(config)
     d, n_heads = settings.integer(config, "n_embd"), settings.integer(config, "n_head")
     n_layers, vocab = settings.integer(config, "n_layer"), settings.integer(config, "vocab_size")
     max_positions = settings.integer(config, "n_positions")
     d_ff = 4 * d if config.get("n_inner") is None else settings.integer(config, "n_inner")
     settings.refuse_unless(d % n_heads == 0, f"{n_heads} heads that do not divide width {d}")
-    tensors = without_prefix(open_tensors(directory), "transformer.")
     token_table = expect(tensors, "wte.weight", (vocab, d))
     info = ModelInfo(
-        name=directory.name,
+        name=name,
         family="gpt2",
         model_type="gpt2",
         n_layers=n_layers,

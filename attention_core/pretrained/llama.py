@@ -20,7 +20,10 @@ biases) so that HF's column i becomes our column 2i and HF's column i + d_k/2 ou
 2i + 1 (:func:`rope_order`, the standard permutation between Meta's and HF's
 layouts). Each query and key is then the same numbers in another column order,
 so every score :math:`q \cdot k` and every attention weight equals Hugging Face's.
-Values and W^O are untouched.
+Values and W^O are untouched. A GGUF file of the ``llama`` architecture already
+stores them interleaved (llama.cpp's converter permutes them the same way, since
+llama.cpp turns pairs (2i, 2i+1) too), so its rows are taken as they are
+(``Llama.interleaved``); a ``qwen2`` GGUF keeps HF's order.
 
 Weights stay as stored (float32, float16 or bfloat16, memory-mapped) and each
 layer is widened to float32 while it runs (:func:`attention_core.pretrained.tensors.widen`).
@@ -41,7 +44,14 @@ from attention_core.maths.projections import Projections
 from attention_core.pretrained import config as settings
 from attention_core.pretrained import decoder
 from attention_core.pretrained.decoder import block_trace, next_token_logits
-from attention_core.pretrained.tensors import Tensors, expect, open_tensors, widen, without_prefix
+from attention_core.pretrained.tensors import (
+    Stored,
+    Tensors,
+    expect,
+    open_tensors,
+    widen,
+    without_prefix,
+)
 from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace
 
 
@@ -56,35 +66,42 @@ def rope_order(n_heads: int, d_head: int) -> np.ndarray:
     return (np.arange(n_heads)[:, None] * d_head + within).reshape(-1)  # (H*dk,)
 
 
-def _rows(stored: np.ndarray | None, order: np.ndarray) -> np.ndarray | None:
-    return None if stored is None else widen(stored)[order]
+def _ordered(stored: Stored, order: np.ndarray | None) -> np.ndarray:
+    """``stored`` as float32, its rows in ``order`` (None: as stored)."""
+    wide = widen(stored)
+    return wide if order is None else wide[order]
+
+
+def _rows(stored: Stored | None, order: np.ndarray | None) -> np.ndarray | None:
+    return None if stored is None else _ordered(stored, order)
 
 
 @dataclass(frozen=True)
 class LlamaLayer:
     """One block's arrays as stored, in Hugging Face's ``(d_out, d_in)`` layout and row order."""
 
-    attention_norm: np.ndarray  #: (d,) ``input_layernorm``
-    w_q: np.ndarray  #: (H*dk, d)
-    w_k: np.ndarray  #: (Hkv*dk, d)
-    w_v: np.ndarray  #: (Hkv*dk, d)
-    w_o: np.ndarray  #: (d, H*dk)
-    b_q: np.ndarray | None  #: (H*dk,) Qwen2, or Llama's attention_bias
-    b_k: np.ndarray | None  #: (Hkv*dk,)
-    b_v: np.ndarray | None  #: (Hkv*dk,)
-    b_o: np.ndarray | None  #: (d,) Llama's attention_bias only
-    mlp_norm: np.ndarray  #: (d,) ``post_attention_layernorm``
-    w_gate: np.ndarray  #: (d_ff, d)
-    w_up: np.ndarray  #: (d_ff, d)
-    w_down: np.ndarray  #: (d, d_ff)
+    attention_norm: Stored  #: (d,) ``input_layernorm``
+    w_q: Stored  #: (H*dk, d)
+    w_k: Stored  #: (Hkv*dk, d)
+    w_v: Stored  #: (Hkv*dk, d)
+    w_o: Stored  #: (d, H*dk)
+    b_q: Stored | None  #: (H*dk,) Qwen2, or Llama's attention_bias
+    b_k: Stored | None  #: (Hkv*dk,)
+    b_v: Stored | None  #: (Hkv*dk,)
+    b_o: Stored | None  #: (d,) Llama's attention_bias only
+    mlp_norm: Stored  #: (d,) ``post_attention_layernorm``
+    w_gate: Stored  #: (d_ff, d)
+    w_up: Stored  #: (d_ff, d)
+    w_down: Stored  #: (d, d_ff)
 
-    def projections(self, info: ModelInfo) -> Projections:
-        """Float32 ``(d_in, d_out)`` projections, W^Q and W^K rows in RoPE's interleaved order."""
-        q_order = rope_order(info.n_heads, info.d_head)
-        k_order = rope_order(info.n_kv_heads, info.d_head)
+    def projections(self, info: ModelInfo, interleaved: bool = False) -> Projections:
+        """Float32 ``(d_in, d_out)`` projections, W^Q and W^K rows in RoPE's interleaved order
+        (reordered from HF's halves unless ``interleaved``: stored so already)."""
+        q_order = None if interleaved else rope_order(info.n_heads, info.d_head)
+        k_order = None if interleaved else rope_order(info.n_kv_heads, info.d_head)
         return Projections(
-            widen(self.w_q)[q_order].T,
-            widen(self.w_k)[k_order].T,
+            _ordered(self.w_q, q_order).T,
+            _ordered(self.w_k, k_order).T,
             widen(self.w_v).T,
             widen(self.w_o).T,
             b_q=_rows(self.b_q, q_order),
@@ -99,12 +116,13 @@ class Llama:
     """A loaded Llama-family decoder: the token table, the blocks, the final norm, its facts."""
 
     info: ModelInfo
-    token_table: np.ndarray  #: (V, d) ``embed_tokens``
+    token_table: Stored  #: (V, d) ``embed_tokens``
     layers: tuple[LlamaLayer, ...]
-    final_norm: np.ndarray  #: (d,) ``norm``
-    lm_head: np.ndarray  #: (V, d): ``token_table`` when tied
+    final_norm: Stored  #: (d,) ``norm``
+    lm_head: Stored  #: (V, d): ``token_table`` when tied
     eps: float  #: ``rms_norm_eps``
     rotary_base: float  #: RoPE's base b, ``rope_theta``
+    interleaved: bool = False  #: W^Q, W^K rows stored in RoPE's pair order (llama GGUF)
 
     def block(self, x: np.ndarray, layer: LlamaLayer, mask: np.ndarray | None) -> BlockTrace:
         r""":math:`Y = X + \mathrm{Attn}(\mathrm{RMSNorm}_1 X)`,
@@ -115,7 +133,7 @@ class Llama:
         attended = multi_head_attention(
             normed,
             normed,
-            layer.projections(info),
+            layer.projections(info, self.interleaved),
             info.n_heads,
             info.d_head**-0.5,
             mask,
@@ -184,7 +202,7 @@ def _layer(
 ) -> LlamaLayer:
     d, width, kv_width = info.d_model, info.n_heads * info.d_head, info.n_kv_heads * info.d_head
 
-    def take(name: str, shape: tuple[int, ...], present: bool = True) -> np.ndarray | None:
+    def take(name: str, shape: tuple[int, ...], present: bool = True) -> Stored | None:
         return expect(tensors, f"layers.{i}.{name}", shape) if present else None
 
     qkv_bias, o_bias = biases
@@ -205,7 +223,7 @@ def _layer(
     )
 
 
-def _info(directory: Path, config: settings.Config, base: float) -> ModelInfo:
+def _info(name: str, config: settings.Config, base: float) -> ModelInfo:
     d, n_heads = (
         settings.integer(config, "hidden_size"),
         settings.integer(config, "num_attention_heads"),
@@ -218,7 +236,7 @@ def _info(directory: Path, config: settings.Config, base: float) -> ModelInfo:
     d_head = settings.integer(config, "head_dim", default_width or config.get("head_dim"))
     settings.refuse_unless(d_head % 2 == 0, f"an odd head width {d_head} (RoPE needs pairs)")
     return ModelInfo(
-        name=directory.name,
+        name=name,
         family="llama",
         model_type=str(config.get("model_type")),
         n_layers=settings.integer(config, "num_hidden_layers"),
@@ -235,17 +253,25 @@ def _info(directory: Path, config: settings.Config, base: float) -> ModelInfo:
 
 
 def load(directory: Path, config: settings.Config) -> Llama:
-    """Read and check a Llama, Qwen2 or Mistral checkpoint: settings, then every tensor's shape."""
+    """Read and check a Llama, Qwen2 or Mistral checkpoint folder (config.json, safetensors)."""
+    tensors = without_prefix(open_tensors(directory), "model.")  # lm_head.weight keeps its name
+    return from_tensors(directory.name, config, tensors)
+
+
+def from_tensors(
+    name: str, config: settings.Config, tensors: Tensors, interleaved: bool = False
+) -> Llama:
+    """A Llama, Qwen2 or Mistral from HF's settings and tensor names (without ``model.``):
+    settings checked, then every tensor's shape. ``interleaved``: W^Q, W^K rows are stored
+    in RoPE's pair order already (a llama GGUF)."""
     settings.refuse_unless(
         config.get("hidden_act", "silu") == "silu", f"the activation {config.get('hidden_act')!r}"
     )
     settings.refuse_unless(not config.get("mlp_bias", False), "biases in the feed-forward block")
     _check_window(config)
     base = rope_base(config)
-    info = _info(directory, config, base)
+    info = _info(name, config, base)
     d_ff = settings.integer(config, "intermediate_size")
-    stored = open_tensors(directory)
-    tensors = without_prefix(stored, "model.")  # lm_head.weight keeps its name
     shape = (info.vocab_size, info.d_model)
     token_table = expect(tensors, "embed_tokens.weight", shape)
     tied = settings.flag(config, "tie_word_embeddings", False)
@@ -258,4 +284,5 @@ def load(directory: Path, config: settings.Config) -> Llama:
         lm_head=token_table if tied else expect(tensors, "lm_head.weight", shape),
         eps=settings.number(config, "rms_norm_eps", 1e-6),
         rotary_base=base,
+        interleaved=interleaved,
     )

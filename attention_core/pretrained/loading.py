@@ -213,13 +213,15 @@ def load_weights(directory: Path) -> BertWeights:
 
 @dataclass(frozen=True)
 class WordPiece:
-    """The model's tokenizer twice: ``whole`` counts every token, ``cut`` stops at MAX_TOKENS.
+    """The model's tokenizer: ``whole`` counts every token; ``cut`` stops at MAX_TOKENS,
+    taking tokens from the longer sentence of a pair first (BERT's sentence pairs; None for
+    a decoder, which cuts its one text itself).
 
-    Two objects set up once, never reconfigured, so sessions can share them.
+    Set up once, never reconfigured, so sessions can share them.
     """
 
     whole: Tokenizer  #: no padding, no truncation
-    cut: Tokenizer  #: no padding, truncation at MAX_TOKENS (longest first)
+    cut: Tokenizer | None  #: no padding, truncation at MAX_TOKENS (longest first)
 
 
 def load_tokenizer(directory: Path, max_tokens: int = MAX_TOKENS) -> WordPiece:
@@ -254,6 +256,8 @@ def encode(tokenizer: WordPiece, text: str, pair: str | None = None) -> Encoded:
         raise InputError("The first sentence is empty: type a few words.")
     if second is not None and not second:
         raise InputError("The second sentence is empty: type a few words.")
+    if tokenizer.cut is None:
+        raise InputError("This tokenizer cuts one text only: it has no sentence pairs.")
     whole = tokenizer.whole.encode(first, second)
     encoding = tokenizer.cut.encode(first, second)
     tokens = tuple(encoding.tokens)

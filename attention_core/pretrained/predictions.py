@@ -39,6 +39,47 @@ def _top_of_row(probabilities: np.ndarray, k: int) -> np.ndarray:
     return candidates[by_probability[:k]]
 
 
+#: Rows of the ``(T, V)`` logits turned into probabilities at a time, so a long input never
+#: holds a second ``(T, V)`` array beside the logits.
+ROWS_AT_ONCE = 16
+
+
+def _top(probabilities: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(ids (r, k), probabilities (r, k))`` of rows ``(r, V)``, the order of :func:`top_next`."""
+    ids = np.stack([_top_of_row(row, k) for row in probabilities])  # (r, k)
+    return ids, np.take_along_axis(probabilities, ids, axis=1)
+
+
+def _rank(probabilities: np.ndarray, actual: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """1-based ranks and probabilities of ``actual (r,)`` in rows ``(r, V)``."""
+    actual_probability = probabilities[np.arange(actual.size), actual]  # (r,)
+    above = probabilities > actual_probability[:, None]  # (r, V)
+    tied_lower = (probabilities == actual_probability[:, None]) & (
+        np.arange(probabilities.shape[1]) < actual[:, None]
+    )
+    ranks = 1 + above.sum(axis=1) + tied_lower.sum(axis=1)  # (r,)
+    return ranks.astype(np.int64), actual_probability
+
+
+def _summary(
+    logits: np.ndarray, k: int, next_ids: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Top ``k`` of every row and (``next_ids (T-1,)`` given) each next token's rank, computed
+    :data:`ROWS_AT_ONCE` rows at a time: ``(ids, probabilities, ranks, rank probabilities)``."""
+    parts: list[tuple[np.ndarray, ...]] = []
+    length = logits.shape[0]
+    for start in range(0, length, ROWS_AT_ONCE):
+        probabilities = next_token_probabilities(logits[start : start + ROWS_AT_ONCE])  # (r, V)
+        top = _top(probabilities, k) if k else (np.zeros((len(probabilities), 0), np.int64),) * 2
+        known = 0 if next_ids is None else max(0, min(len(probabilities), length - 1 - start))
+        actual = np.zeros(0, np.int64) if next_ids is None else next_ids[start : start + known]
+        parts.append((*top, *_rank(probabilities[:known], actual)))
+    ids, top_probabilities, ranks, rank_probabilities = (
+        np.concatenate(p) for p in zip(*parts, strict=True)
+    )
+    return ids, top_probabilities, ranks, rank_probabilities
+
+
 def top_next(logits: object, k: int = TOP_K) -> tuple[np.ndarray, np.ndarray]:
     """The ``k`` likeliest next tokens at every position: ``(ids (T, k), probabilities (T, k))``.
 
@@ -46,11 +87,9 @@ def top_next(logits: object, k: int = TOP_K) -> tuple[np.ndarray, np.ndarray]:
     by the lower id. Raises InputError for a bad shape, NaN/inf, or ``k`` outside 1..V.
     """
     checked = _check_logits(logits)
-    vocab_size = checked.shape[1]
-    k = check_positive_int(k, "The number of guesses k", maximum=vocab_size)
-    probabilities = next_token_probabilities(checked)  # (T, V)
-    ids = np.stack([_top_of_row(row, k) for row in probabilities])  # (T, k)
-    return ids, np.take_along_axis(probabilities, ids, axis=1)
+    k = check_positive_int(k, "The number of guesses k", maximum=checked.shape[1])
+    ids, probabilities, _, _ = _summary(checked, k, None)
+    return ids, probabilities
 
 
 def rank_of_next(logits: object, ids: object) -> tuple[np.ndarray, np.ndarray]:
@@ -63,15 +102,19 @@ def rank_of_next(logits: object, ids: object) -> tuple[np.ndarray, np.ndarray]:
     """
     checked = _check_logits(logits)
     token_ids = _check_ids(ids, checked.shape)
-    probabilities = next_token_probabilities(checked)[:-1]  # (T-1, V): the last has no next
-    actual = token_ids[1:]  # (T-1,)
-    actual_probability = probabilities[np.arange(actual.size), actual]  # (T-1,)
-    above = probabilities > actual_probability[:, None]  # (T-1, V)
-    tied_lower = (probabilities == actual_probability[:, None]) & (
-        np.arange(checked.shape[1]) < actual[:, None]
-    )
-    ranks = 1 + above.sum(axis=1) + tied_lower.sum(axis=1)  # (T-1,)
-    return ranks.astype(np.int64), actual_probability
+    _, _, ranks, probabilities = _summary(checked, 0, token_ids[1:])
+    return ranks, probabilities
+
+
+def next_token_summary(
+    logits: object, ids: object, k: int = TOP_K
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`top_next` and :func:`rank_of_next` at once (one softmax per row):
+    ``(top ids (T, k), their probabilities, ranks (T-1,), their probabilities)``."""
+    checked = _check_logits(logits)
+    token_ids = _check_ids(ids, checked.shape)
+    k = check_positive_int(k, "The number of guesses k", maximum=checked.shape[1])
+    return _summary(checked, k, token_ids[1:])
 
 
 def _check_logits(logits: object) -> np.ndarray:

@@ -52,8 +52,10 @@ def slim_forward(model: Model, ids: np.ndarray) -> SlimTrace:
         inputs.append(x)
         last = steps.output
     _, logits = model.finish(last)
-    guesses = (None, None) if logits is None else predictions.top_next(logits)
-    ranked = (None, None) if logits is None else predictions.rank_of_next(logits, ids)
+    guesses: tuple[np.ndarray | None, ...] = (None,) * 4
+    if logits is not None:
+        guesses = predictions.next_token_summary(logits, ids)
+        del logits  # (T, V): not kept
     return SlimTrace(
         ids=ids,
         weights=np.stack(weights).astype(np.float32, copy=False),  # (L, H, T, T)
@@ -63,8 +65,8 @@ def slim_forward(model: Model, ids: np.ndarray) -> SlimTrace:
         position_embeddings=position_rows,
         top_ids=guesses[0],
         top_probs=guesses[1],
-        ranks=ranked[0],
-        rank_probs=ranked[1],
+        ranks=guesses[2],
+        rank_probs=guesses[3],
     )
 
 

@@ -8,7 +8,9 @@ Each file is mapped once; a tensor is a view of its bytes, so nothing is read
 until a row is used, and nothing is copied twice.
 
 Half-precision tensors stay as stored and are widened to float32 when a layer is
-used (:func:`widen`). NumPy has no bfloat16, so a ``BF16`` tensor is mapped as
+used (:func:`widen`); a GGUF file's quantised matrices
+(:mod:`attention_core.pretrained.quantised`) are dequantised by it too. NumPy has no
+bfloat16, so a ``BF16`` tensor is mapped as
 ``uint16`` (its top 16 bits of a float32) and :func:`widen` shifts it back; no other
 ``uint16`` tensor is accepted, so in a :data:`Tensors` dict ``uint16`` means bfloat16.
 """
@@ -21,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from attention_core.boundary.errors import InputError
+from attention_core.pretrained.quantised import Quantised, Repacked
 
 WEIGHTS_FILE = "model.safetensors"
 INDEX_FILE = "model.safetensors.index.json"
@@ -45,8 +48,10 @@ OTHER_DTYPES: dict[str, np.dtype] = {
 #: A header larger than this is not a model header (the safetensors library's own cap).
 MAX_HEADER_BYTES = 100_000_000
 
-#: Tensor name -> its stored array (a read-only view of a mapped file).
-Tensors = dict[str, np.ndarray]
+#: A weight as stored: an array (a read-only view of a mapped file) or quantised blocks.
+Stored = np.ndarray | Repacked | Quantised
+#: Tensor name -> its stored weight.
+Tensors = dict[str, Stored]
 
 
 def _corrupt(path: Path, why: str) -> InputError:
@@ -139,11 +144,14 @@ def open_tensors(directory: Path) -> Tensors:
     return tensors
 
 
-def widen(stored: np.ndarray) -> np.ndarray:
-    """``stored`` as float32: float32 as it is (no copy), float16 cast, bfloat16 shifted.
+def widen(stored: Stored) -> np.ndarray:
+    """``stored`` as float32: float32 as it is (no copy), float16 cast, bfloat16 shifted,
+    quantised blocks dequantised.
 
     bfloat16 is the top half of a float32, so ``word << 16`` read as float32 is its value.
     """
+    if isinstance(stored, Repacked | Quantised):
+        return stored.widen()
     if stored.dtype == np.uint16:
         return (stored.astype(np.uint32) << 16).view(np.float32)
     return stored.astype(np.float32, copy=False)
@@ -154,21 +162,21 @@ def without_prefix(tensors: Tensors, prefix: str) -> Tensors:
     return {name.removeprefix(prefix): tensor for name, tensor in tensors.items()}
 
 
-def expect(tensors: Tensors, name: str, shape: tuple[int, ...]) -> np.ndarray:
+def expect(tensors: Tensors, name: str, shape: tuple[int, ...]) -> Stored:
     """The tensor ``name``, refused unless it is there with the ``shape`` config.json implies."""
     tensor = tensors.get(name)
     if tensor is None:
         raise InputError(
             f"The weights have no tensor {name!r}: they do not match config.json's model."
         )
-    if tensor.dtype not in DTYPES.values():
+    if isinstance(tensor, np.ndarray) and tensor.dtype not in DTYPES.values():
         raise InputError(
             f"{name} is stored as {tensor.dtype}; the app reads weights stored as "
-            "float32, float16 or bfloat16 only."
+            "float32, float16, bfloat16 or in GGUF's quantised formats only."
         )
     if tensor.shape != shape:
         raise InputError(
-            f"{name} has shape {tensor.shape}, but config.json implies {shape}: the weights "
-            "do not match the configuration."
+            f"{name} has shape {tensor.shape}, but the model's configuration implies {shape}: "
+            "the weights do not match the configuration."
         )
     return tensor

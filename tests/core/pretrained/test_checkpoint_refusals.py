@@ -133,7 +133,7 @@ def test_a_tokenizer_with_more_words_than_the_model_is_refused(saved: dict, tmp_
 
 
 def test_a_path_that_is_not_a_folder_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="not a folder"):
+    with pytest.raises(InputError, match=r"neither a folder nor a \.gguf file"):
         load_checkpoint(tmp_path / "nowhere")
 
 
