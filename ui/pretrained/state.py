@@ -18,7 +18,13 @@ from attention_core.pretrained.slim import SlimTrace
 from attention_core.pretrained.trace import ModelInfo
 from ui.figures.style import FigureStyle
 from ui.pretrained.guided import GUIDED_TEXT
-from ui.pretrained.models import BUNDLED_KEY, MODEL_KEY, checkpoint_folder, choose_model
+from ui.pretrained.models import (
+    BUNDLED_KEY,
+    MODEL_KEY,
+    checkpoint_folder,
+    choose_model,
+    origin,
+)
 from ui.pretrained.runs import Encoding, PageModel, Steps, Trace
 from ui.shared.presentation import current_style
 from ui.shared.safe import escape_markdown, show_error, show_warning
@@ -174,6 +180,7 @@ def page_model() -> PageModel:
         show_error(str(error) if chosen.bundled else f"{choice.key} cannot be loaded: {error}")
         st.stop()
     st.markdown(describe(info))
+    st.caption(origin(choice))
     return chosen
 
 
