@@ -27,6 +27,7 @@ from attention_core.pretrained import config as settings
 from attention_core.pretrained.gguf_checkpoint import load_gguf_model
 from attention_core.pretrained.gguf_tokenizer import gguf_tokenizer
 from attention_core.pretrained.loading import WordPiece
+from attention_core.pretrained.token_text import style_of, token_texts
 from attention_core.pretrained.trace import Model, ModelInfo, ModelTrace, Tokens
 
 
@@ -43,7 +44,7 @@ def decoder_tokenize(tokenizer: WordPiece, text: str) -> Tokens:
     return Tokens(
         ids=np.asarray(encoding.ids[:MAX_TOKENS], dtype=np.int64),
         tokens=tokens,
-        labels=unique_labels(tokens),
+        labels=unique_labels(token_texts(tokens, style_of(tokenizer.whole))),
         cut=len(encoding.ids) - len(tokens),
     )
 
@@ -87,6 +88,14 @@ class Checkpoint:
     def tokenize(self, text: str) -> Tokens:
         """``text`` as the model's tokens, cut to MAX_TOKENS (``Tokens.cut`` says how many)."""
         return self.family.tokenize(self.tokenizer, text)
+
+    def token_names(self, ids: np.ndarray | list[int]) -> list[str]:
+        """Each id as a student reads it: the text it stands for, spaces and line breaks
+        marked ("␣animal"), as the labels of :meth:`tokenize` show them."""
+        whole = self.tokenizer.whole
+        style = style_of(whole)
+        raw = [whole.id_to_token(int(i)) or f"[{int(i)}]" for i in ids]
+        return list(token_texts(raw, style))
 
     def forward(self, ids: np.ndarray | list[int]) -> ModelTrace:
         """Every layer, the final hidden states and (decoders) the logits for ``ids (T,)``."""

@@ -156,6 +156,12 @@ def _common(file: GGUFFile, arch: str) -> dict[str, Any]:
     }
 
 
+def _divides(heads: object, width: object) -> bool:
+    """Whether ``heads`` and ``width`` are whole numbers and the heads split the width evenly."""
+    whole = all(isinstance(n, int) and not isinstance(n, bool) for n in (heads, width))
+    return whole and heads > 0 and width % heads == 0  # type: ignore[operator]
+
+
 def llama_config(file: GGUFFile, arch: str) -> settings.Config:
     """A llama or qwen2 file's metadata as Hugging Face's LlamaConfig / Qwen2Config keys."""
     heads = _meta(file, arch, "attention.head_count")
@@ -175,8 +181,12 @@ def llama_config(file: GGUFFile, arch: str) -> settings.Config:
     }
     if head_dim is not None:
         config["head_dim"] = head_dim
+    else:
+        settings.refuse_unless(
+            _divides(heads, width), f"{heads} heads that do not divide the width {width}"
+        )
     rotated = file.metadata.get(f"{arch}.rope.dimension_count")
-    if isinstance(heads, int) and isinstance(width, int) and isinstance(rotated, int) and heads:
+    if isinstance(rotated, int) and _divides(heads, width):
         config["partial_rotary_factor"] = rotated / (head_dim or width // heads)
     scaling = file.metadata.get(f"{arch}.rope.scaling.type", "none")
     if scaling != "none" or "rope_freqs.weight" in file.tensors:

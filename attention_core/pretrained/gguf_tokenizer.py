@@ -107,6 +107,7 @@ def byte_level_bpe(metadata: dict[str, Any]) -> Tokenizer:
     """The file's byte-level BPE tokenizer, no padding, no truncation."""
     from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers
 
+    tokens = _text_list(metadata, "tokenizer.ggml.tokens")
     kind = metadata.get("tokenizer.ggml.model")
     if kind != "gpt2":
         raise InputError(
@@ -119,7 +120,6 @@ def byte_level_bpe(metadata: dict[str, Any]) -> Tokenizer:
             f"The file's tokenizer splits text the {pre[:40]!r} way, which the app does not "
             f"know; it knows {', '.join(SPLITS)}."
         )
-    tokens = _text_list(metadata, "tokenizer.ggml.tokens")
     vocabulary = {token: index for index, token in reversed(list(enumerate(tokens)))}
     tokenizer = Tokenizer(models.BPE(vocabulary, _merges(metadata), ignore_merges=False))
     tokenizer.pre_tokenizer = pre_tokenizers.Sequence(

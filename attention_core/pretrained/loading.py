@@ -237,10 +237,17 @@ def load_tokenizer(directory: Path, max_tokens: int = MAX_TOKENS) -> WordPiece:
     return WordPiece(whole, cut)
 
 
+#: Control characters that are text: a decoder has tokens for them ("Ċ", a new line).
+LAYOUT = frozenset("\n\t")
+
+
 def clean_text(text: str) -> str:
-    """Control and format characters become spaces (the tokenizer would drop most anyway;
-    a string of only them must count as empty)."""
-    kept = (ch if unicodedata.category(ch)[0] != "C" else " " for ch in text[:MAX_TEXT_CHARS])
+    """Control and format characters other than new lines and tabs become spaces (the
+    tokenizer would drop most anyway; a string of only them must count as empty)."""
+    kept = (
+        " " if unicodedata.category(ch)[0] == "C" and ch not in LAYOUT else ch
+        for ch in text[:MAX_TEXT_CHARS].replace("\r\n", "\n")
+    )
     return "".join(kept).strip()
 
 

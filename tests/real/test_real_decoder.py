@@ -35,7 +35,7 @@ LONG = (
 SENTENCES = (
     "Hello",
     "The animal didn't cross the street because it was too tired.",
-    "In 2024, 3 cats and 12 dogs met at the café: \"Bonjour!\"\nThen they left.",
+    'In 2024, 3 cats and 12 dogs met at the café: "Bonjour!"\nThen they left.',
     LONG,
 )
 

@@ -22,6 +22,7 @@ from attention_core.pretrained import bert, bert_checkpoint, circuits, loading
 from attention_core.pretrained.checkpoint import FAMILIES, Checkpoint, load_checkpoint
 from attention_core.pretrained.head_split import head_score_split
 from attention_core.pretrained.slim import SlimTrace, layer_steps, slim_forward
+from attention_core.pretrained.token_text import KEY, style_of
 from attention_core.pretrained.trace import BlockTrace, ModelInfo, Tokens
 from ui.pretrained.cache import ByteBoundedCache
 from ui.pretrained.models import LOCAL_PREFIX
@@ -156,10 +157,15 @@ class PageModel:
         key = ("slim", self.key, encoded.ids.tobytes())
         return traces().get(key, lambda: slim_forward(self.checkpoint.model, encoded.ids))
 
+    @property
+    def marks_key(self) -> str:
+        """What the marks in token labels mean ("␣ marks a space …"); "" when none are used."""
+        plain = self.bundled or style_of(self.checkpoint.tokenizer.whole) == "plain"
+        return "" if plain else KEY
+
     def token_names(self, ids: np.ndarray) -> list[str]:
-        """How the tokenizer names each id (GPT-2's "Ġ" marks a space before a word)."""
-        tokenizer = self.checkpoint.tokenizer.whole
-        return [tokenizer.id_to_token(int(i)) or f"[{int(i)}]" for i in ids]
+        """Each id as the labels show it: its text, a space before a word as "␣"."""
+        return self.checkpoint.token_names(ids)
 
     def special_ids(self) -> list[int]:
         """Ids of the tokenizer's special tokens ([CLS], <|endoftext|>, <s> ...)."""

@@ -227,7 +227,10 @@ def read_state() -> PretrainedState:
     if chosen.bundled:
         st.caption(f"{len(encoded)} WordPiece tokens, [CLS] and [SEP] included.")
     else:
-        st.caption(f"{len(encoded)} tokens, as {chosen.info.name}'s tokenizer cuts the text.")
+        st.caption(
+            f"{len(encoded)} tokens, as {chosen.info.name}'s tokenizer cuts the text. "
+            + chosen.marks_key
+        )
     layer, head, query, numbers = controls(encoded, chosen.info)
     trace = chosen.trace(encoded)
     return PretrainedState(
