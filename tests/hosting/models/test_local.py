@@ -98,3 +98,33 @@ def test_a_missing_folder_is_reported_not_raised(tmp_path: Path) -> None:
     assert list_local(tmp_path / "absent") == LocalListing(
         (), (f"The models folder {tmp_path / 'absent'} does not exist.",)
     )
+
+
+def test_gguf_files_and_folders_holding_one_are_checkpoints(tmp_path: Path) -> None:
+    (tmp_path / "SmolLM2.Q4_1.gguf").write_bytes(b"GGUF")
+    (tmp_path / "qwen").mkdir()
+    (tmp_path / "qwen" / "qwen2-0.5b.Q8_0.gguf").write_bytes(b"GGUF")
+    assert list_local(tmp_path) == LocalListing(
+        checkpoints=(
+            LocalCheckpoint("SmolLM2.Q4_1", (tmp_path / "SmolLM2.Q4_1.gguf").resolve()),
+            LocalCheckpoint("qwen", (tmp_path / "qwen").resolve()),
+        ),
+        refused=(),
+    )
+
+
+def test_a_folder_of_several_gguf_files_is_refused_with_the_reason(tmp_path: Path) -> None:
+    (tmp_path / "two").mkdir()
+    for name in ("a.gguf", "b.gguf"):
+        (tmp_path / "two" / name).write_bytes(b"GGUF")
+    assert list_local(tmp_path) == LocalListing((), ("two holds several .gguf files: keep one.",))
+
+
+def test_a_gguf_file_linking_outside_the_folder_is_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.gguf"
+    outside.write_bytes(b"GGUF")
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "linked.gguf").symlink_to(outside)
+    assert list_local(models).checkpoints == ()
+    assert list_local(models).refused == ("linked.gguf points outside the models folder.",)
