@@ -32,6 +32,7 @@ BENCHMARKS = (
     "class_session",  # 13. a live class: 100 followers + 30 others; 300 on 3 replicas + Redis
     "decoders",  # 14. each catalogue decoder: load, memory, 128-token forward, trace size
     "class_pages",  # 15. a class of 100 follows its teacher over every page
+    "real_decoder",  # 16. the real SmolLM2 (4-bit GGUF): forward vs transformers, memory, load
 )
 
 

@@ -19,8 +19,9 @@ from attention_core.pretrained.bert import per_head
 from attention_core.pretrained.tensors import Stored, widen
 from attention_core.pretrained.trace import BlockTrace, Model, ModelTrace
 
-#: Rows of the LM head widened at once: a float16 vocabulary is never widened whole.
-LOGIT_ROWS = 8192
+#: Rows of the LM head widened at once: a float16 or quantised vocabulary is never widened
+#: whole, and a slice stays a few MB.
+LOGIT_ROWS = 2048
 
 
 def block_trace(

@@ -46,10 +46,12 @@ class SlimTrace:
 def slim_forward(model: Model, ids: np.ndarray) -> SlimTrace:
     """The forward pass of checked ``ids (T,)``, one layer held at a time: ``SlimTrace``."""
     _, token_rows, position_rows = model.embed(ids)
-    weights, inputs = [], []
-    for x, steps in layer_inputs(model, ids):
-        weights.append(steps.heads.weights)
-        inputs.append(x)
+    info, length = model.info, len(ids)
+    # Filled layer by layer: a list of layers stacked at the end would hold both for a moment.
+    weights = np.empty((info.n_layers, info.n_heads, length, length), np.float32)
+    inputs = np.empty((info.n_layers, length, info.d_model), np.float32)
+    for layer, (x, steps) in enumerate(layer_inputs(model, ids)):
+        weights[layer], inputs[layer] = steps.heads.weights, x
         last = steps.output
     _, logits = model.finish(last)
     guesses: tuple[np.ndarray | None, ...] = (None,) * 4
@@ -58,8 +60,8 @@ def slim_forward(model: Model, ids: np.ndarray) -> SlimTrace:
         del logits  # (T, V): not kept
     return SlimTrace(
         ids=ids,
-        weights=np.stack(weights).astype(np.float32, copy=False),  # (L, H, T, T)
-        inputs=np.stack(inputs).astype(np.float32, copy=False),  # (L, T, d)
+        weights=weights,  # (L, H, T, T)
+        inputs=inputs,  # (L, T, d)
         mask=layer_mask(model, len(ids)),
         token_embeddings=token_rows,
         position_embeddings=position_rows,
