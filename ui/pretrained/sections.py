@@ -34,6 +34,10 @@ from ui.shared.tabs import Tab
 from ui.shared.url import BIND
 
 WHOLE_LAYER = ("x", "normed", "angles")  #: steps of the whole layer, not of one head
+#: Heads the head view draws at once: the bundled model's 12. Each then keeps a colour and a
+#: line style no other has (8 colours × 6 styles repeat after 24 heads), and a legend of them
+#: stays short; a model of 32 heads shows them 12 at a time.
+MAX_HEADS_DRAWN = 12
 
 # ---------------------------------------------------------------- head view
 
@@ -162,13 +166,18 @@ def head_view_tab(state: PretrainedState) -> None:
     query_column, heads_column = st.columns(2)
     with query_column:
         all_queries = st.toggle("Lines from every token", key="all_queries", bind=BIND)
+    n_heads = state.model.info.n_heads
     with heads_column:
         shown_heads = st.multiselect(
             "Heads to draw",
-            list(range(1, state.model.info.n_heads + 1)),
+            list(range(1, n_heads + 1)),
             default=[state.head + 1],
             key="heads",
             bind=BIND,
+            max_selections=MAX_HEADS_DRAWN,
+            help=f"At most {MAX_HEADS_DRAWN} at once, each in its own colour and line style."
+            if n_heads > MAX_HEADS_DRAWN
+            else None,
         )
     st.caption(
         "Lines from the query token (left) to every key (right), thicker for larger weights; "
