@@ -10,6 +10,7 @@ rows, each layer starting a row of its own, so panels keep the bundled model's w
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +19,7 @@ import plotly.graph_objects as go
 from attention_core.pretrained import pooling
 from attention_core.pretrained.loading import Encoded
 from attention_core.pretrained.trace import Tokens
+from ui.figures import build
 from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import NORMAL, FigureStyle
 
@@ -145,10 +147,17 @@ def model_view_figure(
     )
     # Panels of ~70 px: token names would cover them; hovering a cell names its tokens. No
     # padding around a panel (Streamlit's theme pads 8 px), so a panel's title stays clear of
-    # its grey (masked) background.
+    # its grey (masked) background. Set on the plain layout and built once more, unchecked as
+    # the grid was (tests/ui/test_frozen_figures.py builds it checked too): plotly's update
+    # calls took longer than the grid itself for 66 panels.
+    data, layout = build.plain(figure)
+    layout = copy.deepcopy(layout)
     row_px = round(ROW_PX * style.cell_px / NORMAL.cell_px)
-    figure.update_layout(height=FRAME_PX + len(layers) * grid.rows_per_layer * row_px, margin_pad=0)
-    figure.update_xaxes(showticklabels=False)
-    figure.update_yaxes(showticklabels=False)
-    figure.update_annotations(font_size=style.tick_size)
-    return figure
+    layout["height"] = FRAME_PX + len(layers) * grid.rows_per_layer * row_px
+    layout["margin"] = {**layout["margin"], "pad": 0}
+    for axis in ("x", "y"):
+        build.update_axes(layout, axis, {"showticklabels": False})
+    for annotation in layout["annotations"]:
+        annotation["font"] = {**annotation.get("font", {}), "size": style.tick_size}
+    return build.figure(data, layout, checked=False)
+
