@@ -1,22 +1,27 @@
-"""The model view at real sizes: 30 layers × 9 heads (SmolLM2-135M) at 128 tokens, and 48 layers ×
-32 heads; a group of layers at a time, every head of each, on any number of rows.
+"""The pretrained page's figures whose size grows with layers and heads, at real sizes: 30 layers
+× 9 heads (SmolLM2-135M) at 128 tokens, and 48 layers × 32 heads.
 
-Built directly (ui.pretrained.figures), without a server: the layout, the titles, the numbers
-each panel draws, and the text alternative and tables written from them.
+The model view shows a group of layers at a time, every head of each, on any number of rows;
+a score of every head labels every layer; a head view of many heads keeps its legend off its
+title. Built directly (no server): layout, titles, the numbers drawn, and the text alternative
+and tables written from them.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from attention_core.pretrained import pooling
 from ui.figures.describe import describe_figure
+from ui.figures.head_view import head_view
 from ui.figures.style import NORMAL, PRESENTATION
 from ui.figures.tables import figure_tables
 from ui.pretrained.figures import (
     MODEL_VIEW_BINS,
     ModelViewGrid,
     group_label,
+    head_scores_figure,
     model_view_figure,
     model_view_title,
 )
@@ -156,3 +161,42 @@ def test_the_title_names_a_single_layer_group() -> None:
     assert model_view_title(ModelViewGrid(5, 100), range(2, 3)) == (
         "Model view · layer 3 of 5, each layer's 100 heads on 9 rows of up to 12"
     )
+
+
+@pytest.mark.parametrize(("n_layers", "n_heads"), [(30, 9), (48, 32)])
+def test_a_score_of_every_head_labels_every_layer_and_head(n_layers: int, n_heads: int) -> None:
+    scores = np.random.default_rng(2).random((n_layers, n_heads))
+    figure = head_scores_figure(scores, "induction", NORMAL)
+    (trace,) = figure.data
+    np.testing.assert_allclose(np.asarray(trace.z, dtype=float), scores, atol=1e-6)
+    assert list(trace.y) == [f"layer {i}" for i in range(1, n_layers + 1)]
+    assert list(trace.x) == [f"head {j}" for j in range(1, n_heads + 1)]
+    assert figure.layout.title.text == "Induction score of every head"
+    plot_px = figure.layout.height - 120
+    assert plot_px / n_layers >= NORMAL.tick_size + 7  # a row per label, none skipped
+    alt = describe_figure(figure)
+    assert f"Induction score of every head: {n_layers} rows × {n_heads} columns" in alt
+
+
+def test_a_score_of_every_head_of_a_small_model_is_as_tall_as_before() -> None:
+    """Up to 24 rows a heatmap grows by its cell height, as every heatmap of the app."""
+    assert head_scores_figure(np.zeros((3, 4)), "induction", NORMAL).layout.height == 120 + 3 * 28
+    assert head_scores_figure(np.zeros((30, 9)), "induction", NORMAL).layout.height == 120 + 24 * 28
+
+
+def test_a_head_view_of_twelve_heads_keeps_its_legend_rows_off_the_title() -> None:
+    weights = causal_weights(1, 12, 8)[0]
+    labels = [f"t{i}" for i in range(8)]
+    few = head_view(weights, labels, labels, heads=[0, 1, 2, 3], query=5)
+    assert few.layout.margin.t == 60 and few.layout.title.y is None  # as before
+    many = head_view(weights, labels, labels, heads=list(range(12)), query=5, style=PRESENTATION)
+    legend_row = int(PRESENTATION.font_size * 1.8)
+    assert many.layout.margin.t == 60 + 2 * legend_row  # three rows of at most four entries
+    assert (many.layout.title.yref, many.layout.title.y, many.layout.title.yanchor) == (
+        "container",
+        1.0,
+        "top",
+    )
+    assert many.layout.height == 120 + 2 * legend_row + 8 * legend_row  # 8 tokens
+    styles = {(trace.line.color, trace.line.dash) for trace in many.data if trace.showlegend}
+    assert len(styles) == 12  # every head its own colour and line style

@@ -22,6 +22,12 @@ DEEP_CONFIG = transformers.LlamaConfig(
     num_attention_heads=9, num_key_value_heads=3, rope_theta=100000.0,
     max_position_embeddings=256, tie_word_embeddings=True,
 )  # fmt: skip
+WIDE = "local:wide"
+#: 48 layers of 32 query heads sharing 8 K/V heads: wider than any model the page has met.
+WIDE_CONFIG = transformers.LlamaConfig(
+    vocab_size=VOCAB_SIZE, hidden_size=64, intermediate_size=32, num_hidden_layers=48,
+    num_attention_heads=32, num_key_value_heads=8, max_position_embeddings=256,
+)  # fmt: skip
 #: 128 words of the tiny tokenizer, the page's token limit: 64 words, then the same 64 again.
 WORDS = [f"w{(7 * i) % (VOCAB_SIZE - 1) + 1}" for i in range(64)]
 TEXT = " ".join(WORDS + WORDS)
@@ -31,6 +37,7 @@ TEXT = " ".join(WORDS + WORDS)
 def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("models")
     save_model(DEEP_CONFIG, root / "deep")
+    save_model(WIDE_CONFIG, root / "wide")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ATTENTION_MODELS_DIR", str(root))
         patch.setenv("ATTENTION_DATA_DIR", str(tmp_path_factory.mktemp("data")))
@@ -86,3 +93,20 @@ def test_a_link_to_a_group_the_model_does_not_have_is_named_and_ignored() -> Non
     at = page(model=DEEP, text=TEXT, view="Model view", layers="31-36", layer="2")
     assert model_view_title(at).startswith("Model view · layers 1–6 of 30")
     assert any("layers=31-36" in unescaped(warning.value) for warning in at.warning)
+
+
+def test_every_tab_of_a_48_layer_decoder_with_32_heads_draws() -> None:
+    shown = walk_every_tab(WIDE, " ".join(WORDS[:16]))
+    assert len(shown["Model view pages"]) == 24
+    assert shown["Model view pages"][-1] == (
+        "Model view · layers 47–48 of 48, each layer's 32 heads on 3 rows of up to 11"
+    )
+
+
+def test_the_head_view_of_a_32_head_model_draws_at_most_twelve_heads() -> None:
+    at = page(model=WIDE, text=" ".join(WORDS[:16]), view="Head view")
+    heads = at.multiselect(key="heads")
+    assert heads.max_selections == 12 and len(heads.options) == 32
+    heads.set_value(list(range(1, 13))).run()
+    legend = [t["name"] for t in figures(at)[0]["data"] if t.get("showlegend")]
+    assert legend == [f"head {h}" for h in range(1, 13)]

@@ -1,4 +1,5 @@
-"""Figures of the pretrained page: the model view's small multiples, a group of layers at a time.
+"""Figures of the pretrained page: the model view's small multiples, a group of layers at a time,
+and a score of every head (layers × heads).
 
 A model has L × H heads: 72 for the bundled model, 270 for SmolLM2-135M (30 × 9), 1,536 for a
 48-layer model with 32 heads. One figure of them all would be too tall to read and, past some
@@ -20,7 +21,7 @@ from attention_core.pretrained import pooling
 from attention_core.pretrained.loading import Encoded
 from attention_core.pretrained.trace import Tokens
 from ui.figures import build
-from ui.figures.heatmap import heatmap_grid
+from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import NORMAL, FigureStyle
 
 # The model view draws up to 72 heads at once: 72 x 128 x 128 = 1.2 M cells would be
@@ -161,3 +162,23 @@ def model_view_figure(
         annotation["font"] = {**annotation.get("font", {}), "size": style.tick_size}
     return build.figure(data, layout, checked=False)
 
+
+def head_scores_figure(scores: np.ndarray, label: str, style: FigureStyle) -> go.Figure:
+    """A score of every head ``(L, H)`` (previous token, induction …) as a heatmap, layers down.
+
+    Tall enough that every layer keeps its label at the chart's font: a heatmap's own height
+    stops growing at 24 rows, and 48 layers in it labelled only every other one.
+    """
+    n_layers, n_heads = scores.shape
+    row_px = style.tick_size + 7
+    auto = style.cell_px * min(n_layers, 24)
+    return heatmap(
+        scores,
+        [f"layer {i}" for i in range(1, n_layers + 1)],
+        [f"head {j}" for j in range(1, n_heads + 1)],
+        title=f"{label.capitalize()} score of every head",
+        row_title="layer",
+        col_title="head",
+        style=style,
+        height=120 + max(auto, row_px * n_layers),
+    )

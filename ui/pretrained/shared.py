@@ -35,7 +35,7 @@ from ui.figures.describe import describe_head_view
 from ui.figures.head_view import head_view
 from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
-from ui.pretrained.figures import model_view_figure
+from ui.pretrained.figures import head_scores_figure, model_view_figure
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import stage_heatmap
 from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
@@ -209,15 +209,4 @@ def copying_drawn(
 ) -> SharedChart:
     """Every head's ``detector`` score ``(L, H)`` of the model ``key`` as a heatmap."""
     scores = _state.model.copying_scores()[detector]
-    n_layers, n_heads = scores.shape
-    return shared_chart(
-        heatmap(
-            scores,
-            [f"layer {i}" for i in range(1, n_layers + 1)],
-            [f"head {j}" for j in range(1, n_heads + 1)],
-            title=f"{DETECTORS[detector].label.capitalize()} score of every head",
-            row_title="layer",
-            col_title="head",
-            style=style,
-        )
-    )
+    return shared_chart(head_scores_figure(scores, DETECTORS[detector].label, style))
