@@ -28,6 +28,11 @@ WIDE_CONFIG = transformers.LlamaConfig(
     vocab_size=VOCAB_SIZE, hidden_size=64, intermediate_size=32, num_hidden_layers=48,
     num_attention_heads=32, num_key_value_heads=8, max_position_embeddings=256,
 )  # fmt: skip
+DEEP_GPT2 = "local:deep-gpt2"
+#: GPT-2 (absolute positions): its "Why a head attends" splits a head's scores at every layer.
+DEEP_GPT2_CONFIG = transformers.GPT2Config(
+    vocab_size=VOCAB_SIZE, n_embd=36, n_head=9, n_layer=30, n_positions=160,
+)  # fmt: skip
 #: 128 words of the tiny tokenizer, the page's token limit: 64 words, then the same 64 again.
 WORDS = [f"w{(7 * i) % (VOCAB_SIZE - 1) + 1}" for i in range(64)]
 TEXT = " ".join(WORDS + WORDS)
@@ -38,6 +43,7 @@ def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("models")
     save_model(DEEP_CONFIG, root / "deep")
     save_model(WIDE_CONFIG, root / "wide")
+    save_model(DEEP_GPT2_CONFIG, root / "deep-gpt2")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ATTENTION_MODELS_DIR", str(root))
         patch.setenv("ATTENTION_DATA_DIR", str(tmp_path_factory.mktemp("data")))
@@ -110,3 +116,14 @@ def test_the_head_view_of_a_32_head_model_draws_at_most_twelve_heads() -> None:
     heads.set_value(list(range(1, 13))).run()
     legend = [t["name"] for t in figures(at)[0]["data"] if t.get("showlegend")]
     assert legend == [f"head {h}" for h in range(1, 13)]
+
+
+def test_why_the_last_head_of_a_30_layer_gpt2_attends_is_drawn_at_128_tokens() -> None:
+    at = page(model=DEEP_GPT2, text=TEXT, view="Why a head attends", layer="30", head="9")
+    drawn = [spec["layout"]["title"]["text"] for spec in figures(at)]
+    assert drawn == [
+        "Where layer 30 · head 9's scores come from",
+        "The parts of layer 30 · head 9's scores QKᵀ",
+    ]
+    parts = [a["text"] for a in figures(at)[1]["layout"]["annotations"] if a.get("text")]
+    assert "with earlier layers' output" in parts  # the 29 layers before, as one part
