@@ -16,7 +16,7 @@ again, which cost more than building a small key.
 
 Bounds (at most 128 tokens, :data:`attention_core.boundary.limits.MAX_TOKENS`): a head
 view at 128 tokens with every query holds at most 2,000 lines (~1 MB of Python lists), a
-model view one group of at most 6 rows of panels pooled to 32 × 32 (≤ 0.5 MB), a step's
+model view one group of at most 6 rows of panels pooled to 32 × 32 (≤ 0.75 MB), a step's
 heatmap at 128 tokens ~0.5 MB. A class shows a handful of views at once; each count below
 keeps a few views per builder, so all of them together stay under ~60 MB.
 """
@@ -42,7 +42,7 @@ from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
 from ui.shared.stages import Stage, axis_labels
 
 HEAD_VIEWS = 16  #: ≤ 1 MB each at 128 tokens; a class's few views, with head sets and queries
-MODEL_VIEWS = 12  #: ≤ 0.5 MB each (pooled, one group of layers); a few groups per input
+MODEL_VIEWS = 8  #: ≤ 0.75 MB each (pooled): a 30-layer model's 5 groups of layers, and a few more
 HEATMAPS = 32  #: one head's weights or rollout, ≤ 0.5 MB each at 128 tokens
 STAGE_VIEWS = 6  #: a head's ~12 steps, ≤ 0.5 MB each at 128 tokens: ≤ 36 MB in all
 TABLES = 16  #: a head table (one row per head) per input and order: a few kB each
