@@ -67,14 +67,16 @@ def save_markup_tokenizer(directory: Path, vocab_size: int) -> None:
 @pytest.fixture(scope="session")
 def decoder_app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server of its own whose ``ATTENTION_MODELS_DIR`` holds tiny random checkpoints:
-    ``gpt2`` (its last words are :data:`MARKUP_TOKENS`) and ``llama`` (grouped K/V heads,
-    RoPE base 5000), built here offline."""
+    ``gpt2`` (its last words are :data:`MARKUP_TOKENS`), ``llama`` (grouped K/V heads,
+    RoPE base 5000) and ``deep`` (a Llama of 30 layers × 9 heads), built here offline."""
     from tests.core.pretrained.test_families import CONFIGS
     from tests.core.pretrained.tiny_checkpoints import save_model
+    from tests.views.test_pretrained_deep import DEEP_CONFIG
 
     root = tmp_path_factory.mktemp("models")
     for name in ("gpt2", "llama"):
         save_model(CONFIGS[name], root / name)
+    save_model(DEEP_CONFIG, root / "deep")
     save_markup_tokenizer(root / "gpt2", CONFIGS["gpt2"].vocab_size)
     with contextlib.ExitStack() as server:
         # Only the server process gets the settings: it copies the environment at start.

@@ -216,7 +216,44 @@ def test_the_model_menu_is_chosen_by_keyboard_alone(page: Page, decoder_app_url:
     no_exception(page)
 
 
+def _focused_group(page: Page) -> str:
+    """The accessible label of the radio group holding the keyboard focus ("" for none)."""
+    return page.evaluate(
+        "() => document.activeElement.closest('[role=radiogroup]')?.getAttribute('aria-label')"
+        " || ''"
+    )
+
+
+def model_view_title(page: Page) -> str:
+    return next(title for title in plots(page, 2) if title.startswith("Model view"))
+
+
+def test_a_deep_models_view_is_paged_by_keyboard_and_its_link_reopens_the_page(
+    page: Page, decoder_app_url: str
+) -> None:
+    open_page(page, decoder_app_url, link(model="local:deep", view="Model view", layer="3"))
+    assert model_view_title(page) == "Model view · layers 1–6 of 30 (rows) and every head (columns)"
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if _focused_group(page) == "Layers":
+            break
+    else:
+        raise AssertionError("Tab never reached the Layers control")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"[?&]layers=7-12\b"), timeout=30_000)
+    wait_ready(page)
+    for _ in range(2):  # the page the keyboard opened, then its link loaded afresh
+        assert model_view_title(page).startswith("Model view · layers 7–12 of 30")
+        expect(page.get_by_text("Opened below: layer 3 · head 2", exact=False)).to_be_visible()
+        no_exception(page)
+        page.goto(page.url)
+        wait_ready(page)
+
+
 DECODER_VIEWS = (
+    link(model="local:deep", view="Model view", layers="25-30"),
+    link(model="local:deep", view="Heads that copy"),
     link(model="local:llama", view="Every step"),
     link(model="local:gpt2", view="Every step"),
     link(model="local:llama", view="Model view"),

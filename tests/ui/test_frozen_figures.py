@@ -16,6 +16,7 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import plotly.graph_objects as go
@@ -25,6 +26,7 @@ import pytest
 from ui.figures import build
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import NORMAL, PRESENTATION
+from ui.pretrained.figures import model_view_figure
 
 FROZEN = Path(__file__).parent / "frozen_figures"
 
@@ -127,6 +129,14 @@ CASES: dict[str, Callable[[], go.Figure]] = {
         col_title="column",
         style=NORMAL,
         columns=4,
+    ),
+    # The model view's group of layers 2-3 of 4, 13 heads wrapped onto two rows of 7 each.
+    "model_view_wrapped_heads_causal": lambda: model_view_figure(
+        SimpleNamespace(labels=tuple(_labels(5))),
+        _weights(4, 13, 5, 5),
+        NORMAL,
+        _causal(5, 5),
+        range(1, 3),
     ),
     "grid_eight_heads_two_columns": lambda: heatmap_grid(
         _weights(8, 5, 5),

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ui.figures.describe import describe_figure
-from ui.figures.heatmap import MAX_CELLS_WITH_TEXT, display_matrix, heatmap
+from ui.figures.heatmap import MAX_CELLS_WITH_TEXT, display_matrix, heatmap, heatmap_grid
 from ui.figures.style import NORMAL, PRESENTATION
 from ui.figures.tables import figure_tables
 
@@ -122,3 +122,28 @@ def test_labels_that_look_like_markup_are_drawn_and_read_back_as_typed() -> None
     table = figure_tables(figure)[0].frame
     assert list(table.columns) == labels and list(table.index) == labels
     assert "'<b>x</b>' → '<b>x</b>' 1.00, 'a&amp;b'" in describe_figure(figure)
+
+
+@pytest.mark.parametrize(("panels", "columns"), [(40, 1), (40, 40)])
+def test_a_grid_of_any_number_of_rows_or_columns_is_drawn(panels: int, columns: int) -> None:
+    stack = np.full((panels, 2, 2), 0.5)
+    titles = [f"p{i}" for i in range(panels)]
+    figure = heatmap_grid(stack, ["a", "b"], ["a", "b"], titles=titles, title="t", columns=columns)
+    assert len(figure.data) == panels
+    assert len([a.text for a in figure.layout.annotations if a.text]) == panels
+
+
+def test_a_grid_leaves_the_cells_no_panel_takes_empty() -> None:
+    stack = np.full((3, 2, 2), 0.5)
+    figure = heatmap_grid(
+        stack,
+        ["a", "b"],
+        ["a", "b"],
+        titles=["A", "B", "C"],
+        title="t",
+        columns=2,
+        places=[0, 2, 3],
+    )
+    assert [(t.xaxis, t.yaxis) for t in figure.data] == [("x", "y"), ("x3", "y3"), ("x4", "y4")]
+    assert [a.text for a in figure.layout.annotations if a.text] == ["A", "B", "C"]
+    assert [table.title for table in figure_tables(figure)] == ["A", "B", "C"]

@@ -93,7 +93,9 @@ def shared_figures_of(view: str, state: PretrainedState) -> list:
         return [head_view_of(state, state.query).figure]
     if view == "Model view":
         return [
-            shared.model_view_drawn(digest=state.digest, style=NORMAL, _state=state).figure,
+            shared.model_view_drawn(
+                digest=state.digest, first=0, stop=6, style=NORMAL, _state=state
+            ).figure,  # the bundled model's 6 layers are one group
             shared.head_weights_drawn(
                 digest=state.digest, layer=1, head=1, style=NORMAL, _state=state
             ).figure,

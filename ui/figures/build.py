@@ -130,27 +130,50 @@ def update_axes(
                 target[name] = value
 
 
+#: Gaps between a grid's panels take at most this share of its width or height.
+MAX_GAP_SHARE = 0.5
+
+
+def fitted_spacing(spacing: float, count: int) -> float:
+    """``spacing`` (a share of the figure) between ``count`` panels in a line, made smaller when
+    the ``count - 1`` gaps would take more than :data:`MAX_GAP_SHARE` of it.
+
+    ``make_subplots`` refuses a spacing over ``1 / (count - 1)`` (30 layers at 0.08 did) and
+    leaves no room for the panels just below it.
+    """
+    return spacing if count < 2 else min(spacing, MAX_GAP_SHARE / (count - 1))
+
+
 def subplot_layout(
     rows: int, cols: int, titles: Sequence[str], horizontal_spacing: float, vertical_spacing: float
 ) -> dict:
-    """``make_subplots``' layout (axis domains and anchors, title annotations) as a fresh dict."""
-    return copy.deepcopy(
-        _subplot_layout(rows, cols, tuple(titles), horizontal_spacing, vertical_spacing)
-    )
+    """``make_subplots``' layout (axis domains and anchors, title annotations) as a fresh dict,
+    for any number of rows and columns (spacings fitted, :func:`fitted_spacing`).
+
+    Cached by which cells have a title, not by the titles: the model view's groups of layers
+    share one grid of differently titled panels, and ``make_subplots`` of 66 cells is slow.
+    """
+    spacings = (fitted_spacing(horizontal_spacing, cols), fitted_spacing(vertical_spacing, rows))
+    titled = tuple(bool(title) for title in titles)
+    layout = copy.deepcopy(_subplot_layout(rows, cols, titled, *spacings))
+    texts = iter([title for title in titles if title])
+    for annotation in layout.get("annotations", ()):  # one per title, in the titles' order
+        annotation["text"] = next(texts)
+    return layout
 
 
 @functools.lru_cache(maxsize=64)
 def _subplot_layout(
     rows: int,
     cols: int,
-    titles: tuple[str, ...],
+    titled: tuple[bool, ...],
     horizontal_spacing: float,
     vertical_spacing: float,
 ) -> dict:
     grid = make_subplots(
         rows=rows,
         cols=cols,
-        subplot_titles=list(titles),
+        subplot_titles=["title" if has_title else "" for has_title in titled],
         horizontal_spacing=horizontal_spacing,
         vertical_spacing=vertical_spacing,
     )

@@ -27,6 +27,10 @@ MAX_LINES = 2_000
 N_LEVELS = 6
 MAX_LINE_WIDTH = 7.0
 QUERY_X, KEY_X = 0.0, 1.0
+#: Legend entries a row surely holds, even in a narrow column with presentation fonts: more
+#: heads wrap the legend onto more rows, and the top margin grows to keep them off the title.
+LEGEND_PER_ROW = 4
+TOP_PX = 60  #: the top margin for the title and a one-row legend
 
 
 @dataclass(frozen=True)
@@ -134,7 +138,7 @@ def head_view(
                 figure.add_trace(_line_trace(xs, ys, texts, head, level, style))
     figure.add_trace(_token_column(query_labels, QUERY_X - 0.02, "left", query, style))
     figure.add_trace(_token_column(key_labels, KEY_X + 0.02, "right", None, style))
-    _layout(figure, title, max(len(query_labels), len(key_labels)), style)
+    _layout(figure, title, max(len(query_labels), len(key_labels)), style, len(heads))
     return figure
 
 
@@ -176,13 +180,17 @@ def _legend_entry(head: int, style: FigureStyle) -> go.Scatter:
     )
 
 
-def _layout(figure: go.Figure, title: str, n_rows: int, style: FigureStyle) -> None:
+def _layout(figure: go.Figure, title: str, n_rows: int, style: FigureStyle, n_heads: int) -> None:
     row_px = int(style.font_size * 1.8)
+    # A legend of more rows grows up from the plot: the margin grows as much, and the title
+    # keeps to the top of the figure (plotly would centre it in the margin, under the legend).
+    extra_px = (-(-n_heads // LEGEND_PER_ROW) - 1) * row_px
+    placed = {"y": 1.0, "yref": "container", "yanchor": "top", "pad": {"t": 12}}
     figure.update_layout(
-        title={"text": title, "font": {"size": style.title_size}},
+        title={"text": title, "font": {"size": style.title_size}, **(placed if extra_px else {})},
         font={"size": style.font_size},
-        height=120 + row_px * n_rows,
-        margin={"l": 10, "r": 10, "t": 60, "b": 10},
+        height=120 + extra_px + row_px * n_rows,
+        margin={"l": 10, "r": 10, "t": TOP_PX + extra_px, "b": 10},
         plot_bgcolor="rgba(0,0,0,0)",
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0.0},
         hovermode="closest",

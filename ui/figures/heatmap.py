@@ -24,8 +24,6 @@ MASKED_LABEL = "−∞"
 # What a masked cell holds after softmax: exactly zero weight.
 MASKED_WEIGHT_LABEL = "0"
 
-KINDS = ("weights", "scores", "values")
-
 
 def _colour_settings(kind: str, style: FigureStyle, z: np.ndarray) -> dict:
     """Colour scale for a kind of matrix: sequential 0..1 for weights, diverging at 0 otherwise."""
@@ -231,20 +229,23 @@ def heatmap_grid(
     col_title: str = "key",
     style: FigureStyle = NORMAL,
     columns: int = 4,
+    places: Sequence[int] | None = None,
 ) -> go.Figure:
-    """Small multiples of ``matrices (H, R, C)`` (e.g. every head's weights).
+    """Small multiples of ``matrices (H, R, C)`` (e.g. every head's weights), ``columns`` wide,
+    on one colour axis (colours compare across panels); masked cells as in :func:`heatmap`.
 
-    One shared colour axis, so colours compare across panels; masked cells as
-    in :func:`heatmap` (grey background, NaN data).
+    ``places``: each panel's cell, row by row from 0 (default: one after the other); a cell
+    no panel takes stays empty. Any number of rows and columns fits (:func:`build.subplot_layout`).
     """
     stack = np.asarray(matrices)
-    n_panels = stack.shape[0]
-    columns = max(1, min(columns, n_panels))
-    n_rows = -(-n_panels // columns)
+    cells = list(range(stack.shape[0]) if places is None else places)
+    columns = max(1, min(columns, max(cells) + 1))
+    n_rows = -(-(max(cells) + 1) // columns)
+    by_cell = dict(zip(cells, titles, strict=True))
     layout = build.subplot_layout(
         n_rows,
         columns,
-        titles,
+        [by_cell.get(cell, "") for cell in range(max(cells) + 1)],
         horizontal_spacing=0.04,
         vertical_spacing=0.08 if n_rows > 1 else 0.0,
     )
@@ -255,9 +256,9 @@ def heatmap_grid(
         {
             **_panel(display_matrix(stack[index], mask), rows, cols, titles[index], hover),
             "coloraxis": "coloraxis",
-            **build.cell_axes(index // columns + 1, index % columns + 1, columns),
+            **build.cell_axes(cell // columns + 1, cell % columns + 1, columns),
         }
-        for index in range(n_panels)
+        for index, cell in enumerate(cells)
     ]
     colour_axis = {
         "colorscale": build.colour_scale(colours["colorscale"]),
@@ -291,8 +292,7 @@ def heatmap_grid(
             "tickfont": {"size": style.tick_size},
         },
     )
-    # Panels share their rows: label them once, on the left, so labels of one
-    # panel do not run into its neighbour.
+    # Panels share their rows: label them once, on the left, clear of their neighbours.
     build.update_axes(
         layout, "y", {"showticklabels": False}, columns=range(2, columns + 1), grid_cols=columns
     )

@@ -48,9 +48,11 @@ def open_head(layer: int, head: int) -> None:
 def strongest_buttons(scores: np.ndarray, label: str) -> None:
     """The few heads with the highest score, each one click from the head view."""
     st.markdown(f"**Strongest {label} heads**")
-    columns = st.columns(STRONGEST)
-    for column, (layer, head, value) in zip(columns, strongest(scores, STRONGEST), strict=False):
-        column.button(
+    # One row that wraps, not fixed columns: a label cut to a column's width lost its score
+    # (two-digit layers, presentation fonts).
+    row = st.container(horizontal=True, wrap=True)
+    for layer, head, value in strongest(scores, STRONGEST):
+        row.button(
             f"Open {head_name(layer, head)} ({value:.2f})",
             key=f"copy_open_{layer}_{head}",
             on_click=open_head,

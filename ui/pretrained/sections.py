@@ -18,16 +18,10 @@ from attention_core.teaching.head_questions import head_name
 from ui.pretrained import decoder_stages
 from ui.pretrained.copying import copying_tab
 from ui.pretrained.decoder_guided import decoder_guided_section
-from ui.pretrained.figures import MODEL_VIEW_BINS
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
+from ui.pretrained.model_view import model_view_tab
 from ui.pretrained.next_token import next_token_tab
-from ui.pretrained.shared import (
-    head_view_drawn,
-    head_weights_drawn,
-    model_view_drawn,
-    rollout_drawn,
-    stage_figures,
-)
+from ui.pretrained.shared import head_view_drawn, rollout_drawn, stage_figures
 from ui.pretrained.stages import STAGES, layer_stage, layer_stage_code, stage_matrix
 from ui.pretrained.state import PretrainedState
 from ui.pretrained.summary import summary_tab
@@ -40,33 +34,10 @@ from ui.shared.tabs import Tab
 from ui.shared.url import BIND
 
 WHOLE_LAYER = ("x", "normed", "angles")  #: steps of the whole layer, not of one head
-
-# ---------------------------------------------------------------- model view
-
-
-def model_view(state: PretrainedState) -> None:
-    length = len(state.encoded)
-    if length > MODEL_VIEW_BINS:
-        st.caption(
-            f"{length} tokens are pooled into {MODEL_VIEW_BINS} runs of neighbouring tokens "
-            f"(a run's queries averaged, its keys summed) to keep "
-            f"{state.weights.shape[0] * state.weights.shape[1]} panels light; the head "
-            "below and every other view show all tokens."
-        )
-    else:
-        st.caption(
-            f"Each panel is one head's {length} × {length} weights (query rows, key columns)."
-        )
-    chart(model_view_drawn(digest=state.digest, style=state.style, _state=state), key="model_view")
-    info = state.model.info
-    if info.n_kv_heads < info.n_heads:
-        st.caption(decoder_stages.group_sentence(info, state.head))
-    st.caption("Pick a layer and head above to open it here.")
-    opened = head_weights_drawn(
-        digest=state.digest, layer=state.layer, head=state.head, style=state.style, _state=state
-    )
-    chart(opened, key="opened_head")
-
+#: Heads the head view draws at once: the bundled model's 12. Each then keeps a colour and a
+#: line style no other has (8 colours × 6 styles repeat after 24 heads), and a legend of them
+#: stays short; a model of 32 heads shows them 12 at a time.
+MAX_HEADS_DRAWN = 12
 
 # ---------------------------------------------------------------- head view
 
@@ -195,13 +166,18 @@ def head_view_tab(state: PretrainedState) -> None:
     query_column, heads_column = st.columns(2)
     with query_column:
         all_queries = st.toggle("Lines from every token", key="all_queries", bind=BIND)
+    n_heads = state.model.info.n_heads
     with heads_column:
         shown_heads = st.multiselect(
             "Heads to draw",
-            list(range(1, state.model.info.n_heads + 1)),
+            list(range(1, n_heads + 1)),
             default=[state.head + 1],
             key="heads",
             bind=BIND,
+            max_selections=MAX_HEADS_DRAWN,
+            help=f"At most {MAX_HEADS_DRAWN} at once, each in its own colour and line style."
+            if n_heads > MAX_HEADS_DRAWN
+            else None,
         )
     st.caption(
         "Lines from the query token (left) to every key (right), thicker for larger weights; "
@@ -221,10 +197,6 @@ def guided_tab(state: PretrainedState) -> None:
         st.caption("This tab always uses the guided sentence; the other tabs show yours.")
     encoded = state.model.encode(GUIDED_TEXT)
     guided_section(encoded, state.model.trace(encoded), state.style)
-
-
-def model_view_tab(state: PretrainedState) -> None:
-    model_view(state)
 
 
 TABS: tuple[Tab[PretrainedState], ...] = (

@@ -16,9 +16,9 @@ again, which cost more than building a small key.
 
 Bounds (at most 128 tokens, :data:`attention_core.boundary.limits.MAX_TOKENS`): a head
 view at 128 tokens with every query holds at most 2,000 lines (~1 MB of Python lists), a
-model view's panels are pooled to 32 × 32 (~1 MB for a 30-layer decoder), a step's heatmap
-at 128 tokens ~0.5 MB. A class shows a handful of views at once; each count below keeps a
-few views per builder, so all of them together stay under ~60 MB.
+model view one group of at most 6 rows of panels pooled to 32 × 32 (≤ 0.75 MB), a step's
+heatmap at 128 tokens ~0.5 MB. A class shows a handful of views at once; each count below
+keeps a few views per builder, so all of them together stay under ~60 MB.
 """
 
 from __future__ import annotations
@@ -35,14 +35,14 @@ from ui.figures.describe import describe_head_view
 from ui.figures.head_view import head_view
 from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
-from ui.pretrained.figures import model_view_figure
+from ui.pretrained.figures import head_scores_figure, model_view_figure
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import stage_heatmap
 from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
 from ui.shared.stages import Stage, axis_labels
 
 HEAD_VIEWS = 16  #: ≤ 1 MB each at 128 tokens; a class's few views, with head sets and queries
-MODEL_VIEWS = 4  #: ≤ 1 MB each (pooled); one per input and style
+MODEL_VIEWS = 8  #: ≤ 0.75 MB each (pooled): a 30-layer model's 5 groups of layers, and a few more
 HEATMAPS = 32  #: one head's weights or rollout, ≤ 0.5 MB each at 128 tokens
 STAGE_VIEWS = 6  #: a head's ~12 steps, ≤ 0.5 MB each at 128 tokens: ≤ 36 MB in all
 TABLES = 16  #: a head table (one row per head) per input and order: a few kB each
@@ -80,9 +80,14 @@ def head_view_drawn(
 
 
 @shared_figures(MODEL_VIEWS)
-def model_view_drawn(digest: str, style: FigureStyle, _state: PretrainedState) -> SharedChart:
-    """Every layer and head's weights as small multiples (:func:`model_view_figure`)."""
-    return shared_chart(model_view_figure(_state.encoded, _state.weights, style, mask_of(_state)))
+def model_view_drawn(
+    digest: str, first: int, stop: int, style: FigureStyle, _state: PretrainedState
+) -> SharedChart:
+    """Every head of layers ``first`` .. ``stop - 1`` (0-based, one group of the model view)
+    as small multiples (:func:`model_view_figure`)."""
+    layers = range(first, stop)
+    figure = model_view_figure(_state.encoded, _state.weights, style, mask_of(_state), layers)
+    return shared_chart(figure)
 
 
 @shared_figures(HEATMAPS)
@@ -204,15 +209,4 @@ def copying_drawn(
 ) -> SharedChart:
     """Every head's ``detector`` score ``(L, H)`` of the model ``key`` as a heatmap."""
     scores = _state.model.copying_scores()[detector]
-    n_layers, n_heads = scores.shape
-    return shared_chart(
-        heatmap(
-            scores,
-            [f"layer {i}" for i in range(1, n_layers + 1)],
-            [f"head {j}" for j in range(1, n_heads + 1)],
-            title=f"{DETECTORS[detector].label.capitalize()} score of every head",
-            row_title="layer",
-            col_title="head",
-            style=style,
-        )
-    )
+    return shared_chart(head_scores_figure(scores, DETECTORS[detector].label, style))

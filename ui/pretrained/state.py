@@ -35,6 +35,7 @@ DEFAULT_TEXT = GUIDED_TEXT
 DEFAULT_PAIR = "It was too tired to walk any further."
 #: The sentence(s), taken as typed: never refused, so not checked against the link.
 SENTENCE_KEYS = ("text", "pair", "text2")
+LAYERS_KEY = "layers"  #: the group of layers the model view shows (``ui.pretrained.model_view``)
 #: Every URL key the page binds ("heads" holds the heads the head view draws).
 URL_KEYS = (
     MODEL_KEY,
@@ -43,6 +44,7 @@ URL_KEYS = (
     "layer",
     "head",
     "query",
+    LAYERS_KEY,
     "heads",
     "all_queries",
     "preset",

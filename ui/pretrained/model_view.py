@@ -1,0 +1,114 @@
+"""The "Model view" tab: every head of a group of layers as small multiples, and the opened head.
+
+A model whose heads fit one group (the bundled model's 6 layers × 12 heads) is drawn whole,
+as it always was. A deeper one is paged through with the "Layers" control (1-6, 7-12, …,
+:class:`ui.pretrained.figures.ModelViewGrid`), bound to the link like every control of the
+page. It starts at the group holding the chosen layer, and follows the chosen layer when that
+changes (the Layer control, a head table's row, a strongest head's button); paging changes
+nothing else. A link's group wins when a link is opened: Streamlit lets the link's value
+override one set here on that run, so a class following its teacher sees the teacher's group.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention_core.teaching.head_questions import head_name
+from ui.pretrained.figures import (
+    MODEL_VIEW_BINS,
+    ModelViewGrid,
+    group_label,
+    group_words,
+)
+from ui.pretrained.shared import head_weights_drawn, model_view_drawn
+from ui.pretrained.state import LAYERS_KEY, PretrainedState
+from ui.shared.matrix_view import chart
+from ui.shared.url import BIND
+
+#: The chosen layer (0-based) when the pager was last drawn: a different one is followed.
+FOLLOWED_KEY = "_model_view_layer"
+
+
+def shown_group(state: PretrainedState) -> range:
+    """The layers to draw: the only group, or the one the "Layers" control shows."""
+    grid = ModelViewGrid(state.model.info.n_layers, state.model.info.n_heads)
+    if len(grid.groups) == 1:
+        return grid.groups[0]
+    by_label = {group_label(group): group for group in grid.groups}
+    own = group_label(grid.group_of(state.layer))
+    followed = st.session_state.get(FOLLOWED_KEY)
+    follow = followed is not None and followed != state.layer
+    if follow:
+        st.session_state[LAYERS_KEY] = own
+    st.session_state[FOLLOWED_KEY] = state.layer
+    picked = st.segmented_control(
+        "Layers",
+        list(by_label),
+        # A value just set above needs no default (Streamlit would log that it has both).
+        default=None if follow else own,
+        required=True,
+        key=LAYERS_KEY,
+        bind=BIND,
+        help=f"{grid.n_layers} layers × {grid.n_heads} heads: too many to read at once, so "
+        f"{grid.layers_per_group} layers at a time. Choosing a layer above shows its group.",
+    )
+    return by_label.get(str(picked), grid.group_of(state.layer))
+
+
+def pooling_caption(state: PretrainedState, layers: range) -> str:
+    """What a panel holds: the whole matrix, or runs of neighbouring tokens."""
+    length = len(state.encoded)
+    panels = len(layers) * state.model.info.n_heads
+    if length > MODEL_VIEW_BINS:
+        return (
+            f"{length} tokens are pooled into {MODEL_VIEW_BINS} runs of neighbouring tokens "
+            f"(a run's queries averaged, its keys summed) to keep {panels} panels light; the "
+            "head below and every other view show all tokens."
+        )
+    return f"Each panel is one head's {length} × {length} weights (query rows, key columns)."
+
+
+def shared_keys_sentence(n_heads: int, n_kv_heads: int) -> str:
+    """Grouped-query attention in the model view's words: which heads of a layer share K and V."""
+    if n_kv_heads == 1:
+        return (
+            f"Multi-query attention: in every layer, all {n_heads} heads share one set of keys "
+            "and values; only their queries differ."
+        )
+    size = n_heads // n_kv_heads
+    runs = [f"{first}–{first + size - 1}" for first in range(1, n_heads + 1, size)]
+    listed = ", ".join(runs[:-1]) + f" and {runs[-1]}"
+    return (
+        f"Grouped-query attention: in every layer, heads {listed} each share one set of keys "
+        "and values; only their queries differ."
+    )
+
+
+def model_view_tab(state: PretrainedState) -> None:
+    layers = shown_group(state)
+    st.caption(pooling_caption(state, layers))
+    chart(
+        model_view_drawn(
+            digest=state.digest,
+            first=layers.start,
+            stop=layers.stop,
+            style=state.style,
+            _state=state,
+        ),
+        key="model_view",
+    )
+    info = state.model.info
+    if info.n_kv_heads < info.n_heads:
+        st.caption(shared_keys_sentence(info.n_heads, info.n_kv_heads))
+    opened = head_name(state.layer, state.head)
+    if state.layer in layers:
+        st.caption("Pick a layer and head above to open it here.")
+    else:
+        st.caption(
+            f"Opened below: {opened}, which is not among {group_words(layers)} above. Pick a "
+            "layer and head above to open another."
+        )
+    drawn = head_weights_drawn(
+        digest=state.digest, layer=state.layer, head=state.head, style=state.style, _state=state
+    )
+    chart(drawn, key="opened_head")
