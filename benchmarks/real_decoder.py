@@ -186,7 +186,10 @@ def results(variant: str) -> list[Result]:
                 RATIO_TARGET if at_target else REPORT_ONLY,
                 "×",
                 spread=(round(low, 2), round(high, 2)),
-                details={"ours ms": round(1000 * ours_s), "transformers ms": round(1000 * theirs_s)},
+                details={
+                    "ours ms": round(1000 * ours_s),
+                    "transformers ms": round(1000 * theirs_s),
+                },
             )
         )
     return out
