@@ -14,7 +14,8 @@ measured three ways:
   held, as the page's cache holds it, minus the resident memory before loading.
   Target: ≤ 250 MB.
 - **load**: ``load_checkpoint`` of the file in that fresh process (the file in the
-  page cache, as after ``make``).
+  page cache, as after ``make``); and, for the header alone, our reader against the
+  ``gguf`` package's ``GGUFReader`` (time and resident memory, each in a fresh process).
 
 Each is measured for three ways of keeping the weights, the trade-off between memory
 and time: ``repacked`` (the app's: 4-bit blocks rearranged at load, each layer
@@ -113,6 +114,21 @@ def memory_here(variant: str) -> dict[str, float]:
     }
 
 
+def reader_here(which: str) -> dict[str, float]:
+    """In a fresh process: the time and resident memory of reading the file's header."""
+    import gguf  # imported before the clock starts: not the reader's cost
+
+    from attention_core.pretrained.gguf_file import read_gguf
+
+    base = memory()
+    start = time.perf_counter()
+    read = read_gguf(model_file()) if which == "ours" else gguf.GGUFReader(model_file())
+    seconds = time.perf_counter() - start
+    after = memory()
+    del read
+    return {"s": seconds, "mb": after["peak"] - base["rss"]}
+
+
 def timing_here(variant: str) -> dict[str, list[float]]:
     """Ours against transformers on the same file and threads, alternated, per length."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -195,13 +211,29 @@ def results(variant: str) -> list[Result]:
     return out
 
 
+def reader_results() -> list[Result]:
+    ours, theirs = _fresh("reader", "ours"), _fresh("reader", "gguf")
+    return [
+        Result(
+            f"real decoder: reading the GGUF header, {name}",
+            round(figures["s"], 2),
+            REPORT_ONLY,
+            "s",
+            details={"resident MB": round(figures["mb"], 1)},
+        )
+        for name, figures in (("ours", ours), ("gguf.GGUFReader", theirs))
+    ]
+
+
+HERE = {"--memory": memory_here, "--timing": timing_here, "--reader": reader_here}
+
+
 def main() -> None:
-    if len(sys.argv) == 3 and sys.argv[1] in ("--memory", "--timing"):
-        here = memory_here if sys.argv[1] == "--memory" else timing_here
-        print(json.dumps(here(sys.argv[2])))
+    if len(sys.argv) == 3 and sys.argv[1] in HERE:
+        print(json.dumps(HERE[sys.argv[1]](sys.argv[2])))
         return
     model_file()
-    emit([result for variant in VARIANTS for result in results(variant)])
+    emit([result for variant in VARIANTS for result in results(variant)] + reader_results())
 
 
 if __name__ == "__main__":

@@ -16,8 +16,9 @@ executed and nothing is copied: each tensor is a read-only view of the mapped fi
 
 The ``gguf`` package's own ``GGUFReader`` reads the same fields, and the tests check
 that both agree. It is not used here because it keeps every string of the metadata as
-two NumPy arrays: for a 49 152-token vocabulary that is seconds and well over a
-hundred MB per load (BENCHMARKS.md, "A real decoder"), more than the model's weights.
+two NumPy arrays: a vocabulary of tens of thousands of tokens then costs more memory
+than the model's own 4-bit weights, and seconds per load (BENCHMARKS.md, "A real
+decoder", measures both readers).
 The constants (value and tensor types, block sizes) and the dequantisation come from
 the ``gguf`` package.
 """
