@@ -104,3 +104,11 @@ def test_head_view_heads_differ_by_line_style_not_only_colour() -> None:
     figure = head_view(weights, ["a", "b"], ["a", "b"], heads=[0, 1, 2])
     dash_of = {t.name: t.line.dash for t in figure.data if t.name and t.name.startswith("head")}
     assert dash_of == {"head 1": "solid", "head 2": "dash", "head 3": "dot"}
+
+
+@pytest.mark.parametrize("style", [NORMAL, PRESENTATION])
+def test_every_head_colour_reaches_3_to_1_against_the_page_as_lines_must(style) -> None:
+    """WCAG 1.4.11: a head's line or marker is a graphical object a student must see."""
+    for colour in style.head_palette:
+        assert contrast_ratio(hex_to_rgb(colour), WHITE) >= 3.0, colour
+    assert len(set(style.head_palette)) == len(style.head_palette)
