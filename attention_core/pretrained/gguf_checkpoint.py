@@ -125,6 +125,11 @@ def _check_types(file: GGUFFile) -> None:
 
 def renamed(file: GGUFFile, names: dict[str, str], n_layers: int) -> Tensors:
     """The file's tensors under Hugging Face's names (tensors without one are left out)."""
+    if n_layers > len(file.tensors):  # every layer holds tensors: a count that big is a lie
+        raise InputError(
+            f"{file.path.name} declares {n_layers} layers but holds {len(file.tensors)} "
+            "tensors in all: it is damaged or not a model of this architecture."
+        )
     tensors: Tensors = {}
     for gguf_name, hf_name in names.items():
         for i in range(n_layers) if "{i}" in gguf_name else (0,):

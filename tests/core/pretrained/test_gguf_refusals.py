@@ -8,7 +8,9 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
+import gguf
 import pytest
+from gguf.gguf_writer import GGUFValue
 
 from attention_core import InputError
 from attention_core.pretrained import load_checkpoint
@@ -82,4 +84,13 @@ def test_an_unsupported_tokenizer_kind_is_refused(tmp_path: Path) -> None:
     assert data != path.read_bytes()
     path.write_bytes(data)
     with pytest.raises(InputError, match="byte-level BPE tokenizers"):
+        load_checkpoint(path)
+
+
+def test_a_layer_count_larger_than_the_file_is_refused_at_once(tmp_path: Path) -> None:
+    """No loop over 2**40 layers: the count is checked against the tensors the file holds."""
+    writer = gguf_hostile._llama_writer()
+    writer.kv_data[0]["llama.block_count"] = GGUFValue(2**40, gguf.GGUFValueType.UINT64)
+    path = gguf_hostile.finish_gguf(writer, tmp_path / "layers.gguf")
+    with pytest.raises(InputError, match=r"declares 1099511627776 layers but holds \d+ tensors"):
         load_checkpoint(path)
