@@ -62,22 +62,21 @@ def _rank(probabilities: np.ndarray, actual: np.ndarray) -> tuple[np.ndarray, np
 
 
 def _summary(
-    logits: np.ndarray, k: int, next_ids: np.ndarray | None
+    logits: np.ndarray, k: int, next_ids: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Top ``k`` of every row and (``next_ids (T-1,)`` given) each next token's rank, computed
-    :data:`ROWS_AT_ONCE` rows at a time: ``(ids, probabilities, ranks, rank probabilities)``."""
-    parts: list[tuple[np.ndarray, ...]] = []
-    length = logits.shape[0]
-    for start in range(0, length, ROWS_AT_ONCE):
+    """Top ``k`` of every row of ``logits (T, V)`` and the rank of each of ``next_ids``
+    (row ``t``'s real next token; fewer than ``T``, or none), :data:`ROWS_AT_ONCE` rows at a
+    time: ``(ids (T, k), probabilities (T, k), ranks (N,), rank probabilities (N,))``."""
+    tops, ranks = [], []
+    for start in range(0, logits.shape[0], ROWS_AT_ONCE):
         probabilities = next_token_probabilities(logits[start : start + ROWS_AT_ONCE])  # (r, V)
-        top = _top(probabilities, k) if k else (np.zeros((len(probabilities), 0), np.int64),) * 2
-        known = 0 if next_ids is None else max(0, min(len(probabilities), length - 1 - start))
-        actual = np.zeros(0, np.int64) if next_ids is None else next_ids[start : start + known]
-        parts.append((*top, *_rank(probabilities[:known], actual)))
-    ids, top_probabilities, ranks, rank_probabilities = (
-        np.concatenate(p) for p in zip(*parts, strict=True)
+        actual = next_ids[start : start + ROWS_AT_ONCE]  # the last row has no next token
+        tops.append(_top(probabilities, k))
+        ranks.append(_rank(probabilities[: len(actual)], actual))
+    (ids, top_probabilities), (rank, rank_probabilities) = (
+        tuple(np.concatenate(part) for part in zip(*pairs, strict=True)) for pairs in (tops, ranks)
     )
-    return ids, top_probabilities, ranks, rank_probabilities
+    return ids, top_probabilities, rank, rank_probabilities
 
 
 def top_next(logits: object, k: int = TOP_K) -> tuple[np.ndarray, np.ndarray]:
@@ -88,7 +87,7 @@ def top_next(logits: object, k: int = TOP_K) -> tuple[np.ndarray, np.ndarray]:
     """
     checked = _check_logits(logits)
     k = check_positive_int(k, "The number of guesses k", maximum=checked.shape[1])
-    ids, probabilities, _, _ = _summary(checked, k, None)
+    ids, probabilities, _, _ = _summary(checked, k, np.zeros(0, np.int64))
     return ids, probabilities
 
 
@@ -102,7 +101,7 @@ def rank_of_next(logits: object, ids: object) -> tuple[np.ndarray, np.ndarray]:
     """
     checked = _check_logits(logits)
     token_ids = _check_ids(ids, checked.shape)
-    _, _, ranks, probabilities = _summary(checked, 0, token_ids[1:])
+    _, _, ranks, probabilities = _summary(checked, 1, token_ids[1:])
     return ranks, probabilities
 
 

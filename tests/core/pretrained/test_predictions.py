@@ -149,3 +149,29 @@ def test_a_rank_within_k_points_at_the_real_token_in_the_top_guesses(logits, dat
     for position, rank in enumerate(ranks):
         assert top_ids[position, rank - 1] == ids[position + 1]
         assert top_probabilities[position, rank - 1] == probabilities[position]
+
+
+@given(
+    rows=st.integers(1, 3 * predictions.ROWS_AT_ONCE + 1),
+    vocab=st.integers(2, 40),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_summary_in_chunks_equals_the_guesses_and_ranks_row_by_row(
+    rows: int, vocab: int, seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    logits = rng.integers(-3, 3, (rows, vocab)).astype(np.float64)  # many ties
+    ids = rng.integers(0, vocab, rows)
+    k = min(3, vocab)
+    top_ids, top_probabilities, ranks, rank_probabilities = predictions.next_token_summary(
+        logits, ids, k
+    )
+    for t in range(rows):
+        expected_ids, expected_p = predictions.top_next(logits[t : t + 1], k)
+        np.testing.assert_array_equal(top_ids[t], expected_ids[0])
+        np.testing.assert_allclose(top_probabilities[t], expected_p[0])
+    expected_ranks = [
+        predictions.rank_of_next(logits[t : t + 2], ids[t : t + 2])[0][0] for t in range(rows - 1)
+    ]
+    np.testing.assert_array_equal(ranks, expected_ranks)
+    assert rank_probabilities.shape == (rows - 1,)
