@@ -55,22 +55,24 @@ from attention_core.teaching.pitfalls import (
     wrong_axis_softmax_pitfall,
 )
 from attention_core.timeseries.csv_reader import SeriesReport, read_series, series_report
+from attention_core.timeseries.embedding import (
+    FeatureEmbedding,
+    SeriesAttention,
+    init_feature_embedding,
+    series_attention,
+)
 from attention_core.timeseries.options import FEATURE_ACTIVATIONS, SERIES_SCALINGS
 from attention_core.timeseries.samples import SEASONAL_PERIOD, seasonal_series, synthetic_ohlcv
 from attention_core.timeseries.windows import (
-    FeatureEmbedding,
     ForecastErrors,
     Scaler,
-    SeriesAttention,
     SeriesDataset,
     check_window,
     fit_scaler,
     forecast_errors,
-    init_feature_embedding,
     prepare_dataset,
     row_labels,
     scaling_rows,
-    series_attention,
     windows_at,
 )
 

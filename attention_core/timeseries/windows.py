@@ -1,12 +1,9 @@
-r"""From a series to attention over time: scaling, windows, feature embeddings.
+r"""From a series to the windows a model learns from: scaling, windows, errors.
 
 A window is ``T`` consecutive rows of the ``p`` chosen feature columns,
 ``X (T, p)``; the model forecasts the target one step after the window's last
-row. Before attention, each row is embedded (the notes' FeatureEmbeddings layer):
-
-.. math:: \tilde X = g(X W + b), \qquad W \in \mathbb R^{p \times d_{model}}
-
-and the core's :func:`~attention_core.run_attention` adds positions and attends.
+row. How a window is embedded and attended over before any training:
+:mod:`attention_core.timeseries.embedding`.
 """
 
 from __future__ import annotations
@@ -17,14 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from attention_core.boundary.config import AttentionConfig
 from attention_core.boundary.errors import InputError
 from attention_core.boundary.limits import MAX_TRAIN_WINDOWS, MAX_WINDOW
-from attention_core.boundary.pipeline import AttentionRun, build_mask, run_attention
 from attention_core.boundary.registry import choose
 from attention_core.boundary.validation import check_positive_int
-from attention_core.maths.projections import glorot_uniform
-from attention_core.timeseries.options import FEATURE_ACTIVATIONS, SERIES_SCALINGS
+from attention_core.timeseries.options import SERIES_SCALINGS
 
 #: The most recent share of windows kept aside to validate a trained model.
 VALIDATION_SHARE = 0.2
@@ -204,55 +198,3 @@ def forecast_errors(actual: np.ndarray, predicted: np.ndarray) -> ForecastErrors
     """MAE and RMSE of ``predicted (n,)`` against ``actual (n,)``."""
     error = np.asarray(predicted, dtype=float) - np.asarray(actual, dtype=float)
     return ForecastErrors(float(np.mean(np.abs(error))), float(np.sqrt(np.mean(error**2))))
-
-
-def activate(z: np.ndarray, name: str) -> np.ndarray:
-    """The embedding's activation ``name`` (see :data:`FEATURE_ACTIVATIONS`) applied to ``z``."""
-    return choose(FEATURE_ACTIVATIONS, name, "activation").build(z)
-
-
-@dataclass(frozen=True)
-class FeatureEmbedding:
-    """One dense layer ``w (p, d_model)``, ``b (d_model,)`` and its activation."""
-
-    w: np.ndarray
-    b: np.ndarray
-    activation: str
-
-    def __call__(self, x: np.ndarray) -> np.ndarray:
-        r""":math:`g(XW + b)`: ``x (T, p)`` -> ``(T, d_model)``."""
-        return activate(np.asarray(x, dtype=float) @ self.w + self.b, self.activation)
-
-
-def init_feature_embedding(
-    n_features: int, d_model: int, activation: str = "relu", seed: int = 0
-) -> FeatureEmbedding:
-    """Glorot-uniform ``W (p, d_model)`` and zero bias, from ``default_rng([seed, 0xFE])``."""
-    choose(FEATURE_ACTIVATIONS, activation, "activation")
-    rng = np.random.default_rng([int(seed), 0xFE])
-    return FeatureEmbedding(glorot_uniform(rng, n_features, d_model), np.zeros(d_model), activation)
-
-
-@dataclass(frozen=True)
-class SeriesAttention:
-    """Attention over one window: ``x (T, p)`` -> ``embedded (T, d_model)`` -> ``run``."""
-
-    x: np.ndarray
-    embedding: FeatureEmbedding
-    embedded: np.ndarray
-    run: AttentionRun
-
-
-def series_attention(
-    x: np.ndarray, config: AttentionConfig, activation: str = "relu"
-) -> SeriesAttention:
-    """Embed the window ``x (T, p)`` and run the core's attention with ``config``'s mask.
-
-    The mask comes from ``config.mask`` ('causal': each day sees only itself
-    and the past). Weights are seeded by ``config.seed``.
-    """
-    x = np.asarray(x, dtype=float)
-    embedding = init_feature_embedding(x.shape[1], config.d_model, activation, config.seed)
-    embedded = embedding(x)
-    mask = build_mask(config, x.shape[0], x.shape[0])
-    return SeriesAttention(x, embedding, embedded, run_attention(embedded, config, mask=mask))
