@@ -55,6 +55,7 @@ from attention_core.teaching.pitfalls import (
     wrong_axis_softmax_pitfall,
 )
 from attention_core.timeseries.csv_reader import SeriesReport, read_series, series_report
+from attention_core.timeseries.differencing import difference, integrate
 from attention_core.timeseries.embedding import (
     FeatureEmbedding,
     SeriesAttention,
@@ -107,6 +108,7 @@ __all__ = [
     "causal_mask",
     "check_window",
     "combine_heads",
+    "difference",
     "embed",
     "examples",
     "fit_scaler",
@@ -115,6 +117,7 @@ __all__ = [
     "hardmax",
     "init_feature_embedding",
     "init_projections",
+    "integrate",
     "learned_encoding",
     "limits",
     "masked_fill",
