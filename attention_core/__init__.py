@@ -55,6 +55,7 @@ from attention_core.teaching.pitfalls import (
     wrong_axis_softmax_pitfall,
 )
 from attention_core.timeseries.csv_reader import SeriesReport, read_series, series_report
+from attention_core.timeseries.diagnosis import LossDiagnosis, diagnose_loss
 from attention_core.timeseries.differencing import difference, integrate
 from attention_core.timeseries.embedding import (
     FeatureEmbedding,
@@ -95,6 +96,7 @@ __all__ = [
     "FeatureEmbedding",
     "ForecastErrors",
     "InputError",
+    "LossDiagnosis",
     "MultiHeadTrace",
     "Option",
     "Projections",
@@ -108,6 +110,7 @@ __all__ = [
     "causal_mask",
     "check_window",
     "combine_heads",
+    "diagnose_loss",
     "difference",
     "embed",
     "examples",

@@ -9,6 +9,7 @@ import pytest
 import attention_core as ac
 from attention_core.timeseries import model as forecaster
 from attention_core.timeseries import training as trainer
+from attention_core.timeseries.diagnosis import CHANGE
 
 SEEDS = range(5)
 AT_LEAST = 4  # of 5 seeds: training is chaotic, each CPU rounds differently
@@ -41,9 +42,15 @@ def mae_ratio(run: trainer.TrainingResult) -> float:
     return run.model_errors.mae / run.naive_errors.mae
 
 
-def test_on_a_rising_series_the_model_of_levels_loses(runs) -> None:
+def test_on_a_rising_series_the_model_of_levels_loses_and_the_diagnosis_says_forecast_the_change(
+    runs,
+) -> None:
     lost = [seed for seed in SEEDS if mae_ratio(runs[False, seed]) > 1.0]
     assert len(lost) >= AT_LEAST, [mae_ratio(runs[False, seed]) for seed in SEEDS]
+    dataset = ac.prepare_dataset(rising_season(), ["y"], "y", WINDOW)
+    diagnosis = ac.diagnose_loss(dataset)
+    assert [finding.kind for finding in diagnosis.findings] == ["outside", "trend"]
+    assert diagnosis.remedy == CHANGE
 
 
 def test_forecasting_the_change_beats_the_naive_forecast_on_the_rising_series(runs) -> None:
