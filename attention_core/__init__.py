@@ -55,22 +55,26 @@ from attention_core.teaching.pitfalls import (
     wrong_axis_softmax_pitfall,
 )
 from attention_core.timeseries.csv_reader import SeriesReport, read_series, series_report
+from attention_core.timeseries.diagnosis import LossDiagnosis, diagnose_loss
+from attention_core.timeseries.differencing import difference, integrate
+from attention_core.timeseries.embedding import (
+    FeatureEmbedding,
+    SeriesAttention,
+    init_feature_embedding,
+    series_attention,
+)
 from attention_core.timeseries.options import FEATURE_ACTIVATIONS, SERIES_SCALINGS
 from attention_core.timeseries.samples import SEASONAL_PERIOD, seasonal_series, synthetic_ohlcv
 from attention_core.timeseries.windows import (
-    FeatureEmbedding,
     ForecastErrors,
     Scaler,
-    SeriesAttention,
     SeriesDataset,
     check_window,
     fit_scaler,
     forecast_errors,
-    init_feature_embedding,
     prepare_dataset,
     row_labels,
     scaling_rows,
-    series_attention,
     windows_at,
 )
 
@@ -92,6 +96,7 @@ __all__ = [
     "FeatureEmbedding",
     "ForecastErrors",
     "InputError",
+    "LossDiagnosis",
     "MultiHeadTrace",
     "Option",
     "Projections",
@@ -105,6 +110,8 @@ __all__ = [
     "causal_mask",
     "check_window",
     "combine_heads",
+    "diagnose_loss",
+    "difference",
     "embed",
     "examples",
     "fit_scaler",
@@ -113,6 +120,7 @@ __all__ = [
     "hardmax",
     "init_feature_embedding",
     "init_projections",
+    "integrate",
     "learned_encoding",
     "limits",
     "masked_fill",

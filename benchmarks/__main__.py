@@ -33,6 +33,7 @@ BENCHMARKS = (
     "decoders",  # 14. each catalogue decoder: load, memory, 128-token forward, trace size
     "class_pages",  # 15. a class of 100 follows its teacher over every page
     "real_decoder",  # 16. the real SmolLM2 (4-bit GGUF): forward vs transformers, memory, load
+    "classic_series",  # 17. the time-series model on sunspots, Nile, CO₂: level, change, the fix
 )
 
 

@@ -2,9 +2,10 @@
 
 Each is a :class:`~attention_core.boundary.registry.Registry` of options (label,
 help, builder, formula, plain words), read by the page's widgets and by the core
-(:mod:`attention_core.timeseries.windows`). They live in the time-series domain,
-not in :mod:`attention_core.boundary.options`: they are the series' own choices
-(its columns, its day embedding), which no attention config and no other page holds.
+(:mod:`attention_core.timeseries.windows` scales, :mod:`~attention_core.timeseries.embedding`
+embeds). They live in the time-series domain, not in :mod:`attention_core.boundary.options`:
+they are the series' own choices (its columns, its day embedding), which no attention config
+and no other page holds.
 """
 
 from __future__ import annotations

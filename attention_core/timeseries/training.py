@@ -49,7 +49,8 @@ class TrainingResult:
     """Everything a page shows after training, as read-only NumPy arrays (safe to share).
 
     ``E`` evaluations, ``M`` validation windows, ``L`` layers, ``H`` heads.
-    Forecasts are in the target's own units.
+    Forecasts are levels in the target's own units, also when the model forecast
+    changes; the losses are in the model's scaled units (of changes, then).
     """
 
     eval_steps: np.ndarray  #: (E,)
@@ -213,11 +214,10 @@ def _result(model, windows, dataset, history, best_step, stop_reason, initial_we
     val_ends = torch.from_numpy(dataset.val_ends)
     forecast, final_weights = _evaluate(model, windows, val_ends)
 
-    def unscale(scaled: torch.Tensor) -> np.ndarray:
-        return read_only(dataset.target_scaler.inverse(scaled.numpy()[:, None])[:, 0])
-
-    actual, predicted = unscale(windows.target[val_ends + 1]), unscale(forecast)
-    naive = unscale(windows.target[val_ends])  # tomorrow equals today
+    # Levels or changes, the model is judged on levels: the same windows, the same naive.
+    actual = read_only(dataset.levels[dataset.val_ends + 1])
+    predicted = read_only(dataset.level_forecasts(dataset.val_ends, forecast.numpy()))
+    naive = read_only(dataset.levels[dataset.val_ends])  # tomorrow equals today
     before, last_before = _attention_summary(initial_weights)
     after, last_after = _attention_summary(final_weights)
     last_end = int(dataset.val_ends[-1])

@@ -1,12 +1,11 @@
-r"""From a series to attention over time: scaling, windows, feature embeddings.
+r"""From a series to the windows a model learns from: scaling, windows, errors.
 
 A window is ``T`` consecutive rows of the ``p`` chosen feature columns,
 ``X (T, p)``; the model forecasts the target one step after the window's last
-row. Before attention, each row is embedded (the notes' FeatureEmbeddings layer):
-
-.. math:: \tilde X = g(X W + b), \qquad W \in \mathbb R^{p \times d_{model}}
-
-and the core's :func:`~attention_core.run_attention` adds positions and attends.
+row. With ``differenced`` the model sees and forecasts each column's change from
+the row before instead (:mod:`attention_core.timeseries.differencing`), and its
+forecasts are read back as levels. How a window is embedded and attended over
+before any training: :mod:`attention_core.timeseries.embedding`.
 """
 
 from __future__ import annotations
@@ -17,14 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from attention_core.boundary.config import AttentionConfig
 from attention_core.boundary.errors import InputError
 from attention_core.boundary.limits import MAX_TRAIN_WINDOWS, MAX_WINDOW
-from attention_core.boundary.pipeline import AttentionRun, build_mask, run_attention
 from attention_core.boundary.registry import choose
 from attention_core.boundary.validation import check_positive_int
-from attention_core.maths.projections import glorot_uniform
-from attention_core.timeseries.options import FEATURE_ACTIVATIONS, SERIES_SCALINGS
+from attention_core.timeseries.differencing import difference, integrate
+from attention_core.timeseries.options import SERIES_SCALINGS
 
 #: The most recent share of windows kept aside to validate a trained model.
 VALIDATION_SHARE = 0.2
@@ -64,18 +61,22 @@ def fit_scaler(values: np.ndarray, method: str) -> Scaler:
     return Scaler(method, offset, scale)
 
 
-def check_window(n_rows: int, window: int, training: bool = False) -> int:
+def check_window(
+    n_rows: int, window: int, training: bool = False, differenced: bool = False
+) -> int:
     """Return ``window`` if a series of ``n_rows`` rows can hold it, else raise InputError.
 
     Viewing needs ``T <= n_rows``; training needs ``n_rows - T >= MIN_TRAIN_WINDOWS``
-    windows that each have a next value to forecast.
+    windows that each have a next value to forecast, and one row more when
+    ``differenced`` (the first row has no change).
     """
     window = check_positive_int(window, "The window length", MAX_WINDOW)
     if window < 2:
         raise InputError("The window needs at least 2 time steps for attention to mix anything.")
-    needed = window + MIN_TRAIN_WINDOWS if training else window
+    needed = window + MIN_TRAIN_WINDOWS + int(differenced) if training else window
     if n_rows < needed:
         what = f"training with a window of {window}" if training else f"a window of {window}"
+        what += " on the changes" if training and differenced else ""
         raise InputError(
             f"The series has {n_rows} rows; {what} needs at least {needed}. "
             "Choose a shorter window or a longer series."
@@ -103,11 +104,14 @@ class SeriesDataset:
     """Scaled arrays and the windows a model trains and validates on.
 
     A window ending at row ``e`` is ``features[e-T+1 : e+1]`` ``(T, p)`` and
-    forecasts ``target[e+1]``.
+    forecasts ``target[e+1]``. When ``differenced``, row ``t`` of both holds the
+    change :math:`x_t - x_{t-1}` (row 0 has none: NaN, and no window reads it).
     """
 
-    features: np.ndarray  #: (N, p) scaled, float32
-    target: np.ndarray  #: (N,) scaled, float32
+    features: np.ndarray  #: (N, p) scaled levels or changes, float32
+    target: np.ndarray  #: (N,) scaled levels or changes, float32
+    levels: np.ndarray  #: (N,) the target in its own units
+    differenced: bool  #: the model sees and forecasts changes, not levels
     feature_names: tuple[str, ...]
     target_name: str
     window: int
@@ -117,23 +121,47 @@ class SeriesDataset:
     target_scaler: Scaler  #: width 1
     labels: tuple[str, ...]  #: (N,) row labels
 
+    def level_forecasts(self, ends: np.ndarray, scaled: np.ndarray) -> np.ndarray:
+        r"""Forecasts ``scaled (M,)`` of rows ``ends + 1`` in the target's own units ``(M,)``.
 
-def window_ends(n_rows: int, window: int) -> np.ndarray:
-    """Last rows of the windows training may use: each has a next value to forecast."""
-    return np.arange(window - 1, n_rows - 1)[-MAX_TRAIN_WINDOWS:]
+        Unscaled; when differenced, read back as levels one step on (:func:`integrate`):
+
+        .. math:: \hat y_{e+1} = y_e + \widehat{\Delta y}_{e+1}
+        """
+        forecast = self.target_scaler.inverse(np.asarray(scaled)[:, None])[:, 0]
+        if not self.differenced:
+            return forecast
+        return integrate(self.levels[ends], forecast[None])[0]
 
 
-def scaling_rows(n_rows: int, window: int) -> slice:
+def window_ends(n_rows: int, window: int, differenced: bool = False) -> np.ndarray:
+    """Last rows of the windows training may use: each has a next value to forecast.
+
+    Differenced, a window needs the row before its first (row 0 has no change).
+    """
+    return np.arange(window - 1 + int(differenced), n_rows - 1)[-MAX_TRAIN_WINDOWS:]
+
+
+def validation_count(n_rows: int, window: int) -> int:
+    """How many of the most recent windows validate: the same for levels and changes.
+
+    Counted on the level windows, so that forecasting the change is validated
+    on exactly the windows (and against the same naive forecasts) as the level.
+    """
+    return max(2, round(len(window_ends(n_rows, window)) * VALIDATION_SHARE))
+
+
+def scaling_rows(n_rows: int, window: int, differenced: bool = False) -> slice:
     """The rows every scaler of a series is fitted on: those the training windows see.
 
     Validation rows never reach a scaler. The view before training uses the same
     rows, so both views see the same scaled numbers. A series too short to
-    train on has no such rows; then every row is used.
+    train on has no such rows; then every row is used (but row 0 when differenced).
     """
-    ends = window_ends(n_rows, window)
-    n_val = max(2, round(len(ends) * VALIDATION_SHARE))
+    ends = window_ends(n_rows, window, differenced)
+    n_val = validation_count(n_rows, window)
     if len(ends) <= n_val:
-        return slice(None)
+        return slice(int(differenced), None)
     return slice(int(ends[0]) - window + 1, int(ends[-n_val - 1]) + 2)
 
 
@@ -143,12 +171,16 @@ def prepare_dataset(
     target: str,
     window: int,
     scaling: str = "zscore",
+    differenced: bool = False,
 ) -> SeriesDataset:
     """Scale ``frame``'s columns and split its windows chronologically.
 
     The last ``VALIDATION_SHARE`` of the windows validate; at most
     ``MAX_TRAIN_WINDOWS`` of the most recent windows are used. Scalers are fit
     on the rows training sees, so validation numbers never leak into them.
+    ``differenced``: every feature column and the target become their change
+    from the row before (:func:`difference`) before scaling; the validation
+    windows stay those of the levels.
     """
     features = list(features)
     if not features:
@@ -157,13 +189,17 @@ def prepare_dataset(
     if missing:
         raise InputError(f"These columns are not in the data: {', '.join(map(repr, missing))}.")
     n_rows = len(frame)
-    window = check_window(n_rows, window, training=True)
-    ends = window_ends(n_rows, window)
-    n_val = max(2, round(len(ends) * VALIDATION_SHARE))
+    window = check_window(n_rows, window, training=True, differenced=differenced)
+    ends = window_ends(n_rows, window, differenced)
+    n_val = validation_count(n_rows, window)
     train_ends, val_ends = ends[:-n_val], ends[-n_val:]
-    fit_rows = scaling_rows(n_rows, window)
-    feature_values = frame[features].to_numpy(dtype=float)
-    target_values = frame[[target]].to_numpy(dtype=float)
+    fit_rows = scaling_rows(n_rows, window, differenced)
+    feature_values = frame[features].to_numpy(dtype=float)  # (N, p)
+    levels = frame[target].to_numpy(dtype=float)  # (N,)
+    target_values = levels[:, None]  # (N, 1)
+    if differenced:  # row t: x_t - x_{t-1}; row 0 has no change
+        feature_values = _differenced(feature_values)
+        target_values = _differenced(target_values)
     feature_scaler = fit_scaler(feature_values[fit_rows], scaling)
     target_scaler = fit_scaler(target_values[fit_rows], scaling)
     scaled_features = feature_scaler.transform(feature_values).astype(np.float32)
@@ -171,6 +207,8 @@ def prepare_dataset(
     return SeriesDataset(
         scaled_features,
         scaled_target,
+        levels,
+        differenced,
         tuple(features),
         target,
         window,
@@ -180,6 +218,11 @@ def prepare_dataset(
         target_scaler,
         tuple(row_labels(frame.index)),
     )
+
+
+def _differenced(values: np.ndarray) -> np.ndarray:
+    """``(N, p)`` -> ``(N, p)``: row ``t`` is ``x_t - x_{t-1}``, row 0 NaN (aligned rows)."""
+    return np.vstack([np.full((1, values.shape[1]), np.nan), difference(values)])
 
 
 def windows_at(values: np.ndarray, ends: np.ndarray, window: int) -> np.ndarray:
@@ -204,55 +247,3 @@ def forecast_errors(actual: np.ndarray, predicted: np.ndarray) -> ForecastErrors
     """MAE and RMSE of ``predicted (n,)`` against ``actual (n,)``."""
     error = np.asarray(predicted, dtype=float) - np.asarray(actual, dtype=float)
     return ForecastErrors(float(np.mean(np.abs(error))), float(np.sqrt(np.mean(error**2))))
-
-
-def activate(z: np.ndarray, name: str) -> np.ndarray:
-    """The embedding's activation ``name`` (see :data:`FEATURE_ACTIVATIONS`) applied to ``z``."""
-    return choose(FEATURE_ACTIVATIONS, name, "activation").build(z)
-
-
-@dataclass(frozen=True)
-class FeatureEmbedding:
-    """One dense layer ``w (p, d_model)``, ``b (d_model,)`` and its activation."""
-
-    w: np.ndarray
-    b: np.ndarray
-    activation: str
-
-    def __call__(self, x: np.ndarray) -> np.ndarray:
-        r""":math:`g(XW + b)`: ``x (T, p)`` -> ``(T, d_model)``."""
-        return activate(np.asarray(x, dtype=float) @ self.w + self.b, self.activation)
-
-
-def init_feature_embedding(
-    n_features: int, d_model: int, activation: str = "relu", seed: int = 0
-) -> FeatureEmbedding:
-    """Glorot-uniform ``W (p, d_model)`` and zero bias, from ``default_rng([seed, 0xFE])``."""
-    choose(FEATURE_ACTIVATIONS, activation, "activation")
-    rng = np.random.default_rng([int(seed), 0xFE])
-    return FeatureEmbedding(glorot_uniform(rng, n_features, d_model), np.zeros(d_model), activation)
-
-
-@dataclass(frozen=True)
-class SeriesAttention:
-    """Attention over one window: ``x (T, p)`` -> ``embedded (T, d_model)`` -> ``run``."""
-
-    x: np.ndarray
-    embedding: FeatureEmbedding
-    embedded: np.ndarray
-    run: AttentionRun
-
-
-def series_attention(
-    x: np.ndarray, config: AttentionConfig, activation: str = "relu"
-) -> SeriesAttention:
-    """Embed the window ``x (T, p)`` and run the core's attention with ``config``'s mask.
-
-    The mask comes from ``config.mask`` ('causal': each day sees only itself
-    and the past). Weights are seeded by ``config.seed``.
-    """
-    x = np.asarray(x, dtype=float)
-    embedding = init_feature_embedding(x.shape[1], config.d_model, activation, config.seed)
-    embedded = embedding(x)
-    mask = build_mask(config, x.shape[0], x.shape[0])
-    return SeriesAttention(x, embedding, embedded, run_attention(embedded, config, mask=mask))

@@ -1,16 +1,16 @@
-"""The time-series page's training section: settings, one shared training run, results.
+"""The time-series page's training section: settings and one shared training run.
 
 Trains the notes' decoder model (``attention_core.timeseries.model``, which imports
 PyTorch) on the chosen columns. A run is keyed by the data and every setting;
 the first session to ask trains it, every other session with the same key waits
 for it and reads the same frozen result (:mod:`ui.shared.training_cache`, as the
 learning page). Widget keys share the page's ``ts_`` prefix so they sit in the
-same links.
+same links. What a run shows, and why the naive forecast may win:
+:mod:`ui.time_series.results`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -18,20 +18,17 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 import attention_core as ac
 from attention_core.boundary import limits
-from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import FigureStyle
-from ui.shared.matrix_view import chart
 from ui.shared.safe import show_error, show_info
 from ui.shared.training_cache import TrainingCache
 from ui.shared.training_progress import LiveProgress
 from ui.shared.url import BIND
-from ui.time_series import figures
+from ui.time_series.results import CHANGE_KEY, TRAIN_NOW_KEY, show_training
 from ui.time_series.state import PREFIX
-from ui.time_series.training_figures import forecast_figure, loss_figure
+from ui.time_series.training_figures import loss_figure
 
 if TYPE_CHECKING:  # both import torch; at run time they are imported only once training is on
     from attention_core.timeseries.model import ForecasterConfig, ForecasterTrainingConfig
@@ -39,7 +36,7 @@ if TYPE_CHECKING:  # both import torch; at run time they are imported only once 
 
 LEARNING_RATES = (0.001, 0.003, 0.01)
 BATCH_SIZE = 64
-KEYS = [f"{PREFIX}{name}" for name in ("steps", "layers", "hidden", "lr", "layer")]
+KEYS = [f"{PREFIX}{name}" for name in ("steps", "layers", "hidden", "lr", "layer", "change")]
 MAX_CACHED_TRAININGS = 32
 CACHE_TTL_SECONDS = 3600
 REDRAW_SECONDS = 0.3
@@ -53,12 +50,14 @@ RUNS: TrainingCache[TrainingResult, object] = TrainingCache(
 
 @dataclass(frozen=True)
 class TrainingSettings:
-    """What the training widgets say: steps, layers N, feed-forward width, learning rate."""
+    """What the training widgets say: steps, layers N, feed-forward width, learning rate,
+    and whether the model forecasts the change from one step to the next."""
 
     steps: int
     layers: int
     hidden: int
     rate: float
+    differenced: bool = False
 
 
 def training_settings() -> TrainingSettings:
@@ -78,7 +77,8 @@ def training_settings() -> TrainingSettings:
     rate = fourth.select_slider(
         "Learning rate", LEARNING_RATES, 0.003, key=f"{PREFIX}lr", bind=BIND
     )
-    return TrainingSettings(int(steps), int(layers), int(hidden), float(rate))
+    differenced = st.toggle(CHANGE_LABEL, key=CHANGE_KEY, bind=BIND, help=CHANGE_HELP)
+    return TrainingSettings(int(steps), int(layers), int(hidden), float(rate), differenced)
 
 
 def training_configs(
@@ -131,6 +131,14 @@ def train_with_progress(
         return trainer.train_model(dataset, model_config, train_config, on_progress, live.in_queue)
 
 
+CHANGE_LABEL = "Forecast the change from one step to the next (differencing)"
+CHANGE_HELP = (
+    "Off: the model forecasts the next value itself. On: every column becomes its change "
+    "from the step before, Δx = xₜ − xₜ₋₁; the model forecasts the next change and the page "
+    "reads it back as a level, ŷₜ₊₁ = yₜ + Δŷₜ₊₁. A series that rises or falls steadily "
+    "leaves the range training saw; its changes do not. Errors are in the target's own "
+    "units either way, on the same validation days."
+)
 TRAINING_INTRO = (
     "FeatureEmbedding g(XW) → + positions P (trainable when *learned*) → masked multi-head "
     "attention → W_O → feed-forward block, N times → a linear head on the last day, trained to "
@@ -154,11 +162,15 @@ def training_section(
     period: int | None,
 ) -> None:
     """Train the notes' model on the chosen columns (cached per data, settings and seed)."""
+    # A remedy's button (ui.time_series.results) asks to train at once: on this run only.
+    train_now = st.session_state.pop(TRAIN_NOW_KEY, False)
     try:
         model_config, train_config = training_configs(
             settings, config, activation, len(features), window
         )
-        dataset = ac.prepare_dataset(frame, features, target, window, scaling)
+        dataset = ac.prepare_dataset(
+            frame, features, target, window, scaling, differenced=settings.differenced
+        )
     except ac.InputError as error:
         show_error(str(error))
         return
@@ -166,10 +178,12 @@ def training_section(
         show_info("Training uses dₖ = d_v = d_model / heads; your own widths apply above only.")
     key = "|".join(
         [fingerprint, repr(features), repr(target), scaling, repr(model_config), repr(train_config)]
+        + (["change"] if settings.differenced else [])
     )
     result = RUNS.cached(key)
     if result is None:
-        if not st.button("Train the model", type="primary", key=f"{PREFIX}train_go"):
+        pressed = st.button("Train the model", type="primary", key=f"{PREFIX}train_go")
+        if not (pressed or train_now):
             st.info("Press the button to train; the same settings are trained only once.")
             return
         try:
@@ -179,113 +193,4 @@ def training_section(
         except ac.InputError as error:
             show_error(str(error))
             return
-    show_training(result, model_config, style, period)
-
-
-def _error_beside_naive(
-    columns: Sequence[DeltaGenerator], name: str, model: float, naive: float, naive_note: str = ""
-) -> None:
-    """The model's error, with its difference from the naive one, beside the naive error."""
-    columns[0].metric(
-        f"Model {name}",
-        f"{model:.4g}",
-        delta=f"{model - naive:+.3g} vs naive",
-        delta_color="inverse",
-    )
-    columns[1].metric(f"Naive {name}{naive_note}", f"{naive:.4g}")
-
-
-def show_training(
-    result: TrainingResult, model_config: ForecasterConfig, style: FigureStyle, period: int | None
-) -> None:
-    """Errors beside the naive forecast, forecasts, losses, attention before and after."""
-    model_errors, naive_errors = result.model_errors, result.naive_errors
-    columns = st.columns(4)
-    _error_beside_naive(
-        columns[:2], "MAE", model_errors.mae, naive_errors.mae, " (tomorrow = today)"
-    )
-    _error_beside_naive(columns[2:], "RMSE", model_errors.rmse, naive_errors.rmse)
-    if model_errors.mae < naive_errors.mae:
-        st.success(
-            f"The model's forecasts are off by {model_errors.mae:.3g} on average, "
-            f'{1 - model_errors.mae / naive_errors.mae:.0%} less than "tomorrow equals '
-            'today".'
-        )
-    else:
-        st.warning(
-            '"Tomorrow equals today" is better here: try more steps, a longer series '
-            "or a different window."
-        )
-    st.caption(
-        f"Training {result.stop_reason}; weights of step {result.best_step} kept; "
-        f"{result.seconds:.1f} s on one CPU thread; {len(result.actual)} validation days."
-    )
-    left, right = st.columns(2)
-    chart(
-        forecast_figure(
-            result.val_labels,
-            result.actual,
-            {"model": result.predicted, "naive": result.naive},
-            style=style,
-        ),
-        key="ts_forecast_chart",
-        place=left,
-    )
-    chart(
-        loss_figure(
-            result.eval_steps,
-            result.train_loss,
-            result.val_loss,
-            best_step=result.best_step,
-            style=style,
-        ),
-        key="ts_loss_chart",
-        place=right,
-    )
-    st.subheader("Attention before and after training")
-    layer = 0
-    if model_config.n_layers > 1:
-        layer = (
-            st.radio(
-                "Layer",
-                range(1, model_config.n_layers + 1),
-                horizontal=True,
-                key=f"{PREFIX}layer",
-                bind=BIND,
-            )
-            - 1
-        )
-    before, after = result.weights_before[layer], result.weights_after[layer]
-    pairs = np.stack(
-        [matrix for head in range(len(before)) for matrix in (before[head], after[head])]
-    )
-    titles = [f"head {h + 1} {when}" for h in range(len(before)) for when in ("before", "after")]
-    labels = list(result.example_labels)
-    chart(
-        heatmap_grid(
-            pairs,
-            labels,
-            labels,
-            titles=titles,
-            columns=2,
-            style=style,
-            title="The most recent window, before and after training",
-            mask=result.mask,
-        ),
-        key="ts_before_after",
-        place=st,
-    )
-    chart(
-        figures.lag_bars(
-            {
-                "before training": result.last_row_before[layer],
-                "after training": result.last_row_after[layer],
-            },
-            labels,
-            period=period,
-            style=style,
-            title="The last day's attention, mean over heads and validation windows",
-        ),
-        key="ts_lag_before_after",
-        place=st,
-    )
+    show_training(result, dataset, model_config, style, period)
