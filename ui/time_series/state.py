@@ -19,7 +19,7 @@ from streamlit.delta_generator import DeltaGenerator
 import attention_core as ac
 from attention_core.boundary import limits
 from attention_core.boundary.registry import WINDOW
-from attention_core.timeseries.csv_table import DELIMITER_NAMES
+from attention_core.timeseries.csv_layout import DELIMITER_NAMES
 from ui.figures.style import FigureStyle
 from ui.shared.control_source import Drawn
 from ui.shared.controls import ControlOptions, attention_controls, control_keys, select_option
@@ -140,13 +140,22 @@ def data_source() -> tuple[pd.DataFrame | None, str]:
     return frame, f"upload:{fingerprint}"
 
 
-def show_report(report: ac.SeriesReport) -> None:
-    """How the file was read, and what was dropped or filled (all as literal text)."""
+def read_as(report: ac.SeriesReport) -> str:
+    """One sentence: how the file was read, its time axis, and how a wide table became a series."""
     header = "with a header row" if report.has_header else "without a header row"
     summary = f"Read as {report.encoding}, {DELIMITER_NAMES[report.delimiter]}-separated, {header}"
-    if report.index_column:
-        summary += f"; time axis from column {report.index_column!r}"
-    st.caption(escape_markdown(summary + "."))
+    if report.time_columns:
+        names = " and ".join(repr(name) for name in report.time_columns)
+        plural = "s" if len(report.time_columns) > 1 else ""
+        summary += f"; time axis: {report.time_kind} from column{plural} {names}"
+    if report.layout:
+        summary += f"; {report.layout}"
+    return summary + "."
+
+
+def show_report(report: ac.SeriesReport) -> None:
+    """How the file was read, and what was dropped or filled (all as literal text)."""
+    st.caption(escape_markdown(read_as(report)))
     for name, reason in report.dropped:
         show_info(f"Column {name!r} is left out: {reason}.")
     for note in report.notes:

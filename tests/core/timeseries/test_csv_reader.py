@@ -28,7 +28,8 @@ def test_comma_file_with_a_date_column_uses_the_dates_as_index() -> None:
     assert frame.index.name == "date"
     assert frame["open"].tolist() == [1.5, 3.0, 5.0]
     report = ac.series_report(frame)
-    assert (report.delimiter, report.has_header, report.index_column) == (",", True, "date")
+    assert (report.delimiter, report.has_header, report.time_columns) == (",", True, ("date",))
+    assert report.time_kind == "dates"
     assert report.dropped == () and report.notes == ()
 
 
