@@ -54,6 +54,7 @@ from attention_core.teaching.pitfalls import (
     sequence_length_scale_pitfall,
     wrong_axis_softmax_pitfall,
 )
+from attention_core.timeseries.column_kinds import default_target
 from attention_core.timeseries.csv_reader import SeriesReport, read_series, series_report
 from attention_core.timeseries.options import FEATURE_ACTIVATIONS, SERIES_SCALINGS
 from attention_core.timeseries.samples import SEASONAL_PERIOD, seasonal_series, synthetic_ohlcv
@@ -105,6 +106,7 @@ __all__ = [
     "causal_mask",
     "check_window",
     "combine_heads",
+    "default_target",
     "embed",
     "examples",
     "fit_scaler",

@@ -176,7 +176,8 @@ def reset(**values: object) -> None:
 def column_controls(frame: pd.DataFrame, fingerprint: str) -> tuple[list[str], str]:
     """Feature columns and target: they start from their defaults whenever the data changes."""
     columns = list(frame.columns)
-    target_default = next((name for name in ("close", "sales") if name in columns), columns[0])
+    named = (name for name in ("close", "sales") if name in columns)
+    target_default = next(named, None) or ac.default_target(frame)
     # New data: its columns start from their defaults (a link's apply on the first run).
     if st.session_state.get(f"{PREFIX}data") not in (None, fingerprint):
         reset(features=columns[:DEFAULT_FEATURES], target=target_default, end=len(frame) - 1)
