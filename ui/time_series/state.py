@@ -123,8 +123,9 @@ def data_source() -> tuple[pd.DataFrame | None, str]:
         type=["csv", "tsv", "txt"],
         key=f"{PREFIX}upload",
         max_upload_size=limits.MAX_UPLOAD_BYTES // (1024 * 1024),
-        help="One row per time step; a date column becomes the time axis; text columns are "
-        "left out.",
+        help="One row per time step (or a year per row and a column per month). Dates, years, "
+        "a year with its quarter or month, or row numbers 1..n become the time axis, not a "
+        "column; text columns are left out. Comma, semicolon, tab or space separated.",
     )
     if upload is None:
         st.info("Upload a file, or switch to a built-in sample.")
