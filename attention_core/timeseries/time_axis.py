@@ -85,9 +85,14 @@ def _periods(columns: Columns) -> list[tuple[str, pd.Series, int]]:
     found = [(name, *pair) for name, pair in columns.periods_of_year.items()]
     for name, values in columns.numbers.items():
         numbers = kinds.whole_numbers(values) if kinds.named(name, "period") else None
-        if numbers is not None and numbers.min() >= 1 and numbers.max() <= 12:
-            quarters = kinds.named(name, "quarter") or numbers.max() <= 4
-            found.append((name, values, 4 if quarters else 12))
+        if numbers is None or numbers.min() < 1:
+            continue
+        if kinds.named(name, "month") or kinds.named(name, "quarter"):
+            per_year = 12 if kinds.named(name, "month") else 4
+        else:  # "period": its largest number says
+            per_year = 4 if numbers.max() <= 4 else 12
+        if numbers.max() <= per_year:
+            found.append((name, values, per_year))
     return found
 
 

@@ -85,6 +85,14 @@ def test_year_and_period_codes_as_the_us_labor_statistics_write_them() -> None:
     assert (report.time_columns, report.time_kind) == (("Year", "Period"), "months")
 
 
+def test_a_month_column_is_months_even_in_the_first_quarter_and_quarters_stop_at_four() -> None:
+    frame, report = read("year,month,sales\n2020,1,1.5\n2020,2,2.5\n2020,3,3.5\n")
+    assert report.time_kind == "months"
+    assert frame.index.strftime("%Y-%m").tolist() == ["2020-01", "2020-02", "2020-03"]
+    frame, report = read("year,quarter,sales\n2020,11,1.5\n2020,12,2.5\n2021,1,3.5\n")
+    assert report.time_columns == () and list(frame.columns) == ["quarter", "sales"]
+
+
 def test_row_numbers_from_one_stay_integers() -> None:
     frame, report = read("OBS,GPA\n1,2.66\n2,2.89\n3,3.28\n")
     assert list(frame.columns) == ["GPA"]
