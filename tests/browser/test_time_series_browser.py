@@ -7,6 +7,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
+from tests.real.series_files import real_series_dir
 
 CSV = "date,sales,comment\n" + "".join(
     f"2024-01-{day:02d},{10 + (day % 7) * 0.5:.2f},note {day}\n" for day in range(1, 32)
@@ -103,3 +104,37 @@ def test_replacing_the_file_keeps_the_other_settings_in_the_link(page: Page, app
         assert not missing, (burst, page.url)
     expect(page.locator(EXCEPTION)).to_have_count(0)
     expect(page.locator(".gtitle", has_text="Attention weights of head 2")).to_be_visible()
+
+
+def test_sunspots_upload_shows_years_on_the_time_axis_and_trains(page: Page, app_url: str) -> None:
+    # statsmodels' sunspots.csv ("YEAR","SUNACTIVITY"): the page used to forecast the calendar.
+    sunspots = (real_series_dir() / "sunspots" / "sunspots.csv").read_bytes()
+    page.set_viewport_size({"width": 1400, "height": 3200})
+    page.goto(f"{app_url}/time_series?ts_source=upload&ts_length=11&ts_train=true&ts_steps=100")
+    wait_ready(page)
+    page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(
+        files=[{"name": "sunspots.csv", "mimeType": "text/csv", "buffer": sunspots}]
+    )
+    wait_ready(page)
+    expect(page.locator(EXCEPTION)).to_have_count(0)
+    expect(page.get_by_text("time axis: years from column 'YEAR'")).to_be_visible()
+    target = page.get_by_role("combobox", name="Target (the column to forecast)")
+    expect(target).to_have_value("SUNACTIVITY")
+    features = page.get_by_test_id("stMultiSelect")
+    expect(features).to_contain_text("SUNACTIVITY")
+    expect(features).not_to_contain_text("YEAR")
+    series = page.locator(".stPlotlyChart").filter(
+        has=page.locator(".gtitle", has_text="The series")
+    )
+    expect(series).to_be_visible(timeout=30_000)
+    ticks = series.locator(".xaxislayer-above text").all_text_contents()
+    assert ticks and all(re.fullmatch(r"1[7-9]\d\d|20\d\d", tick) for tick in ticks), ticks
+    page.get_by_role("button", name="Train the model").click()
+    wait_ready(page, timeout=120_000)
+    expect(page.locator(".gtitle", has_text="Forecasts on the validation days")).to_be_visible(
+        timeout=120_000
+    )
+    expect(page.get_by_text("Model MAE")).to_be_visible()
+    expect(page.locator(EXCEPTION)).to_have_count(0)
+    expect(page.locator("[data-testid='stAlertContentError']")).to_have_count(0)
+    screenshot(page, "time_series_sunspots")

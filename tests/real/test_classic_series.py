@@ -1,8 +1,7 @@
 """The page's default model, with the fix its diagnosis suggests, beats the naive forecast on
 classic real series: statsmodels' sunspots, Nile and CO₂ (benchmark 17 measures the ratios).
 
-Skipped while their folder is absent: `make` does not fetch them yet
-(``benchmarks.classic_series.SERIES_DIR`` is the one place to point at its folder).
+`make test` fetches them (tests/real/series_files.py); without them this fails, saying so.
 """
 
 from __future__ import annotations
@@ -11,13 +10,14 @@ import pytest
 
 import attention_core as ac
 from attention_core.timeseries.diagnosis import CHANGE
-from benchmarks.classic_series import AT_LEAST, CLASSIC, SEEDS, SERIES_DIR, WINDOW, train
+from benchmarks.classic_series import AT_LEAST, CLASSIC, SEEDS, WINDOW, train
 from benchmarks.classic_series import classic_series as read_classic
+from tests.real.series_files import real_series_dir
 
-pytestmark = pytest.mark.skipif(
-    not all((SERIES_DIR / file).exists() for file, _ in CLASSIC.values()),
-    reason=f"statsmodels' sunspots, Nile and CO₂ CSVs are not in {SERIES_DIR}",
-)
+
+@pytest.fixture(scope="module", autouse=True)
+def _fetched() -> None:
+    real_series_dir()  # fails, saying how to fetch them, when they are missing
 
 
 def suggested(name: str) -> bool:

@@ -19,7 +19,7 @@ from streamlit.delta_generator import DeltaGenerator
 import attention_core as ac
 from attention_core.boundary import limits
 from attention_core.boundary.registry import WINDOW
-from attention_core.timeseries.csv_table import DELIMITER_NAMES
+from attention_core.timeseries.csv_layout import DELIMITER_NAMES
 from ui.figures.style import FigureStyle
 from ui.shared.control_source import Drawn
 from ui.shared.controls import ControlOptions, attention_controls, control_keys, select_option
@@ -123,8 +123,9 @@ def data_source() -> tuple[pd.DataFrame | None, str]:
         type=["csv", "tsv", "txt"],
         key=f"{PREFIX}upload",
         max_upload_size=limits.MAX_UPLOAD_BYTES // (1024 * 1024),
-        help="One row per time step; a date column becomes the time axis; text columns are "
-        "left out.",
+        help="One row per time step (or a year per row and a column per month). Dates, years, "
+        "a year with its quarter or month, or row numbers 1..n become the time axis, not a "
+        "column; text columns are left out. Comma, semicolon, tab or space separated.",
     )
     if upload is None:
         st.info("Upload a file, or switch to a built-in sample.")
@@ -140,13 +141,22 @@ def data_source() -> tuple[pd.DataFrame | None, str]:
     return frame, f"upload:{fingerprint}"
 
 
-def show_report(report: ac.SeriesReport) -> None:
-    """How the file was read, and what was dropped or filled (all as literal text)."""
+def read_as(report: ac.SeriesReport) -> str:
+    """One sentence: how the file was read, its time axis, and how a wide table became a series."""
     header = "with a header row" if report.has_header else "without a header row"
     summary = f"Read as {report.encoding}, {DELIMITER_NAMES[report.delimiter]}-separated, {header}"
-    if report.index_column:
-        summary += f"; time axis from column {report.index_column!r}"
-    st.caption(escape_markdown(summary + "."))
+    if report.time_columns:
+        names = " and ".join(repr(name) for name in report.time_columns)
+        plural = "s" if len(report.time_columns) > 1 else ""
+        summary += f"; time axis: {report.time_kind} from column{plural} {names}"
+    if report.layout:
+        summary += f"; {report.layout}"
+    return summary + "."
+
+
+def show_report(report: ac.SeriesReport) -> None:
+    """How the file was read, and what was dropped or filled (all as literal text)."""
+    st.caption(escape_markdown(read_as(report)))
     for name, reason in report.dropped:
         show_info(f"Column {name!r} is left out: {reason}.")
     for note in report.notes:
@@ -167,7 +177,8 @@ def reset(**values: object) -> None:
 def column_controls(frame: pd.DataFrame, fingerprint: str) -> tuple[list[str], str]:
     """Feature columns and target: they start from their defaults whenever the data changes."""
     columns = list(frame.columns)
-    target_default = next((name for name in ("close", "sales") if name in columns), columns[0])
+    named = (name for name in ("close", "sales") if name in columns)
+    target_default = next(named, None) or ac.default_target(frame)
     # New data: its columns start from their defaults (a link's apply on the first run).
     if st.session_state.get(f"{PREFIX}data") not in (None, fingerprint):
         reset(features=columns[:DEFAULT_FEATURES], target=target_default, end=len(frame) - 1)

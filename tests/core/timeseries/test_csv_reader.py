@@ -28,7 +28,8 @@ def test_comma_file_with_a_date_column_uses_the_dates_as_index() -> None:
     assert frame.index.name == "date"
     assert frame["open"].tolist() == [1.5, 3.0, 5.0]
     report = ac.series_report(frame)
-    assert (report.delimiter, report.has_header, report.index_column) == (",", True, "date")
+    assert (report.delimiter, report.has_header, report.time_columns) == (",", True, ("date",))
+    assert report.time_kind == "dates"
     assert report.dropped == () and report.notes == ()
 
 
@@ -179,14 +180,16 @@ def test_any_bytes_give_a_frame_or_an_input_error(data: bytes) -> None:
 @given(
     st.lists(
         st.lists(
-            st.sampled_from(["1", "-2.5", "", "x", "1e999", "2024-01-01", '"', "n/a"]),
+            st.sampled_from(
+                ["1", "-2.5", "", "x", "1e999", "2024-01-01", '"', "'", "n/a", "1974Q1", "1700"]
+            ),
             min_size=1,
             max_size=4,
         ),
         min_size=1,
         max_size=8,
     ),
-    st.sampled_from([",", ";", "\t"]),
+    st.sampled_from([",", ";", "\t", " "]),
 )
 def test_any_small_table_gives_a_frame_or_an_input_error(rows: list[list[str]], sep: str) -> None:
     data = "\n".join(sep.join(row) for row in rows).encode()
