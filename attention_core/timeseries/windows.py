@@ -84,11 +84,26 @@ def check_window(
     return window
 
 
+def _date_labels(index: pd.DatetimeIndex) -> list[str]:
+    """Dates as finely as they vary: ``1998`` for years, ``1998Q2`` for quarters, ``1998-04``
+    for months (the reader puts each period at its first day), else ``1998-04-17`` (and the
+    time of day if any)."""
+    if bool((index != index.normalize()).any()):
+        return index.strftime("%Y-%m-%d %H:%M").tolist()
+    if not bool((index.day == 1).all()):
+        return index.strftime("%Y-%m-%d").tolist()
+    if bool((index.month == 1).all()):
+        return index.strftime("%Y").tolist()
+    if bool(np.isin(index.month, (1, 4, 7, 10)).all()):
+        return [f"{date.year}Q{(date.month - 1) // 3 + 1}" for date in index]
+    return index.strftime("%Y-%m").tolist()
+
+
 def row_labels(index: pd.Index) -> list[str]:
-    """Unique text labels for the rows: dates as ``YYYY-MM-DD`` (with time if any), else numbers."""
+    """Unique text labels for the rows: dates as finely as they vary (:func:`_date_labels`),
+    else numbers."""
     if isinstance(index, pd.DatetimeIndex):
-        has_time = bool((index != index.normalize()).any())
-        labels = index.strftime("%Y-%m-%d %H:%M" if has_time else "%Y-%m-%d").tolist()
+        labels = _date_labels(index)
     else:
         labels = [str(label) for label in index]
     seen: dict[str, int] = {}

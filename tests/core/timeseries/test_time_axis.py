@@ -178,3 +178,23 @@ def test_year_and_quarter_columns_read_back_as_each_quarters_first_day(
     expected = [pd.Timestamp(q // 4, 3 * (q % 4) + 1, 1) for q in ordinals]
     assert frame.index.tolist() == expected
     assert frame["gdp"].tolist() == [q + 0.5 for q in ordinals]
+
+
+@pytest.mark.parametrize(
+    ("dates", "labels"),
+    [
+        (["1700-01-01", "1701-01-01", "1702-01-01"], ["1700", "1701", "1702"]),
+        (
+            ["1974-01-01", "1974-04-01", "1974-07-01", "1974-10-01"],
+            ["1974Q1", "1974Q2", "1974Q3", "1974Q4"],
+        ),
+        (["1950-01-01", "1950-02-01", "1950-03-01"], ["1950-01", "1950-02", "1950-03"]),
+        (["1958-03-29", "1958-04-05"], ["1958-03-29", "1958-04-05"]),
+        (["2024-01-01 09:30", "2024-01-01 09:31"], ["2024-01-01 09:30", "2024-01-01 09:31"]),
+        (["2024-01-01", "2024-01-01"], ["2024", "2024 #2"]),
+    ],
+)
+def test_window_labels_show_dates_as_finely_as_they_vary(
+    dates: list[str], labels: list[str]
+) -> None:
+    assert ac.row_labels(pd.DatetimeIndex(dates)) == labels
