@@ -31,6 +31,8 @@ MAX_POSITIONS = 512
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_SERIES_ROWS = 100_000
 MAX_SERIES_COLUMNS = 50
+# A table with a column per year (a row per series) may be wider before it is turned.
+MAX_TABLE_COLUMNS = 400
 # Values beyond this are a unit or parsing mistake in practice; the model trains
 # in float32, where squares of larger numbers overflow.
 MAX_SERIES_ABS_VALUE = 1e15

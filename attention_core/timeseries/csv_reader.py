@@ -32,11 +32,12 @@ from attention_core.boundary.limits import (
     MAX_SERIES_COLUMNS,
     MAX_SERIES_ROWS,
 )
-from attention_core.timeseries.csv_columns import Columns, read_columns
+from attention_core.timeseries.csv_columns import Columns, clean_names, read_columns
 from attention_core.timeseries.csv_table import parse_table
 from attention_core.timeseries.csv_text import decode_text, read_bytes
 from attention_core.timeseries.time_axis import TimeAxis, find_time_axis, not_values
 from attention_core.timeseries.wide_table import STACKED, season_columns, stack
+from attention_core.timeseries.year_columns import across_years, year_columns
 
 REPORT_KEY = "report"
 MIN_SERIES_ROWS = 2
@@ -137,6 +138,32 @@ def _stacked(frame: pd.DataFrame, axis: TimeAxis | None, report: dict) -> pd.Dat
     return stacked
 
 
+def _across_years(raw: pd.DataFrame, raw_names: list[str], report: dict) -> pd.DataFrame | None:
+    """A table with a column per year, turned (:mod:`year_columns`); None for any other."""
+    names, _ = clean_names(raw_names)
+    years = year_columns(names)
+    if years is None:
+        return None
+    frame, report["layout"] = across_years(raw, names, years)
+    report.update(dropped=[], time_columns=(), time_kind="years")
+    return frame
+
+
+def _down_the_rows(raw: pd.DataFrame, raw_names: list[str], report: dict) -> pd.DataFrame:
+    """A table with a row per time step: typed columns, the time axis found, wide months
+    stacked."""
+    if raw.shape[1] > MAX_SERIES_COLUMNS:
+        raise InputError(f"The file has {raw.shape[1]} columns; the limit is {MAX_SERIES_COLUMNS}.")
+    columns = read_columns(raw, raw_names, report["delimiter"] != ",")
+    report["notes"] += columns.notes
+    report["dropped"] = list(columns.dropped)
+    axis = find_time_axis(columns)
+    frame = _value_columns(columns, axis, report["dropped"])
+    frame = _on_time_axis(frame, axis, report["notes"])
+    report.update(time_columns=axis.columns if axis else (), time_kind=axis.kind if axis else "")
+    return _stacked(frame, axis, report)
+
+
 def _check_values(frame: pd.DataFrame) -> None:
     values = frame.to_numpy()
     for problem, bad in (
@@ -186,20 +213,13 @@ def read_series(source: object) -> pd.DataFrame:
     text, encoding = decode_text(read_bytes(source))
     report: dict = {"encoding": encoding, "notes": []}
     raw, raw_names = parse_table(text, report)
-    if raw.shape[1] > MAX_SERIES_COLUMNS:
-        raise InputError(f"The file has {raw.shape[1]} columns; the limit is {MAX_SERIES_COLUMNS}.")
     if len(raw) > MAX_SERIES_ROWS:
         raise InputError(f"The file has {len(raw):,} rows; the limit is {MAX_SERIES_ROWS:,}.")
     if raw.empty:
         raise InputError("The file has a header row but no usable rows of data below it.")
-    columns = read_columns(raw, raw_names, report["delimiter"] != ",")
-    report["notes"] += columns.notes
-    report["dropped"] = list(columns.dropped)
-    axis = find_time_axis(columns)
-    frame = _value_columns(columns, axis, report["dropped"])
-    frame = _on_time_axis(frame, axis, report["notes"])
-    report.update(time_columns=axis.columns if axis else (), time_kind=axis.kind if axis else "")
-    frame = _stacked(frame, axis, report)
+    frame = _across_years(raw, raw_names, report) if report["has_header"] else None
+    if frame is None:
+        frame = _down_the_rows(raw, raw_names, report)
     _check_values(frame)
     frame = _fill_missing(frame, report["notes"])
     if len(frame) < MIN_SERIES_ROWS:

@@ -15,7 +15,7 @@ import warnings
 import pandas as pd
 
 from attention_core.boundary.errors import InputError
-from attention_core.boundary.limits import MAX_SERIES_COLUMNS, MAX_SERIES_ROWS
+from attention_core.boundary.limits import MAX_SERIES_COLUMNS, MAX_SERIES_ROWS, MAX_TABLE_COLUMNS
 from attention_core.timeseries.csv_layout import (
     DELIMITER_NAMES,
     SNIFF_LINES,
@@ -26,6 +26,7 @@ from attention_core.timeseries.csv_layout import (
     row_fields,
     sample_lines,
 )
+from attention_core.timeseries.year_columns import year_columns
 
 ROW_NAMES = "row names"  #: the name of a first column R wrote without a header
 
@@ -108,9 +109,12 @@ def parse_table(text: str, report: dict) -> tuple[pd.DataFrame, list[str]]:
     offset, first_line = _line_at(text, header_line)
     first_row = row_fields(first_line, layout.delimiter, layout.quote)
     n_columns = max(len(first_row), layout.width or 0)
-    if n_columns > MAX_SERIES_COLUMNS:
+    # A column per year holds one series per row: the page's column limit applies after it is
+    # turned (attention_core.timeseries.year_columns); the cells stay bounded by the file size.
+    limit = MAX_TABLE_COLUMNS if year_columns(first_row) else MAX_SERIES_COLUMNS
+    if n_columns > limit:
         raise InputError(
-            f"The file has {n_columns} columns; the limit is {MAX_SERIES_COLUMNS}. "
+            f"The file has {n_columns} columns; the limit is {limit}. "
             "Keep only the columns you want to look at."
         )
     if text.count("\n", offset) > MAX_SERIES_ROWS + 1:
@@ -118,7 +122,8 @@ def parse_table(text: str, report: dict) -> tuple[pd.DataFrame, list[str]]:
             f"The file has more than {MAX_SERIES_ROWS:,} rows, the limit. Upload a shorter "
             "period, or weekly instead of daily values."
         )
-    has_header = not any(is_number(cell) for cell in first_row)
+    # Years across the columns are names, not numbers (year_columns).
+    has_header = year_columns(first_row) is not None or not any(is_number(c) for c in first_row)
     report.update(delimiter=layout.delimiter, has_header=has_header)
     if layout.start:
         report["notes"].append(
