@@ -13,40 +13,13 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from attention_core.maths import attention
 from attention_core.maths.masks import causal_mask
-from attention_core.pretrained.bert import per_head
 from attention_core.pretrained.tensors import Stored, widen
 from attention_core.pretrained.trace import BlockTrace, Model, ModelTrace
 
 #: Rows of the LM head widened at once: a float16 or quantised vocabulary is never widened
 #: whole, and a slice stays a few MB.
 LOGIT_ROWS = 2048
-
-
-def block_trace(
-    x: np.ndarray,
-    attention_input: np.ndarray,
-    attended: attention.MultiHeadTrace,
-    output: np.ndarray,
-    angles: np.ndarray | None = None,
-) -> BlockTrace:
-    """A layer's :class:`BlockTrace` from its attention trace (before/after RoPE split out)."""
-    q = attended.q if attended.q_unrotated is None else attended.q_unrotated  # (H, T, dk)
-    k = attended.k if attended.k_unrotated is None else attended.k_unrotated
-    return BlockTrace(
-        x=x,
-        attention_input=attention_input,
-        q=q,
-        k=k,
-        q_rotated=attended.q,
-        k_rotated=attended.k,
-        angles=angles,
-        v=attended.v,
-        heads=per_head(attended),
-        attention_output=attended.output,
-        output=output,
-    )
 
 
 def next_token_logits(hidden: np.ndarray, head: Stored) -> np.ndarray:

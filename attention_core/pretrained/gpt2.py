@@ -25,7 +25,7 @@ from attention_core.maths.layers import gelu_tanh, layer_norm, mlp
 from attention_core.maths.projections import Projections
 from attention_core.pretrained import config as settings
 from attention_core.pretrained import decoder
-from attention_core.pretrained.decoder import block_trace, next_token_logits
+from attention_core.pretrained.decoder import next_token_logits
 from attention_core.pretrained.tensors import (
     Stored,
     Tensors,
@@ -34,7 +34,7 @@ from attention_core.pretrained.tensors import (
     widen,
     without_prefix,
 )
-from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace
+from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace, block_trace
 
 #: config.json's names for GELU in its tanh form (the only activation GPT-2 checkpoints use).
 TANH_GELUS = ("gelu_new", "gelu_pytorch_tanh", "gelu_fast")

@@ -19,7 +19,7 @@ import numpy as np
 
 from attention_core.maths.projections import Projections
 from attention_core.pretrained import score_split
-from attention_core.pretrained.bert_checkpoint import Bert
+from attention_core.pretrained.bert import Bert
 from attention_core.pretrained.gpt2 import GPT2
 from attention_core.pretrained.slim import SlimTrace
 from attention_core.pretrained.tensors import widen

@@ -43,7 +43,7 @@ from attention_core.maths.positional import rotary_angles
 from attention_core.maths.projections import Projections
 from attention_core.pretrained import config as settings
 from attention_core.pretrained import decoder
-from attention_core.pretrained.decoder import block_trace, next_token_logits
+from attention_core.pretrained.decoder import next_token_logits
 from attention_core.pretrained.tensors import (
     Stored,
     Tensors,
@@ -52,7 +52,7 @@ from attention_core.pretrained.tensors import (
     widen,
     without_prefix,
 )
-from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace
+from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace, block_trace
 
 
 def rope_order(n_heads: int, d_head: int) -> np.ndarray:

@@ -8,11 +8,12 @@ tokens, ``d`` model width, ``dk`` head width, ``V`` vocabulary size.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal, Protocol
 
 import numpy as np
 
+from attention_core.maths import attention
 from attention_core.maths.attention import AttentionTrace
 
 
@@ -75,6 +76,40 @@ class BlockTrace:
         found = [*vars(self).values(), *vars(self.heads).values()]
         arrays = {id(a): a for a in found if isinstance(a, np.ndarray)}
         return sum(array.nbytes for array in arrays.values())
+
+
+def per_head(trace: attention.MultiHeadTrace) -> attention.AttentionTrace:
+    """The heads' own arrays (scores ... context) of ``trace``, without concat and output.
+
+    Only these are drawn, and the page's trace cache counts every byte a trace keeps.
+    """
+    kept = {field.name: getattr(trace, field.name) for field in fields(attention.AttentionTrace)}
+    return attention.AttentionTrace(**kept)
+
+
+def block_trace(
+    x: np.ndarray,
+    attention_input: np.ndarray,
+    attended: attention.MultiHeadTrace,
+    output: np.ndarray,
+    angles: np.ndarray | None = None,
+) -> BlockTrace:
+    """A layer's :class:`BlockTrace` from its attention trace (before/after RoPE split out)."""
+    q = attended.q if attended.q_unrotated is None else attended.q_unrotated  # (H, T, dk)
+    k = attended.k if attended.k_unrotated is None else attended.k_unrotated
+    return BlockTrace(
+        x=x,
+        attention_input=attention_input,
+        q=q,
+        k=k,
+        q_rotated=attended.q,
+        k_rotated=attended.k,
+        angles=angles,
+        v=attended.v,
+        heads=per_head(attended),
+        attention_output=attended.output,
+        output=output,
+    )
 
 
 @dataclass(frozen=True)

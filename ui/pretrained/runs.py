@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from attention_core.pretrained import bert, bert_checkpoint, circuits, loading
+from attention_core.pretrained import bert, circuits, loading
 from attention_core.pretrained.checkpoint import FAMILIES, Checkpoint, load_checkpoint
 from attention_core.pretrained.head_split import head_score_split
 from attention_core.pretrained.slim import SlimTrace, layer_steps, slim_forward
@@ -52,9 +52,7 @@ def model() -> loading.PretrainedModel:
 def bundled_checkpoint() -> Checkpoint:
     """The bundled model behind the shared contract, on the same weights (not loaded twice)."""
     loaded = model()
-    return Checkpoint(
-        bert_checkpoint.from_weights(loaded.weights), loaded.tokenizer, FAMILIES["bert"]
-    )
+    return Checkpoint(bert.from_weights(loaded.weights), loaded.tokenizer, FAMILIES["bert"])
 
 
 @st.cache_resource(max_entries=MODELS_HELD, show_spinner="Loading the model (once per server) …")
