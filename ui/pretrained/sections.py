@@ -15,7 +15,7 @@ import streamlit as st
 
 from attention_core.pretrained import rollout
 from attention_core.teaching.head_questions import head_name
-from ui.pretrained import decoder_stages
+from ui.pretrained import stage_table
 from ui.pretrained.copying import copying_tab
 from ui.pretrained.decoder_guided import decoder_guided_section
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
@@ -130,16 +130,16 @@ def decoder_steps_section(state: PretrainedState) -> None:
     st.caption(
         f"Layer {state.layer + 1}, head {state.head + 1} of {info.name}, computed by "
         "attention_core: the same functions, step views and figures as the text page. "
-        + decoder_stages.group_sentence(info, state.head)
+        + stage_table.group_sentence(info, state.head)
     )
     steps = state.steps(state.layer)
     draw_stages(
         state,
         [
-            (key, stage, decoder_stages.stage_matrix(steps, key, state.head))
-            for key, stage in decoder_stages.decoder_stages(info).items()
+            (key, stage, stage_table.stage_matrix(steps, key, state.head))
+            for key, stage in stage_table.decoder_stages(info).items()
         ],
-        lambda key: decoder_stages.stage_code(info, key),
+        lambda key: stage_table.stage_code(info, key),
     )
 
 
