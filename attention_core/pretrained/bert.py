@@ -28,12 +28,11 @@ from pathlib import Path
 import numpy as np
 
 from attention_core.maths import attention
-from attention_core.maths.attention import output_projection
 from attention_core.maths.layers import gelu, layer_norm
 from attention_core.pretrained import config as settings
 from attention_core.pretrained import decoder, loading
 from attention_core.pretrained.loading import BertWeights, LayerWeights, WordPiece
-from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace, Tokens, per_head
+from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace, Tokens, block_trace
 
 
 def embed(weights: BertWeights, ids: np.ndarray, type_ids: np.ndarray) -> np.ndarray:
@@ -46,18 +45,6 @@ def embed(weights: BertWeights, ids: np.ndarray, type_ids: np.ndarray) -> np.nda
     return layer_norm(summed, weights.ln_gain, weights.ln_bias, weights.eps)
 
 
-@dataclass(frozen=True)
-class LayerTrace:
-    """One encoder layer: its input, one self-attention trace for all heads, its output."""
-
-    x: np.ndarray  #: (T, d) the layer's input
-    q: np.ndarray  #: (H, T, dk)
-    k: np.ndarray  #: (H, T, dk)
-    v: np.ndarray  #: (H, T, dk)
-    heads: attention.AttentionTrace  #: scores, scaled, weights (H, T, T), context (H, T, dk)
-    output: np.ndarray  #: (T, d) the next layer's input
-
-
 def self_attention(x: np.ndarray, layer: LayerWeights, n_heads: int) -> attention.MultiHeadTrace:
     r""":math:`\mathrm{softmax}(Q_h K_h^\top / \sqrt{d_k})\, V_h` per head, then :math:`[C]\,
     W^O + b^O`; ``(T, d) -> (T, d)``.
@@ -66,9 +53,13 @@ def self_attention(x: np.ndarray, layer: LayerWeights, n_heads: int) -> attentio
     return attention.multi_head_attention(x, x, layer.projections(), n_heads, scale)
 
 
-def encoder_layer(x: np.ndarray, layer: LayerWeights, n_heads: int, eps: float) -> LayerTrace:
+def encoder_layer(x: np.ndarray, layer: LayerWeights, n_heads: int, eps: float) -> BlockTrace:
     r""":math:`Y = \mathrm{LN}(X + \mathrm{Attn}(X))`,
-    :math:`X' = \mathrm{LN}(Y + \mathrm{FFN}(Y))`.
+    :math:`X' = \mathrm{LN}(Y + \mathrm{FFN}(Y))`; ``(T, d) -> (T, d)``, every step kept.
+
+    In the names every family shares: post-LayerNorm, so ``attention_input`` is ``x`` itself;
+    no RoPE, so ``q_rotated is q`` and ``k_rotated is k``; ``attention_output`` is
+    :math:`[C_1 \cdots C_H] W^O + b^O`.
     """
     attended = self_attention(x, layer, n_heads)
     y = layer_norm(x + attended.output, layer.ln1_gain, layer.ln1_bias, eps)  # (T, d)
@@ -76,93 +67,47 @@ def encoder_layer(x: np.ndarray, layer: LayerWeights, n_heads: int, eps: float) 
     # results by up to ~3e-6 (as far from PyTorch as now); the page's numbers stay as they were.
     hidden = gelu(y @ layer.w_in + layer.b_in)  # (T, d_ff)
     output = layer_norm(y + hidden @ layer.w_out + layer.b_out, layer.ln2_gain, layer.ln2_bias, eps)
-    return LayerTrace(x, attended.q, attended.k, attended.v, per_head(attended), output)
-
-
-@dataclass(frozen=True)
-class BertTrace:
-    """Every layer of one forward pass; ``weights`` stacks their attention ``(L, H, T, T)``."""
-
-    layers: tuple[LayerTrace, ...]
-
-    @property
-    def weights(self) -> np.ndarray:
-        return np.stack([layer.heads.weights for layer in self.layers])  # (L, H, T, T)
-
-    @property
-    def nbytes(self) -> int:
-        """Bytes held by the trace's arrays (each array counted once)."""
-        arrays = {
-            id(a): a
-            for layer in self.layers
-            for a in (*vars(layer).values(), *vars(layer.heads).values())
-            if isinstance(a, np.ndarray)
-        }
-        return sum(array.nbytes for array in arrays.values())
-
-    @property
-    def last_hidden_state(self) -> np.ndarray:
-        return self.layers[-1].output  # (T, d)
-
-
-def forward(weights: BertWeights, ids: np.ndarray, type_ids: np.ndarray) -> BertTrace:
-    """Embeddings, then every encoder layer in turn: ``(T,) ids -> BertTrace``."""
-    x = embed(weights, ids, type_ids)  # (T, d)
-    layers = []
-    for layer in weights.layers:
-        trace = encoder_layer(x, layer, weights.n_heads, weights.eps)
-        layers.append(trace)
-        x = trace.output
-    return BertTrace(tuple(layers))
-
-
-def _block(layer: LayerTrace, weights: loading.LayerWeights) -> BlockTrace:
-    """One encoder layer in the shared names (no RoPE: before = after rotation)."""
-    attention_output = output_projection(layer.heads.context, weights.projections())  # (T, d)
-    return BlockTrace(
-        x=layer.x,
-        attention_input=layer.x,  # post-LayerNorm: attention reads the layer input itself
-        q=layer.q,
-        k=layer.k,
-        q_rotated=layer.q,
-        k_rotated=layer.k,
-        angles=None,
-        v=layer.v,
-        heads=layer.heads,
-        attention_output=attention_output,
-        output=layer.output,
-    )
+    return block_trace(x, x, attended, output)
 
 
 @dataclass(frozen=True)
 class Bert:
-    """The encoder's weights and facts, in the three steps every family has (sentence A only)."""
+    """The encoder's weights and facts, in the three steps every family has."""
 
     info: ModelInfo
     weights: BertWeights
 
     @property
-    def layers(self) -> tuple[loading.LayerWeights, ...]:
+    def layers(self) -> tuple[LayerWeights, ...]:
         return self.weights.layers
 
-    def embed(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:func:`embed` of sentence A, and the word and position rows it adds up."""
-        x = embed(self.weights, ids, np.zeros_like(ids))  # (T, d)
+    def embed(
+        self, ids: np.ndarray, type_ids: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:func:`embed` of ``ids (T,)`` in sentences ``type_ids (T,)`` (None: all sentence A),
+        and the word and position rows it adds up, each ``(T, d)``."""
+        sentences = np.zeros_like(ids) if type_ids is None else type_ids
+        x = embed(self.weights, ids, sentences)  # (T, d)
         return x, self.weights.word[ids], self.weights.position[: len(ids)]
 
-    def block(
-        self, x: np.ndarray, layer: loading.LayerWeights, mask: np.ndarray | None
-    ) -> BlockTrace:
+    def block(self, x: np.ndarray, layer: LayerWeights, mask: np.ndarray | None) -> BlockTrace:
         """:func:`encoder_layer` (``mask`` is None: an encoder attends everywhere)."""
-        return _block(encoder_layer(x, layer, self.info.n_heads, self.weights.eps), layer)
+        return encoder_layer(x, layer, self.info.n_heads, self.weights.eps)
 
     def finish(self, x: np.ndarray) -> tuple[np.ndarray, None]:
         """The last layer's output is the hidden state; there is no next-token head."""
         return x, None
 
-    def forward(self, ids: np.ndarray) -> ModelTrace:
-        """``(T,) ids -> ModelTrace``: no logits; ``hidden`` is the last layer's output."""
-        return decoder.forward(self, ids)
+    def forward(self, ids: np.ndarray, type_ids: np.ndarray | None = None) -> ModelTrace:
+        """``(T,) ids`` (and sentence ids) ``-> ModelTrace``: no logits;
+        ``last_hidden_state`` is the last layer's output."""
+        return decoder.forward(self, ids, type_ids)
+
+
+def forward(weights: BertWeights, ids: np.ndarray, type_ids: np.ndarray) -> ModelTrace:
+    """Embeddings, then every encoder layer in turn: ``(T,) ids, (T,) sentence ids ->
+    ModelTrace``."""
+    return from_weights(weights).forward(ids, type_ids)
 
 
 def load(directory: Path, config: settings.Config) -> Bert:

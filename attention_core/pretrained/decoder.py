@@ -38,9 +38,18 @@ def layer_mask(model: Model, length: int) -> np.ndarray | None:
     return causal_mask(length) if model.info.causal else None
 
 
-def layer_inputs(model: Model, ids: np.ndarray) -> Iterator[tuple[np.ndarray, BlockTrace]]:
-    """Each layer's input ``(T, d)`` and its steps, in order (one layer held at a time)."""
-    x, _, _ = model.embed(ids)
+def one_text(type_ids: np.ndarray | None) -> None:
+    """A decoder's ``embed`` takes no sentence ids: it reads one text, never a pair."""
+    if type_ids is not None:
+        raise ValueError("A decoder reads one text: it takes no sentence ids.")
+
+
+def layer_inputs(
+    model: Model, ids: np.ndarray, type_ids: np.ndarray | None = None
+) -> Iterator[tuple[np.ndarray, BlockTrace]]:
+    """Each layer's input ``(T, d)`` and its steps, in order (one layer held at a time);
+    ``type_ids (T,)``: a sentence pair's sentence ids (BERT), None for one text."""
+    x, _, _ = model.embed(ids, type_ids)
     mask = layer_mask(model, len(ids))
     for layer in model.layers:
         steps = model.block(x, layer, mask)
@@ -48,9 +57,10 @@ def layer_inputs(model: Model, ids: np.ndarray) -> Iterator[tuple[np.ndarray, Bl
         x = steps.output
 
 
-def forward(model: Model, ids: np.ndarray) -> ModelTrace:
-    """Embeddings, every block, the final norm and the logits: ``(T,) -> ModelTrace``."""
-    _, token_rows, position_rows = model.embed(ids)
-    layers = tuple(steps for _, steps in layer_inputs(model, ids))
+def forward(model: Model, ids: np.ndarray, type_ids: np.ndarray | None = None) -> ModelTrace:
+    """Embeddings, every block, the final norm and the logits: ``(T,) -> ModelTrace``
+    (``type_ids``: see :func:`layer_inputs`)."""
+    _, token_rows, position_rows = model.embed(ids, type_ids)
+    layers = tuple(steps for _, steps in layer_inputs(model, ids, type_ids))
     hidden, logits = model.finish(layers[-1].output)
     return ModelTrace(layers, hidden, logits, token_rows, position_rows)

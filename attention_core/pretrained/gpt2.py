@@ -25,7 +25,7 @@ from attention_core.maths.layers import gelu_tanh, layer_norm, mlp
 from attention_core.maths.projections import Projections
 from attention_core.pretrained import config as settings
 from attention_core.pretrained import decoder
-from attention_core.pretrained.decoder import next_token_logits
+from attention_core.pretrained.decoder import next_token_logits, one_text
 from attention_core.pretrained.tensors import (
     Stored,
     Tensors,
@@ -103,9 +103,12 @@ class GPT2:
         output = y + mlp(normed_y, w_in, b_in, w_out, b_out, gelu_tanh)  # (T, d)
         return block_trace(x, normed, attended, output)
 
-    def embed(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def embed(
+        self, ids: np.ndarray, type_ids: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         r""":math:`X_0 = E_{\text{tok}}[t] + E_{\text{pos}}[p]`: ``(T,) -> (X_0, token rows,
-        position rows)``, each ``(T, d)``."""
+        position rows)``, each ``(T, d)``; one text (``type_ids`` None)."""
+        one_text(type_ids)
         token_rows = widen(self.token_table[ids])  # (T, d)
         position_rows = widen(self.position_table[: len(ids)])  # (T, d)
         return token_rows + position_rows, token_rows, position_rows

@@ -43,7 +43,7 @@ from attention_core.maths.positional import rotary_angles
 from attention_core.maths.projections import Projections
 from attention_core.pretrained import config as settings
 from attention_core.pretrained import decoder
-from attention_core.pretrained.decoder import next_token_logits
+from attention_core.pretrained.decoder import next_token_logits, one_text
 from attention_core.pretrained.tensors import (
     Stored,
     Tensors,
@@ -147,8 +147,12 @@ class Llama:
         angles = rotary_angles(len(x), info.d_head, base).astype(np.float32)  # (T, dk/2)
         return block_trace(x, normed, attended, output, angles)
 
-    def embed(self, ids: np.ndarray) -> tuple[np.ndarray, None, None]:
-        r""":math:`X_0 = E_{\text{tok}}[t]` ``(T, d)``: no position table (RoPE turns q and k)."""
+    def embed(
+        self, ids: np.ndarray, type_ids: np.ndarray | None = None
+    ) -> tuple[np.ndarray, None, None]:
+        r""":math:`X_0 = E_{\text{tok}}[t]` ``(T, d)``: no position table (RoPE turns q and k);
+        one text (``type_ids`` None)."""
+        one_text(type_ids)
         return widen(self.token_table[ids]), None, None
 
     def finish(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

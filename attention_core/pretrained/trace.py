@@ -117,7 +117,8 @@ class ModelTrace:
     """One forward pass: every layer, the final hidden states and the next-token logits."""
 
     layers: tuple[BlockTrace, ...]
-    hidden: np.ndarray  #: (T, d) decoders: after the final norm; BERT: the last layer's output
+    #: (T, d) as transformers names it: decoders after the final norm, BERT the last layer's output
+    last_hidden_state: np.ndarray
     logits: np.ndarray | None  #: (T, V) next-token scores; None for BERT (no LM head)
     token_embeddings: np.ndarray | None  #: (T, d) rows of the token table; None for RoPE
     position_embeddings: np.ndarray | None  #: (T, d) rows of the position table; None for RoPE
@@ -129,7 +130,12 @@ class ModelTrace:
     @property
     def nbytes(self) -> int:
         """Bytes held by the trace's arrays (each array counted once)."""
-        found = [self.hidden, self.logits, self.token_embeddings, self.position_embeddings]
+        found = [
+            self.last_hidden_state,
+            self.logits,
+            self.token_embeddings,
+            self.position_embeddings,
+        ]
         for layer in self.layers:
             found += [*vars(layer).values(), *vars(layer.heads).values()]
         arrays = {id(a): a for a in found if isinstance(a, np.ndarray)}
@@ -149,8 +155,14 @@ class Model(Protocol):
     @property
     def layers(self) -> Sequence[Any]: ...
 
-    def embed(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-        """``(T,) -> (X_0 (T, d), token rows (T, d) | None, position rows (T, d) | None)``."""
+    def embed(
+        self, ids: np.ndarray, type_ids: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+        """``(T,) -> (X_0 (T, d), token rows (T, d) | None, position rows (T, d) | None)``.
+
+        ``type_ids (T,)``: each token's sentence in a pair (BERT's sentence A = 0, B = 1);
+        None for one text, the only input a decoder takes.
+        """
         ...
 
     def block(self, x: np.ndarray, layer: Any, mask: np.ndarray | None) -> BlockTrace:

@@ -9,8 +9,8 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from attention_core.pretrained import bert
 from attention_core.pretrained.loading import Encoded
+from attention_core.pretrained.trace import ModelTrace
 from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
 from ui.shared.matrix_view import chart
@@ -49,7 +49,7 @@ class GuidedView:
 
 @shared_figures(GUIDED_VIEWS)
 def guided_view(
-    ids: bytes, style: FigureStyle, _encoded: Encoded, _trace: bert.BertTrace
+    ids: bytes, style: FigureStyle, _encoded: Encoded, _trace: ModelTrace
 ) -> GuidedView:
     """The guided example of the bundled model's input ``ids`` (``_encoded``, whose forward pass
     is ``_trace``): shared read-only by every session."""
@@ -83,7 +83,7 @@ def guided_view(
     return GuidedView(tuple(found), table, tuple(figures), mean)
 
 
-def guided_section(encoded: Encoded, trace: bert.BertTrace, style: FigureStyle) -> None:
+def guided_section(encoded: Encoded, trace: ModelTrace, style: FigureStyle) -> None:
     """Always on the guided sentence (the page's own sentence may differ)."""
     view = guided_view(ids=encoded.ids.tobytes(), style=style, _encoded=encoded, _trace=trace)
     found = view.found

@@ -23,7 +23,7 @@ from attention_core.pretrained.checkpoint import FAMILIES, Checkpoint, load_chec
 from attention_core.pretrained.head_split import head_score_split
 from attention_core.pretrained.slim import SlimTrace, layer_steps, slim_forward
 from attention_core.pretrained.token_text import KEY, style_of
-from attention_core.pretrained.trace import BlockTrace, ModelInfo, Tokens
+from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace, Tokens
 from ui.pretrained.cache import ByteBoundedCache
 from ui.pretrained.models import LOCAL_PREFIX
 
@@ -38,8 +38,7 @@ COPY_SEED = 0
 COPY_LENGTH = 40  #: random tokens in each copy of the heads-that-copy test input
 
 Encoding = loading.Encoded | Tokens
-Trace = bert.BertTrace | SlimTrace
-Steps = bert.LayerTrace | BlockTrace
+Trace = ModelTrace | SlimTrace
 
 
 @st.cache_resource(show_spinner="Loading all-MiniLM-L6-v2 (once per server) …")
@@ -139,9 +138,9 @@ class PageModel:
             key, lambda: _one_at_a_time(lambda: slim_forward(self.checkpoint.model, encoded.ids))
         )
 
-    def steps(self, trace: Trace, layer: int) -> Steps:
+    def steps(self, trace: Trace, layer: int) -> BlockTrace:
         """Layer ``layer``'s every step: kept (bundled), or recomputed from its input."""
-        if isinstance(trace, bert.BertTrace):
+        if isinstance(trace, ModelTrace):
             return trace.layers[layer]
         key = ("steps", self.key, trace.ids.tobytes(), layer)  # drawn and asked about each rerun
         return traces().get(key, lambda: layer_steps(self.checkpoint.model, trace, layer))

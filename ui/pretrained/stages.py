@@ -15,6 +15,7 @@ import numpy as np
 
 from attention_core.maths import attention, layers
 from attention_core.pretrained import bert
+from attention_core.pretrained.trace import BlockTrace
 from ui.shared.stages import Stage, base_stage
 
 
@@ -105,7 +106,7 @@ def layer_stage_code(name: str, layer: int) -> tuple[Callable, ...]:
     return STAGE_CODE[name]
 
 
-def stage_matrix(steps: bert.LayerTrace, name: str, head: int) -> np.ndarray:
+def stage_matrix(steps: BlockTrace, name: str, head: int) -> np.ndarray:
     """The matrix a stage draws from one layer's ``steps``: ``(T, d)`` for X, else one head's."""
     if name == "x":
         return steps.x

@@ -15,7 +15,7 @@ import streamlit as st
 from attention_core import InputError
 from attention_core.boundary import limits
 from attention_core.pretrained.slim import SlimTrace
-from attention_core.pretrained.trace import ModelInfo
+from attention_core.pretrained.trace import BlockTrace, ModelInfo
 from ui.figures.style import FigureStyle
 from ui.pretrained.guided import GUIDED_TEXT
 from ui.pretrained.models import (
@@ -25,7 +25,7 @@ from ui.pretrained.models import (
     choose_model,
     origin,
 )
-from ui.pretrained.runs import Encoding, PageModel, Steps, Trace
+from ui.pretrained.runs import Encoding, PageModel, Trace
 from ui.shared.presentation import current_style
 from ui.shared.safe import escape_markdown, show_error, show_warning
 from ui.shared.shared_figures import digest
@@ -92,7 +92,7 @@ class PretrainedState:
         """The slim pass (predictions, kept inputs); None for the bundled model with a pair."""
         return self.model.slim(self.encoded, self.trace)
 
-    def steps(self, layer: int) -> Steps:
+    def steps(self, layer: int) -> BlockTrace:
         """Layer ``layer``'s every step (Q, K, V, scores ... weights, context)."""
         return self.model.steps(self.trace, layer)
 

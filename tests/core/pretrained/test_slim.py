@@ -103,7 +103,7 @@ def test_every_array_of_a_pass_stays_float32(models, name: str) -> None:
     """NumPy 2 turns float32 times a NumPy float64 scalar into float64 (NEP 50): twice the
     memory and time, invisible to the equality tests (float64 is more exact, not less)."""
     trace = models[name].forward(ids_for(name, 9))
-    arrays = [trace.hidden, *([] if trace.logits is None else [trace.logits])]
+    arrays = [trace.last_hidden_state, *([] if trace.logits is None else [trace.logits])]
     for layer in trace.layers:
         arrays += [a for a in vars(layer).values() if isinstance(a, np.ndarray)]
         arrays += [a for a in vars(layer.heads).values() if isinstance(a, np.ndarray)]
