@@ -19,6 +19,7 @@ from attention_core.pretrained import bert, head_measures, loading, rollout
 from tests.plotly_specs import decode, figure_titled
 from tests.views.expanders import CODE, open_expanders
 from tests.views.pretrained_pages import PAGE, page
+from ui.pretrained import runs
 from ui.pretrained.stages import STAGES, layer_stage_code
 from ui.shared.safe import unescape_markdown
 
@@ -157,13 +158,13 @@ def test_empty_input_gets_a_message(text: str) -> None:
 
 def test_changing_layer_head_or_query_does_not_rerun_the_forward_pass(monkeypatch) -> None:
     calls = []
-    original = bert.forward
+    original = runs.slim_forward
 
     def counting(*args):
         calls.append(1)
         return original(*args)
 
-    monkeypatch.setattr(bert, "forward", counting)
+    monkeypatch.setattr(runs, "slim_forward", counting)
     at = page(text="A sentence used only by this test, 7f3a.", view="Every step")
     assert len(calls) == 1
     at.selectbox(key="layer").set_value(6).run()
