@@ -32,7 +32,14 @@ from attention_core.maths.layers import gelu, layer_norm
 from attention_core.pretrained import config as settings
 from attention_core.pretrained import decoder, loading
 from attention_core.pretrained.loading import BertWeights, LayerWeights, WordPiece
-from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace, Tokens, block_trace
+from attention_core.pretrained.trace import (
+    Attended,
+    BlockTrace,
+    ModelInfo,
+    ModelTrace,
+    Tokens,
+    block_trace,
+)
 
 
 def embed(weights: BertWeights, ids: np.ndarray, type_ids: np.ndarray) -> np.ndarray:
@@ -67,7 +74,7 @@ def encoder_layer(x: np.ndarray, layer: LayerWeights, n_heads: int, eps: float) 
     # results by up to ~3e-6 (as far from PyTorch as now); the page's numbers stay as they were.
     hidden = gelu(y @ layer.w_in + layer.b_in)  # (T, d_ff)
     output = layer_norm(y + hidden @ layer.w_out + layer.b_out, layer.ln2_gain, layer.ln2_bias, eps)
-    return block_trace(x, x, attended, output)
+    return block_trace(x, Attended(x, attended), output)  # attention reads x itself
 
 
 @dataclass(frozen=True)
@@ -89,6 +96,10 @@ class Bert:
         sentences = np.zeros_like(ids) if type_ids is None else type_ids
         x = embed(self.weights, ids, sentences)  # (T, d)
         return x, self.weights.word[ids], self.weights.position[: len(ids)]
+
+    def attend(self, x: np.ndarray, layer: LayerWeights, mask: np.ndarray | None) -> Attended:
+        """:func:`self_attention` of the layer's input ``x (T, d)`` itself (post-LayerNorm)."""
+        return Attended(x, self_attention(x, layer, self.info.n_heads))
 
     def block(self, x: np.ndarray, layer: LayerWeights, mask: np.ndarray | None) -> BlockTrace:
         """:func:`encoder_layer` (``mask`` is None: an encoder attends everywhere)."""

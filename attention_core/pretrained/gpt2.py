@@ -34,7 +34,7 @@ from attention_core.pretrained.tensors import (
     widen,
     without_prefix,
 )
-from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace, block_trace
+from attention_core.pretrained.trace import Attended, BlockTrace, ModelInfo, ModelTrace, block_trace
 
 #: config.json's names for GELU in its tanh form (the only activation GPT-2 checkpoints use).
 TANH_GELUS = ("gelu_new", "gelu_pytorch_tanh", "gelu_fast")
@@ -86,22 +86,27 @@ class GPT2:
     lm_head: Stored  #: (V, d): ``token_table`` unless the checkpoint stores its own
     eps: float
 
-    def block(self, x: np.ndarray, layer: GPT2Layer, mask: np.ndarray | None) -> BlockTrace:
-        r""":math:`Y = X + \mathrm{Attn}(\mathrm{LN}_1 X)`,
-        :math:`X' = Y + \mathrm{MLP}(\mathrm{LN}_2 Y)`; ``(T, d) -> (T, d)``.
-        """
+    def attend(self, x: np.ndarray, layer: GPT2Layer, mask: np.ndarray | None) -> Attended:
+        r""":math:`\mathrm{Attn}(\mathrm{LN}_1 X)` on the layer's input ``x (T, d)``."""
         normed = layer_norm(x, widen(layer.ln1_gain), widen(layer.ln1_bias), self.eps)
         scale = 1.0 / math.sqrt(self.info.d_head)
         attended = multi_head_attention(
             normed, normed, layer.projections(), self.info.n_heads, scale, mask
         )
-        y = x + attended.output  # (T, d)
+        return Attended(normed, attended)
+
+    def block(self, x: np.ndarray, layer: GPT2Layer, mask: np.ndarray | None) -> BlockTrace:
+        r""":math:`Y = X + \mathrm{Attn}(\mathrm{LN}_1 X)`,
+        :math:`X' = Y + \mathrm{MLP}(\mathrm{LN}_2 Y)`; ``(T, d) -> (T, d)``.
+        """
+        attended = self.attend(x, layer, mask)
+        y = x + attended.trace.output  # (T, d)
         normed_y = layer_norm(y, widen(layer.ln2_gain), widen(layer.ln2_bias), self.eps)
         w_in, b_in, w_out, b_out = (
             widen(a) for a in (layer.w_in, layer.b_in, layer.w_out, layer.b_out)
         )
         output = y + mlp(normed_y, w_in, b_in, w_out, b_out, gelu_tanh)  # (T, d)
-        return block_trace(x, normed, attended, output)
+        return block_trace(x, attended, output)
 
     def embed(
         self, ids: np.ndarray, type_ids: np.ndarray | None = None

@@ -5,8 +5,10 @@ K, V (and a rotary model's turned copies), four ``(H, T, T)`` score matrices and
 context: a 30-layer decoder at 128 tokens holds 169 MB, too much to cache per input on a
 shared server, though a page draws one layer's steps at a time. A :class:`SlimTrace` keeps
 what the views draw for every layer, the attention weights ``(L, H, T, T)``, plus each
-layer's input ``(L, T, d)``, from which :func:`layer_steps` recomputes one layer's every
-step exactly (the same function on the same input gives the same numbers), and the logits
+layer's input ``(L, T, d)`` and the last one's output, from which :func:`layer_steps`
+recomputes one layer's every step exactly (the same function on the same input gives the
+same numbers; only the layer's attention runs again, its output is the next one's input),
+and the logits
 reduced to the top guesses and the real next token's rank
 (:mod:`attention_core.pretrained.predictions`). Every family's pass is kept this way, the
 encoder's too: a sentence pair's ``type_ids`` go into the embeddings, and the kept inputs
@@ -21,7 +23,7 @@ import numpy as np
 
 from attention_core.pretrained import predictions
 from attention_core.pretrained.decoder import layer_inputs, layer_mask
-from attention_core.pretrained.trace import BlockTrace, Model
+from attention_core.pretrained.trace import BlockTrace, Model, block_trace
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,7 @@ class SlimTrace:
     type_ids: np.ndarray | None  #: (T,) a sentence pair's sentence of each token (BERT), or None
     weights: np.ndarray  #: (L, H, T, T) every head's attention weights
     inputs: np.ndarray  #: (L, T, d) every layer's input, to recompute its steps
+    final_output: np.ndarray  #: (T, d) the last layer's output (before a decoder's final norm)
     mask: np.ndarray | None  #: (T, T) True = may attend (decoders), None = everywhere
     token_embeddings: np.ndarray | None  #: (T, d) absolute-position models, else None
     position_embeddings: np.ndarray | None  #: (T, d)
@@ -68,6 +71,7 @@ def slim_forward(model: Model, ids: np.ndarray, type_ids: np.ndarray | None = No
         type_ids=type_ids,
         weights=weights,  # (L, H, T, T)
         inputs=inputs,  # (L, T, d)
+        final_output=last,
         mask=layer_mask(model, len(ids)),
         token_embeddings=token_rows,
         position_embeddings=position_rows,
@@ -79,5 +83,11 @@ def slim_forward(model: Model, ids: np.ndarray, type_ids: np.ndarray | None = No
 
 
 def layer_steps(model: Model, trace: SlimTrace, layer: int) -> BlockTrace:
-    """Layer ``layer``'s every step, recomputed from its kept input: ``BlockTrace``."""
-    return model.block(trace.inputs[layer], model.layers[layer], trace.mask)
+    """Layer ``layer``'s every step, recomputed from its kept input: ``BlockTrace``.
+
+    Only its attention runs again (:meth:`Model.attend`, every step a page draws); its output
+    is the one the whole pass computed, kept as the next layer's input.
+    """
+    x = trace.inputs[layer]  # (T, d)
+    following = trace.inputs[layer + 1] if layer + 1 < len(trace.inputs) else trace.final_output
+    return block_trace(x, model.attend(x, model.layers[layer], trace.mask), following)

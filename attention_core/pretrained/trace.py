@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 import numpy as np
 
@@ -87,27 +87,31 @@ def per_head(trace: attention.MultiHeadTrace) -> attention.AttentionTrace:
     return attention.AttentionTrace(**kept)
 
 
-def block_trace(
-    x: np.ndarray,
-    attention_input: np.ndarray,
-    attended: attention.MultiHeadTrace,
-    output: np.ndarray,
-    angles: np.ndarray | None = None,
-) -> BlockTrace:
-    """A layer's :class:`BlockTrace` from its attention trace (before/after RoPE split out)."""
-    q = attended.q if attended.q_unrotated is None else attended.q_unrotated  # (H, T, dk)
-    k = attended.k if attended.k_unrotated is None else attended.k_unrotated
+class Attended(NamedTuple):
+    """A layer's attention half: what attention read, what it computed, and RoPE's angles."""
+
+    attention_input: np.ndarray  #: (T, d) LN/RMSNorm(x), BERT: x
+    trace: attention.MultiHeadTrace  #: Q, K, V (after RoPE, and before it), scores ... output
+    angles: np.ndarray | None = None  #: (T, dk/2) RoPE angle per position and column pair
+
+
+def block_trace(x: np.ndarray, attended: Attended, output: np.ndarray) -> BlockTrace:
+    """A layer's :class:`BlockTrace` from its input ``x (T, d)``, its attention half and its
+    ``output (T, d)`` (before/after RoPE split out)."""
+    heads = attended.trace
+    q = heads.q if heads.q_unrotated is None else heads.q_unrotated  # (H, T, dk)
+    k = heads.k if heads.k_unrotated is None else heads.k_unrotated
     return BlockTrace(
         x=x,
-        attention_input=attention_input,
+        attention_input=attended.attention_input,
         q=q,
         k=k,
-        q_rotated=attended.q,
-        k_rotated=attended.k,
-        angles=angles,
-        v=attended.v,
-        heads=per_head(attended),
-        attention_output=attended.output,
+        q_rotated=heads.q,
+        k_rotated=heads.k,
+        angles=attended.angles,
+        v=heads.v,
+        heads=per_head(heads),
+        attention_output=heads.output,
         output=output,
     )
 
@@ -146,7 +150,9 @@ class Model(Protocol):
     """A family's loaded weights: its facts and its three steps (ids checked by the caller).
 
     :func:`attention_core.pretrained.decoder.forward` runs them in order: ``embed`` the ids,
-    each layer's ``block`` in turn, then ``finish``.
+    each layer's ``block`` in turn, then ``finish``. A layer's ``attend`` is the first half of
+    its ``block``: a page recomputes only that half of a layer it draws
+    (:func:`attention_core.pretrained.slim.layer_steps`).
     """
 
     @property
@@ -165,8 +171,12 @@ class Model(Protocol):
         """
         ...
 
+    def attend(self, x: np.ndarray, layer: Any, mask: np.ndarray | None) -> Attended:
+        """A layer's attention half on its input ``x (T, d)`` (what the step view draws)."""
+        ...
+
     def block(self, x: np.ndarray, layer: Any, mask: np.ndarray | None) -> BlockTrace:
-        """One layer on its input ``x (T, d)``, every step kept."""
+        """One layer on its input ``x (T, d)``: :meth:`attend`, then the rest; every step kept."""
         ...
 
     def finish(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:

@@ -39,11 +39,16 @@ def test_every_recomputed_layer_equals_the_whole_pass(models, name: str) -> None
     whole = checkpoint.forward(ids)
     slim = slim_forward(checkpoint.model, ids)
     np.testing.assert_array_equal(slim.weights, whole.weights)
-    for layer, expected in enumerate(whole.layers):
+    for layer, expected in enumerate(whole.layers):  # the last layer's output too
         steps = layer_steps(checkpoint.model, slim, layer)
-        for field in ("x", "q", "k", "v", "q_rotated", "k_rotated", "output"):
+        for field in ("x", "attention_input", "q", "k", "v", "q_rotated", "k_rotated"):
             np.testing.assert_array_equal(getattr(steps, field), getattr(expected, field))
-        np.testing.assert_array_equal(steps.heads.masked, expected.heads.masked)
+        for field in ("angles", "attention_output", "output"):
+            np.testing.assert_array_equal(getattr(steps, field), getattr(expected, field))
+        for field in ("scores", "scaled", "masked", "weights", "context"):
+            np.testing.assert_array_equal(
+                getattr(steps.heads, field), getattr(expected.heads, field)
+            )
 
 
 def test_a_sentence_pairs_recomputed_steps_are_berts_whole_pass_number_for_number(
