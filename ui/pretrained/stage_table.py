@@ -1,57 +1,81 @@
-r"""The stages of one decoder head (GPT-2 or the Llama family): what each matrix is, and its code.
+r"""The step view's one table of stages for every model family: what each matrix is, where a
+layer's trace keeps it, and the code that computed it.
 
-The text page's steps (:func:`ui.shared.stages.base_stage`) with a decoder's formulas:
-the normalised input attention reads, the causal mask, and for rotary models the
-queries and keys before and after RoPE with the angle of every position and column pair.
-Every stage reads one array of a layer's :class:`attention_core.pretrained.trace.BlockTrace`.
+:func:`table` is the table as a pre-norm decoder layer fills it (the layer's input X, what
+attention reads N, Q, K, V, the scores, scaled, masked, the weights and the context), its
+texts sized to the model's :class:`~attention_core.pretrained.trace.ModelInfo`, the text
+page's steps (:func:`ui.shared.stages.base_stage`) with a pretrained model's formulas. A
+family draws it through its :class:`FamilyStages` entry in
+:data:`ui.pretrained.stages.FAMILY_STAGES`, registered once as the core registers its
+options: the stages it adds (RoPE's angles and turned Q and K), the ones it has not (BERT
+normalises after attention and masks nothing), its own words for the others (BERT's biases
+and post-LayerNorm formulas), the code it adds (grouped K/V heads) and a sentence for the
+caption. Every stage reads one array of the trace every family returns,
+:class:`~attention_core.pretrained.trace.BlockTrace` (:func:`stage_matrix`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from attention_core.maths import attention, layers, masks, positional
+from attention_core.maths import attention, layers, masks
 from attention_core.pretrained.trace import BlockTrace, ModelInfo
-from ui.shared.stages import WIDTH, Stage, base_stage
+from ui.shared.stages import Stage, base_stage
+
+#: Every stage any family draws, in the order the step view shows them; a family's own
+#: stages (RoPE's) take their place here.
+ORDER = (
+    "x",
+    "normed",
+    "q",
+    "k",
+    "angles",
+    "q_rotated",
+    "k_rotated",
+    "v",
+    "scores",
+    "scaled",
+    "masked",
+    "weights",
+    "context",
+)
 
 
-def _stage(name: str, formula: str, explanation: str, **changes: Any) -> Stage:
+def page_stage(name: str, formula: str, explanation: str, **changes: Any) -> Stage:
+    """The text page's stage ``name`` (symbol, colour scale, axes) with this page's formula
+    and words, and any other field in ``changes`` (title, symbol, key …)."""
     return replace(base_stage(name), formula=formula, explanation=explanation, **changes)
 
 
 # The step view's formula column is about 170 px wide on a 1200 px screen: the longer
 # formulas take two lines (KaTeX cuts off what is wider).
-def _two_lines(left: str, right: str) -> str:
+def two_lines(left: str, right: str) -> str:
     """``left = right`` with the right-hand side on a second line."""
     return rf"\begin{{aligned}} &{left} \\ &= {right} \end{{aligned}}"
 
 
-def _norm(info: ModelInfo) -> tuple[str, str]:
-    """The normalisation's name and formula: LayerNorm (GPT-2) or RMSNorm (Llama family)."""
-    if info.family == "llama":
-        return "RMSNorm", _two_lines(
-            r"\mathrm{RMSNorm}(x)", r"g \odot \frac{x}{\sqrt{\overline{x^2} + \epsilon}}"
-        )
-    return "LayerNorm", _two_lines(
-        r"\mathrm{LN}(x)", r"g \odot \frac{x - \bar x}{\sqrt{\sigma^2 + \epsilon}} + b"
+def normed_stage(norm: str, formula: str) -> Stage:
+    """N, what a pre-norm layer's attention reads: X rescaled by ``norm`` ("LayerNorm")."""
+    return page_stage(
+        "x",
+        formula,
+        f"What attention reads: each row of X rescaled by {norm} (pre-norm: "
+        "before attention, not after).",
+        title=f"{norm}(X)",
+        symbol="N",
+        key="normed",
     )
 
 
-def _bias(info: ModelInfo) -> str:
-    return " + b^{Q}_h" if info.family == "gpt2" else ""
-
-
-def decoder_stages(info: ModelInfo) -> dict[str, Stage]:
-    """Every stage of one head of ``info``'s model, in the order the step view shows them."""
-    norm, norm_formula = _norm(info)
-    rotary = info.positions == "rotary"
+def table(info: ModelInfo) -> dict[str, Stage]:
+    """The stages of one head of a pre-norm decoder layer, for ``info``'s sizes (no RoPE)."""
     d, dk = info.d_model, info.d_head
-    stages = {
-        "x": _stage(
+    return {
+        "x": page_stage(
             "x",
             r"\begin{aligned} X_{l+1} &= X_l + \mathrm{Attn}(\cdot) \\ "
             r"&\quad + \mathrm{MLP}(\cdot) \end{aligned}",
@@ -59,148 +83,128 @@ def decoder_stages(info: ModelInfo) -> dict[str, Stage]:
             "Every layer adds what it computes to it.",
             title="Layer input X",
         ),
-        "normed": _stage(
-            "x",
-            norm_formula,
-            f"What attention reads: each row of X rescaled by {norm} (pre-norm: "
-            "before attention, not after).",
-            title=f"{norm}(X)",
-            symbol="N",
-            key="normed",
+        "normed": normed_stage(
+            "LayerNorm",
+            two_lines(
+                r"\mathrm{LN}(x)", r"g \odot \frac{x - \bar x}{\sqrt{\sigma^2 + \epsilon}} + b"
+            ),
         ),
-        "q": _stage(
+        "q": page_stage(
             "q",
-            rf"Q_h = N W^Q_h{_bias(info)}",
-            f"What each token is looking for, in this head's {dk} dimensions"
-            + (", before rotation." if rotary else "."),
-            title="Queries Q" + (" before RoPE" if rotary else ""),
+            r"Q_h = N W^Q_h",
+            f"What each token is looking for, in this head's {dk} dimensions.",
         ),
-        "k": _stage(
-            "k",
-            rf"K_h = N W^K_h{_bias(info).replace('Q', 'K')}",
-            "What each token offers to be found by" + (", before rotation." if rotary else "."),
-            title="Keys K" + (" before RoPE" if rotary else ""),
-        ),
-    }
-    if rotary:
-        stages |= _rotary_stages(info)
-    stages |= {
-        "v": _stage(
+        "k": page_stage("k", r"K_h = N W^K_h", "What each token offers to be found by."),
+        "v": page_stage(
             "v",
-            rf"V_h = N W^V_h{_bias(info).replace('Q', 'V')}",
+            r"V_h = N W^V_h",
             "What each token hands over once attended to. Values are never rotated.",
         ),
-        "scores": _stage(
-            "scores",
-            r"S_h = Q_h K_h^\top",
-            "How well each query matches each key"
-            + (" after both were rotated: it depends on their distance." if rotary else "."),
+        "scores": page_stage(
+            "scores", r"S_h = Q_h K_h^\top", "How well each query matches each key."
         ),
-        "scaled": _stage(
+        "scaled": page_stage(
             "scaled",
             rf"\tilde S_h = S_h / \sqrt{{{dk}}}",
             f"Divided by √{dk} so softmax does not put all the weight on one key.",
         ),
-        "masked": _stage(
+        "masked": page_stage(
             "masked",
             r"\hat S_{ij} = -\infty \text{ for } j > i",
             "The causal mask: a token may not look at tokens after it, because a "
             "decoder predicts the next token from the ones before. Grey cells are "
             "−∞.",
         ),
-        "weights": _stage(
+        "weights": page_stage(
             "weights",
             r"A_h = \mathrm{softmax}(\hat S_h)",
             "Each row spreads one token's attention over itself and the tokens "
             "before it; it sums to 1. Masked cells get exactly 0.",
         ),
-        "context": _stage(
+        "context": page_stage(
             "context",
             r"C_h = A_h V_h",
             "Each token's weighted average of the value rows: what this head adds.",
         ),
     }
-    return stages
 
 
-def _rotary_stages(info: ModelInfo) -> dict[str, Stage]:
-    """RoPE: the angle of each position and column pair, and Q and K turned by it."""
-    base = f"{info.rotary_base:g}"
-    turned = (
-        r"\begin{pmatrix} x'_{2i} \\ x'_{2i+1} \end{pmatrix} = R(\theta_{p,i}) "
-        r"\begin{pmatrix} x_{2i} \\ x_{2i+1} \end{pmatrix}"
-    )
-    return {
-        "angles": Stage(
-            "angles",
-            "RoPE angles θ",
-            "θ",
-            rf"\theta_{{p,i}} = p \cdot {base}^{{-2i/{info.d_head}}}",
-            f"Row p, column i: the angle that turns column pair i of position p "
-            f"(base {base}). Early pairs turn fast, late pairs slowly; position 0 is "
-            "never turned.",
-            cols=WIDTH,
-        ),
-        "q_rotated": _stage(
-            "q",
-            rf"\begin{{gathered}} Q'_h = \mathrm{{RoPE}}(Q_h) \\ {turned} \end{{gathered}}",
-            "The queries after each column pair of row p is turned by θ(p, i). "
-            "A query and a key then score by their contents *and* their distance.",
-            title="Queries after RoPE",
-            symbol="Q'",
-            key="q_rotated",
-        ),
-        "k_rotated": _stage(
-            "k",
-            r"K'_h = \mathrm{RoPE}(K_h)",
-            "The keys turned the same way, by their own positions.",
-            title="Keys after RoPE",
-            symbol="K'",
-            key="k_rotated",
-        ),
-    }
+#: stage -> the core functions that computed it (first: the one whose result is drawn)
+CODE: dict[str, tuple[Callable, ...]] = {
+    "normed": (layers.layer_norm,),
+    "q": (attention.project, attention.split_heads),
+    "k": (attention.project, attention.split_heads),
+    "v": (attention.project, attention.split_heads),
+    "scores": (attention.attention_scores,),
+    "scaled": (attention.scale_scores,),
+    "masked": (attention.mask_scores, masks.causal_mask),
+    "weights": (attention.softmax,),
+    "context": (attention.attention_context,),
+}
 
 
-def stage_matrix(steps: BlockTrace, name: str, head: int) -> np.ndarray:
-    """The matrix a stage draws from one layer's ``steps``: ``(T, d)``, ``(T, dk/2)`` or head
-    ``head``'s ``(T, dk)`` / ``(T, T)``."""
-    whole = {"x": steps.x, "normed": steps.attention_input, "angles": steps.angles}
-    if name in whole:
-        return np.asarray(whole[name])
-    if name in ("q", "k", "v", "q_rotated", "k_rotated"):
-        return getattr(steps, name)[head]
-    return getattr(steps.heads, name)[head]
+def _nothing(info: ModelInfo) -> Mapping[str, Stage]:
+    return {}
 
 
-def stage_code(info: ModelInfo, name: str) -> tuple[Callable, ...]:
-    """The core functions that computed a stage (first: the one whose result is drawn)."""
-    norm = layers.rms_norm if info.family == "llama" else layers.layer_norm
-    code: dict[str, tuple[Callable, ...]] = {
-        "normed": (norm,),
-        "q": (attention.project, attention.split_heads),
-        "k": (attention.project, attention.split_heads, attention.repeat_kv),
-        "v": (attention.project, attention.split_heads, attention.repeat_kv),
-        "angles": (positional.rotary_angles,),
-        "q_rotated": (positional.rotate,),
-        "k_rotated": (positional.rotate,),
-        "scores": (attention.attention_scores,),
-        "scaled": (attention.scale_scores,),
-        "masked": (attention.mask_scores, masks.causal_mask),
-        "weights": (attention.softmax,),
-        "context": (attention.attention_context,),
-    }
-    return code.get(name, ())
+@dataclass(frozen=True)
+class FamilyStages:
+    """How one model family's step view differs from :func:`table`, so the page asks the
+    family's entry instead of testing its name.
+
+    ``stages(info)``: its own stages by key, new ones (RoPE's) in their place in
+    :data:`ORDER` or its own version of the table's; ``formulas``: the table's formulas it
+    rewrites (stage key -> LaTeX: GPT-2's biases); ``drops``: the table's stages it does not
+    have; ``first_layer``: layer 1's own formulas (stage key -> LaTeX: BERT's X is its
+    embeddings). ``code``: a stage's code where the family's differs from :data:`CODE`
+    (stage key -> functions, first the one whose result is drawn), ``first_code`` layer 1's;
+    ``more_code``: functions it adds to a stage's code (grouped K/V heads' ``repeat_kv``);
+    ``caption(info, head)``: a sentence after the step view's caption, None for none.
+    """
+
+    stages: Callable[[ModelInfo], Mapping[str, Stage]] = _nothing
+    formulas: Mapping[str, str] = field(default_factory=dict)
+    drops: frozenset[str] = frozenset()
+    first_layer: Mapping[str, str] = field(default_factory=dict)
+    code: Mapping[str, tuple[Callable, ...]] = field(default_factory=dict)
+    first_code: Mapping[str, tuple[Callable, ...]] = field(default_factory=dict)
+    more_code: Mapping[str, tuple[Callable, ...]] = field(default_factory=dict)
+    caption: Callable[[ModelInfo, int], str] | None = None
+
+    def layer_stages(self, info: ModelInfo, layer: int) -> dict[str, Stage]:
+        """Every stage the step view draws of layer ``layer`` (0-based), in :data:`ORDER`."""
+        stages = table(info) | dict(self.stages(info))
+        rewritten = {**self.formulas, **(self.first_layer if layer == 0 else {})}
+        for key, formula in rewritten.items():
+            stages[key] = replace(stages[key], formula=formula)
+        return {key: stages[key] for key in ORDER if key in stages and key not in self.drops}
+
+    def stage_code(self, key: str, layer: int) -> tuple[Callable, ...]:
+        """The functions that computed stage ``key`` of layer ``layer`` (first: the one whose
+        result is drawn; none for X of a decoder)."""
+        own = self.first_code if layer == 0 and key in self.first_code else self.code
+        return own.get(key, CODE.get(key, ())) + self.more_code.get(key, ())
+
+    def step_caption(self, info: ModelInfo, layer: int, head: int) -> str:
+        """The caption above the step view: which head of which model, and the family's own."""
+        said = (
+            f"Layer {layer + 1}, head {head + 1} of {info.name}, computed by attention_core: "
+            "the same functions, step views and figures as the text page."
+        )
+        return said if self.caption is None else f"{said} {self.caption(info, head)}"
 
 
-def group_sentence(info: ModelInfo, head: int) -> str:
-    """Grouped-query attention in words: which K/V head this query head reads, and its group."""
-    if info.n_kv_heads == info.n_heads:
-        return f"Every one of the {info.n_heads} heads has its own keys and values."
-    size = info.n_heads // info.n_kv_heads
-    group = attention.kv_group(head, info.n_heads, info.n_kv_heads)
-    first, last = group * size + 1, group * size + size
-    return (
-        f"Grouped-query attention: {info.n_heads} query heads share {info.n_kv_heads} key/value "
-        f"heads, {size} each. Head {head + 1} reads K/V head {group + 1}, with heads "
-        f"{first}–{last}: their K and V below are the same."
-    )
+#: The stages that read one array of the whole layer; every other stage reads one head's.
+WHOLE_LAYER = {"x": "x", "normed": "attention_input", "angles": "angles"}
+#: The stages kept per head in the layer's trace itself; the rest are its heads' (scores …).
+PER_HEAD = ("q", "k", "v", "q_rotated", "k_rotated")
+
+
+def stage_matrix(steps: BlockTrace, key: str, head: int) -> np.ndarray:
+    """The matrix stage ``key`` draws of one layer's ``steps``: ``(T, d)``, ``(T, dk/2)`` or
+    head ``head``'s ``(T, dk)`` / ``(T, T)``."""
+    if key in WHOLE_LAYER:
+        return np.asarray(getattr(steps, WHOLE_LAYER[key]))
+    if key in PER_HEAD:
+        return getattr(steps, key)[head]
+    return getattr(steps.heads, key)[head]
