@@ -6,13 +6,16 @@ plain words (the page's stage text) and the inputs it needs beyond the choice
 itself (a sliding window's width, the padding tokens, a grid). Each table is a
 :class:`Registry`; adding a choice is one call, ``MASKS.register(name, Option(...))``,
 and every widget, stage text and page reads it from there.
+
+A :class:`Table` is the same pattern for entries that are not a user's choice (the
+pretrained page's stages of each model family): one entry per name, registered once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from attention_core.boundary.errors import InputError
 
@@ -67,7 +70,39 @@ class Option:
         return self.code or (self.build,)
 
 
-class Registry(Mapping[str, Option]):
+Entry = TypeVar("Entry")
+
+
+class Table(Mapping[str, Entry]):
+    """Entries of one kind by name, in the order they were registered; ``what`` names the kind
+    in messages ("mask")."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self._entries: dict[str, Entry] = {}
+
+    def register(self, name: str, entry: Entry) -> Entry:
+        """Offer ``entry`` as ``name`` to everything that reads the table (widgets, stage texts)."""
+        if name in self._entries:
+            raise ValueError(f"A {self.what} called {name!r} is already registered.")
+        self._entries[name] = entry
+        return entry
+
+    def unregister(self, name: str) -> None:
+        """Withdraw the entry ``name`` (tests that register one clean up with this)."""
+        del self._entries[name]
+
+    def __getitem__(self, name: str) -> Entry:
+        return self._entries[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class Registry(Table[Option]):
     """The choices of one kind by name (the name a config and a link hold), in offer order.
 
     ``what`` names the kind in messages ("mask"); ``label`` and ``help`` are the
@@ -75,28 +110,8 @@ class Registry(Mapping[str, Option]):
     """
 
     def __init__(self, what: str, label: str, help: str) -> None:
-        self.what, self.label, self.help = what, label, help
-        self._options: dict[str, Option] = {}
-
-    def register(self, name: str, option: Option) -> Option:
-        """Offer ``option`` as ``name`` everywhere (widgets, configs, stage texts)."""
-        if name in self._options:
-            raise ValueError(f"A {self.what} called {name!r} is already registered.")
-        self._options[name] = option
-        return option
-
-    def unregister(self, name: str) -> None:
-        """Withdraw the choice ``name`` (tests that register one clean up with this)."""
-        del self._options[name]
-
-    def __getitem__(self, name: str) -> Option:
-        return self._options[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._options)
-
-    def __len__(self) -> int:
-        return len(self._options)
+        super().__init__(what)
+        self.label, self.help = label, help
 
     def taking(self, inputs: frozenset[str] | set[str]) -> tuple[str, ...]:
         """The names of the choices that need no input besides ``inputs``."""

@@ -22,7 +22,7 @@ import numpy as np
 from attention_core.boundary.errors import InputError
 from attention_core.boundary.limits import MAX_TOKENS
 from attention_core.boundary.text import unique_labels
-from attention_core.pretrained import bert_checkpoint, gpt2, llama, loading
+from attention_core.pretrained import bert, gpt2, llama, loading
 from attention_core.pretrained import config as settings
 from attention_core.pretrained.gguf_checkpoint import load_gguf_model
 from attention_core.pretrained.gguf_tokenizer import gguf_tokenizer
@@ -60,7 +60,7 @@ class Family:
 
 #: config.json's ``model_type`` -> the family that runs it.
 FAMILIES: dict[str, Family] = {
-    "bert": Family("BERT (all-MiniLM-L6-v2)", bert_checkpoint.load, bert_checkpoint.tokenize),
+    "bert": Family("BERT (all-MiniLM-L6-v2)", bert.load, bert.tokenize),
     "gpt2": Family("GPT-2", gpt2.load, decoder_tokenize),
     "llama": Family("Llama", llama.load, decoder_tokenize),
     "qwen2": Family("Qwen2", llama.load, decoder_tokenize),

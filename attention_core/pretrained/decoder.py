@@ -13,40 +13,13 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from attention_core.maths import attention
 from attention_core.maths.masks import causal_mask
-from attention_core.pretrained.bert import per_head
 from attention_core.pretrained.tensors import Stored, widen
 from attention_core.pretrained.trace import BlockTrace, Model, ModelTrace
 
 #: Rows of the LM head widened at once: a float16 or quantised vocabulary is never widened
 #: whole, and a slice stays a few MB.
 LOGIT_ROWS = 2048
-
-
-def block_trace(
-    x: np.ndarray,
-    attention_input: np.ndarray,
-    attended: attention.MultiHeadTrace,
-    output: np.ndarray,
-    angles: np.ndarray | None = None,
-) -> BlockTrace:
-    """A layer's :class:`BlockTrace` from its attention trace (before/after RoPE split out)."""
-    q = attended.q if attended.q_unrotated is None else attended.q_unrotated  # (H, T, dk)
-    k = attended.k if attended.k_unrotated is None else attended.k_unrotated
-    return BlockTrace(
-        x=x,
-        attention_input=attention_input,
-        q=q,
-        k=k,
-        q_rotated=attended.q,
-        k_rotated=attended.k,
-        angles=angles,
-        v=attended.v,
-        heads=per_head(attended),
-        attention_output=attended.output,
-        output=output,
-    )
 
 
 def next_token_logits(hidden: np.ndarray, head: Stored) -> np.ndarray:
@@ -65,9 +38,18 @@ def layer_mask(model: Model, length: int) -> np.ndarray | None:
     return causal_mask(length) if model.info.causal else None
 
 
-def layer_inputs(model: Model, ids: np.ndarray) -> Iterator[tuple[np.ndarray, BlockTrace]]:
-    """Each layer's input ``(T, d)`` and its steps, in order (one layer held at a time)."""
-    x, _, _ = model.embed(ids)
+def one_text(type_ids: np.ndarray | None) -> None:
+    """A decoder's ``embed`` takes no sentence ids: it reads one text, never a pair."""
+    if type_ids is not None:
+        raise ValueError("A decoder reads one text: it takes no sentence ids.")
+
+
+def layer_inputs(
+    model: Model, ids: np.ndarray, type_ids: np.ndarray | None = None
+) -> Iterator[tuple[np.ndarray, BlockTrace]]:
+    """Each layer's input ``(T, d)`` and its steps, in order (one layer held at a time);
+    ``type_ids (T,)``: a sentence pair's sentence ids (BERT), None for one text."""
+    x, _, _ = model.embed(ids, type_ids)
     mask = layer_mask(model, len(ids))
     for layer in model.layers:
         steps = model.block(x, layer, mask)
@@ -75,9 +57,10 @@ def layer_inputs(model: Model, ids: np.ndarray) -> Iterator[tuple[np.ndarray, Bl
         x = steps.output
 
 
-def forward(model: Model, ids: np.ndarray) -> ModelTrace:
-    """Embeddings, every block, the final norm and the logits: ``(T,) -> ModelTrace``."""
-    _, token_rows, position_rows = model.embed(ids)
-    layers = tuple(steps for _, steps in layer_inputs(model, ids))
+def forward(model: Model, ids: np.ndarray, type_ids: np.ndarray | None = None) -> ModelTrace:
+    """Embeddings, every block, the final norm and the logits: ``(T,) -> ModelTrace``
+    (``type_ids``: see :func:`layer_inputs`)."""
+    _, token_rows, position_rows = model.embed(ids, type_ids)
+    layers = tuple(steps for _, steps in layer_inputs(model, ids, type_ids))
     hidden, logits = model.finish(layers[-1].output)
     return ModelTrace(layers, hidden, logits, token_rows, position_rows)

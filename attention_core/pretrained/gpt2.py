@@ -25,7 +25,7 @@ from attention_core.maths.layers import gelu_tanh, layer_norm, mlp
 from attention_core.maths.projections import Projections
 from attention_core.pretrained import config as settings
 from attention_core.pretrained import decoder
-from attention_core.pretrained.decoder import block_trace, next_token_logits
+from attention_core.pretrained.decoder import next_token_logits, one_text
 from attention_core.pretrained.tensors import (
     Stored,
     Tensors,
@@ -34,7 +34,7 @@ from attention_core.pretrained.tensors import (
     widen,
     without_prefix,
 )
-from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace
+from attention_core.pretrained.trace import Attended, BlockTrace, ModelInfo, ModelTrace, block_trace
 
 #: config.json's names for GELU in its tanh form (the only activation GPT-2 checkpoints use).
 TANH_GELUS = ("gelu_new", "gelu_pytorch_tanh", "gelu_fast")
@@ -86,26 +86,34 @@ class GPT2:
     lm_head: Stored  #: (V, d): ``token_table`` unless the checkpoint stores its own
     eps: float
 
-    def block(self, x: np.ndarray, layer: GPT2Layer, mask: np.ndarray | None) -> BlockTrace:
-        r""":math:`Y = X + \mathrm{Attn}(\mathrm{LN}_1 X)`,
-        :math:`X' = Y + \mathrm{MLP}(\mathrm{LN}_2 Y)`; ``(T, d) -> (T, d)``.
-        """
+    def attend(self, x: np.ndarray, layer: GPT2Layer, mask: np.ndarray | None) -> Attended:
+        r""":math:`\mathrm{Attn}(\mathrm{LN}_1 X)` on the layer's input ``x (T, d)``."""
         normed = layer_norm(x, widen(layer.ln1_gain), widen(layer.ln1_bias), self.eps)
         scale = 1.0 / math.sqrt(self.info.d_head)
         attended = multi_head_attention(
             normed, normed, layer.projections(), self.info.n_heads, scale, mask
         )
-        y = x + attended.output  # (T, d)
+        return Attended(normed, attended)
+
+    def block(self, x: np.ndarray, layer: GPT2Layer, mask: np.ndarray | None) -> BlockTrace:
+        r""":math:`Y = X + \mathrm{Attn}(\mathrm{LN}_1 X)`,
+        :math:`X' = Y + \mathrm{MLP}(\mathrm{LN}_2 Y)`; ``(T, d) -> (T, d)``.
+        """
+        attended = self.attend(x, layer, mask)
+        y = x + attended.trace.output  # (T, d)
         normed_y = layer_norm(y, widen(layer.ln2_gain), widen(layer.ln2_bias), self.eps)
         w_in, b_in, w_out, b_out = (
             widen(a) for a in (layer.w_in, layer.b_in, layer.w_out, layer.b_out)
         )
         output = y + mlp(normed_y, w_in, b_in, w_out, b_out, gelu_tanh)  # (T, d)
-        return block_trace(x, normed, attended, output)
+        return block_trace(x, attended, output)
 
-    def embed(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def embed(
+        self, ids: np.ndarray, type_ids: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         r""":math:`X_0 = E_{\text{tok}}[t] + E_{\text{pos}}[p]`: ``(T,) -> (X_0, token rows,
-        position rows)``, each ``(T, d)``."""
+        position rows)``, each ``(T, d)``; one text (``type_ids`` None)."""
+        one_text(type_ids)
         token_rows = widen(self.token_table[ids])  # (T, d)
         position_rows = widen(self.position_table[: len(ids)])  # (T, d)
         return token_rows + position_rows, token_rows, position_rows

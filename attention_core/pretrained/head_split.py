@@ -9,6 +9,8 @@ module gives it each family's parts, normalisation and projections for one head:
   + E_{\text{type}})`; the sentence-A embedding, the same for every token, is kept as its
   own part ("segment"). Later BERT layers normalise after every sublayer, so the input is no
   longer a sum of these parts.
+- **A sentence pair** (BERT): sentence B's embedding differs from A's, so the segment part is
+  no longer the same for every token; the split covers one sentence.
 - **Rotary models** (the Llama family) add no position vector to the input: they turn q
   and k, so there is no position part to split off.
 """
@@ -19,7 +21,7 @@ import numpy as np
 
 from attention_core.maths.projections import Projections
 from attention_core.pretrained import score_split
-from attention_core.pretrained.bert_checkpoint import Bert
+from attention_core.pretrained.bert import Bert
 from attention_core.pretrained.gpt2 import GPT2
 from attention_core.pretrained.slim import SlimTrace
 from attention_core.pretrained.tensors import widen
@@ -31,6 +33,7 @@ ROTARY = (
     "This model adds no position vector to its input: RoPE turns each query and key by its "
     "position instead (see Every step), so a score has no separate position part to split off."
 )
+PAIR = "The split covers one sentence: switch the sentence pair off."
 BERT_LATER = (
     "For BERT the split is exact in layer 1 only: later layers normalise after every sublayer, "
     "so their input is no longer a sum of token and position parts. Choose layer 1."
@@ -70,6 +73,8 @@ def head_score_split(
 ) -> tuple[Split | None, str]:
     """Head ``head`` of layer ``layer``'s raw scores as their parts, and a sentence on where the
     split is exact; ``(None, why not)`` where it does not apply."""
+    if trace.type_ids is not None and trace.type_ids.any():
+        return None, PAIR
     token, position = trace.token_embeddings, trace.position_embeddings
     if token is None or position is None or not isinstance(model, GPT2 | Bert):
         return None, ROTARY

@@ -43,7 +43,7 @@ from attention_core.maths.positional import rotary_angles
 from attention_core.maths.projections import Projections
 from attention_core.pretrained import config as settings
 from attention_core.pretrained import decoder
-from attention_core.pretrained.decoder import block_trace, next_token_logits
+from attention_core.pretrained.decoder import next_token_logits, one_text
 from attention_core.pretrained.tensors import (
     Stored,
     Tensors,
@@ -52,7 +52,7 @@ from attention_core.pretrained.tensors import (
     widen,
     without_prefix,
 )
-from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace
+from attention_core.pretrained.trace import Attended, BlockTrace, ModelInfo, ModelTrace, block_trace
 
 
 def rope_order(n_heads: int, d_head: int) -> np.ndarray:
@@ -124,10 +124,9 @@ class Llama:
     rotary_base: float  #: RoPE's base b, ``rope_theta``
     interleaved: bool = False  #: W^Q, W^K rows stored in RoPE's pair order (llama GGUF)
 
-    def block(self, x: np.ndarray, layer: LlamaLayer, mask: np.ndarray | None) -> BlockTrace:
-        r""":math:`Y = X + \mathrm{Attn}(\mathrm{RMSNorm}_1 X)`,
-        :math:`X' = Y + \mathrm{SwiGLU}(\mathrm{RMSNorm}_2 Y)`; ``(T, d) -> (T, d)``.
-        """
+    def attend(self, x: np.ndarray, layer: LlamaLayer, mask: np.ndarray | None) -> Attended:
+        r""":math:`\mathrm{Attn}(\mathrm{RMSNorm}_1 X)` on the layer's input ``x (T, d)``, queries
+        and keys turned by RoPE, grouped K/V heads."""
         info, base = self.info, self.rotary_base
         normed = rms_norm(x, widen(layer.attention_norm), self.eps)  # (T, d)
         attended = multi_head_attention(
@@ -140,15 +139,26 @@ class Llama:
             rotary_base=base,
             kv_heads=info.n_kv_heads,
         )
-        y = x + attended.output  # (T, d)
+        angles = rotary_angles(len(x), info.d_head, base).astype(np.float32)  # (T, dk/2)
+        return Attended(normed, attended, angles)
+
+    def block(self, x: np.ndarray, layer: LlamaLayer, mask: np.ndarray | None) -> BlockTrace:
+        r""":math:`Y = X + \mathrm{Attn}(\mathrm{RMSNorm}_1 X)`,
+        :math:`X' = Y + \mathrm{SwiGLU}(\mathrm{RMSNorm}_2 Y)`; ``(T, d) -> (T, d)``.
+        """
+        attended = self.attend(x, layer, mask)
+        y = x + attended.trace.output  # (T, d)
         normed_y = rms_norm(y, widen(layer.mlp_norm), self.eps)
         gate, up, down = (widen(w).T for w in (layer.w_gate, layer.w_up, layer.w_down))
         output = y + swiglu(normed_y, gate, up, down)  # (T, d)
-        angles = rotary_angles(len(x), info.d_head, base).astype(np.float32)  # (T, dk/2)
-        return block_trace(x, normed, attended, output, angles)
+        return block_trace(x, attended, output)
 
-    def embed(self, ids: np.ndarray) -> tuple[np.ndarray, None, None]:
-        r""":math:`X_0 = E_{\text{tok}}[t]` ``(T, d)``: no position table (RoPE turns q and k)."""
+    def embed(
+        self, ids: np.ndarray, type_ids: np.ndarray | None = None
+    ) -> tuple[np.ndarray, None, None]:
+        r""":math:`X_0 = E_{\text{tok}}[t]` ``(T, d)``: no position table (RoPE turns q and k);
+        one text (``type_ids`` None)."""
+        one_text(type_ids)
         return widen(self.token_table[ids]), None, None
 
     def finish(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,13 +1,18 @@
 r"""What a page keeps of one forward pass: every layer's weights, not every layer's steps.
 
-A whole :class:`~attention_core.pretrained.trace.ModelTrace` of a 30-layer decoder at
-128 tokens holds 169 MB (Q, K, V, four score matrices and the context of every layer,
-and the (T, V) logits), too much to cache per input on a shared server. A
-:class:`SlimTrace` keeps what the views draw for every layer, the attention weights
-``(L, H, T, T)``, plus each layer's input ``(L, T, d)``, from which
-:func:`layer_steps` recomputes one layer's every step exactly (the same function on
-the same input gives the same numbers), and the logits reduced to the top guesses and
-the real next token's rank (:mod:`attention_core.pretrained.predictions`).
+A whole :class:`~attention_core.pretrained.trace.ModelTrace` keeps, for *every* layer, Q,
+K, V (and a rotary model's turned copies), four ``(H, T, T)`` score matrices and the
+context: a 30-layer decoder at 128 tokens holds 169 MB, too much to cache per input on a
+shared server, though a page draws one layer's steps at a time. A :class:`SlimTrace` keeps
+what the views draw for every layer, the attention weights ``(L, H, T, T)``, plus each
+layer's input ``(L, T, d)`` and the last one's output, from which :func:`layer_steps`
+recomputes one layer's every step exactly (the same function on the same input gives the
+same numbers; only the layer's attention runs again, its output is the next one's input),
+and the logits
+reduced to the top guesses and the real next token's rank
+(:mod:`attention_core.pretrained.predictions`). Every family's pass is kept this way, the
+encoder's too: a sentence pair's ``type_ids`` go into the embeddings, and the kept inputs
+already hold them.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import numpy as np
 
 from attention_core.pretrained import predictions
 from attention_core.pretrained.decoder import layer_inputs, layer_mask
-from attention_core.pretrained.trace import BlockTrace, Model
+from attention_core.pretrained.trace import BlockTrace, Model, block_trace
 
 
 @dataclass(frozen=True)
@@ -26,8 +31,10 @@ class SlimTrace:
     """One input's forward pass, slimmed: ``L`` layers, ``H`` heads, ``T`` tokens, width ``d``."""
 
     ids: np.ndarray  #: (T,) the token ids
+    type_ids: np.ndarray | None  #: (T,) a sentence pair's sentence of each token (BERT), or None
     weights: np.ndarray  #: (L, H, T, T) every head's attention weights
     inputs: np.ndarray  #: (L, T, d) every layer's input, to recompute its steps
+    final_output: np.ndarray  #: (T, d) the last layer's output (before a decoder's final norm)
     mask: np.ndarray | None  #: (T, T) True = may attend (decoders), None = everywhere
     token_embeddings: np.ndarray | None  #: (T, d) absolute-position models, else None
     position_embeddings: np.ndarray | None  #: (T, d)
@@ -43,14 +50,15 @@ class SlimTrace:
         return sum(value.nbytes for value in values if isinstance(value, np.ndarray))
 
 
-def slim_forward(model: Model, ids: np.ndarray) -> SlimTrace:
-    """The forward pass of checked ``ids (T,)``, one layer held at a time: ``SlimTrace``."""
-    _, token_rows, position_rows = model.embed(ids)
+def slim_forward(model: Model, ids: np.ndarray, type_ids: np.ndarray | None = None) -> SlimTrace:
+    """The forward pass of checked ``ids (T,)``, one layer held at a time: ``SlimTrace``;
+    ``type_ids (T,)``: the sentence of each token of a pair (BERT), None for one text."""
+    _, token_rows, position_rows = model.embed(ids, type_ids)
     info, length = model.info, len(ids)
     # Filled layer by layer: a list of layers stacked at the end would hold both for a moment.
     weights = np.empty((info.n_layers, info.n_heads, length, length), np.float32)
     inputs = np.empty((info.n_layers, length, info.d_model), np.float32)
-    for layer, (x, steps) in enumerate(layer_inputs(model, ids)):
+    for layer, (x, steps) in enumerate(layer_inputs(model, ids, type_ids)):
         weights[layer], inputs[layer] = steps.heads.weights, x
         last = steps.output
     _, logits = model.finish(last)
@@ -60,8 +68,10 @@ def slim_forward(model: Model, ids: np.ndarray) -> SlimTrace:
         del logits  # (T, V): not kept
     return SlimTrace(
         ids=ids,
+        type_ids=type_ids,
         weights=weights,  # (L, H, T, T)
         inputs=inputs,  # (L, T, d)
+        final_output=last,
         mask=layer_mask(model, len(ids)),
         token_embeddings=token_rows,
         position_embeddings=position_rows,
@@ -73,5 +83,11 @@ def slim_forward(model: Model, ids: np.ndarray) -> SlimTrace:
 
 
 def layer_steps(model: Model, trace: SlimTrace, layer: int) -> BlockTrace:
-    """Layer ``layer``'s every step, recomputed from its kept input: ``BlockTrace``."""
-    return model.block(trace.inputs[layer], model.layers[layer], trace.mask)
+    """Layer ``layer``'s every step, recomputed from its kept input: ``BlockTrace``.
+
+    Only its attention runs again (:meth:`Model.attend`, every step a page draws); its output
+    is the one the whole pass computed, kept as the next layer's input.
+    """
+    x = trace.inputs[layer]  # (T, d)
+    following = trace.inputs[layer + 1] if layer + 1 < len(trace.inputs) else trace.final_output
+    return block_trace(x, model.attend(x, model.layers[layer], trace.mask), following)

@@ -8,11 +8,12 @@ tokens, ``d`` model width, ``dk`` head width, ``V`` vocabulary size.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass, fields
+from typing import Any, Literal, NamedTuple, Protocol
 
 import numpy as np
 
+from attention_core.maths import attention
 from attention_core.maths.attention import AttentionTrace
 
 
@@ -77,12 +78,51 @@ class BlockTrace:
         return sum(array.nbytes for array in arrays.values())
 
 
+def per_head(trace: attention.MultiHeadTrace) -> attention.AttentionTrace:
+    """The heads' own arrays (scores ... context) of ``trace``, without concat and output.
+
+    Only these are drawn, and the page's trace cache counts every byte a trace keeps.
+    """
+    kept = {field.name: getattr(trace, field.name) for field in fields(attention.AttentionTrace)}
+    return attention.AttentionTrace(**kept)
+
+
+class Attended(NamedTuple):
+    """A layer's attention half: what attention read, what it computed, and RoPE's angles."""
+
+    attention_input: np.ndarray  #: (T, d) LN/RMSNorm(x), BERT: x
+    trace: attention.MultiHeadTrace  #: Q, K, V (after RoPE, and before it), scores ... output
+    angles: np.ndarray | None = None  #: (T, dk/2) RoPE angle per position and column pair
+
+
+def block_trace(x: np.ndarray, attended: Attended, output: np.ndarray) -> BlockTrace:
+    """A layer's :class:`BlockTrace` from its input ``x (T, d)``, its attention half and its
+    ``output (T, d)`` (before/after RoPE split out)."""
+    heads = attended.trace
+    q = heads.q if heads.q_unrotated is None else heads.q_unrotated  # (H, T, dk)
+    k = heads.k if heads.k_unrotated is None else heads.k_unrotated
+    return BlockTrace(
+        x=x,
+        attention_input=attended.attention_input,
+        q=q,
+        k=k,
+        q_rotated=heads.q,
+        k_rotated=heads.k,
+        angles=attended.angles,
+        v=heads.v,
+        heads=per_head(heads),
+        attention_output=heads.output,
+        output=output,
+    )
+
+
 @dataclass(frozen=True)
 class ModelTrace:
     """One forward pass: every layer, the final hidden states and the next-token logits."""
 
     layers: tuple[BlockTrace, ...]
-    hidden: np.ndarray  #: (T, d) decoders: after the final norm; BERT: the last layer's output
+    #: (T, d) as transformers names it: decoders after the final norm, BERT the last layer's output
+    last_hidden_state: np.ndarray
     logits: np.ndarray | None  #: (T, V) next-token scores; None for BERT (no LM head)
     token_embeddings: np.ndarray | None  #: (T, d) rows of the token table; None for RoPE
     position_embeddings: np.ndarray | None  #: (T, d) rows of the position table; None for RoPE
@@ -94,7 +134,12 @@ class ModelTrace:
     @property
     def nbytes(self) -> int:
         """Bytes held by the trace's arrays (each array counted once)."""
-        found = [self.hidden, self.logits, self.token_embeddings, self.position_embeddings]
+        found = [
+            self.last_hidden_state,
+            self.logits,
+            self.token_embeddings,
+            self.position_embeddings,
+        ]
         for layer in self.layers:
             found += [*vars(layer).values(), *vars(layer.heads).values()]
         arrays = {id(a): a for a in found if isinstance(a, np.ndarray)}
@@ -105,7 +150,9 @@ class Model(Protocol):
     """A family's loaded weights: its facts and its three steps (ids checked by the caller).
 
     :func:`attention_core.pretrained.decoder.forward` runs them in order: ``embed`` the ids,
-    each layer's ``block`` in turn, then ``finish``.
+    each layer's ``block`` in turn, then ``finish``. A layer's ``attend`` is the first half of
+    its ``block``: a page recomputes only that half of a layer it draws
+    (:func:`attention_core.pretrained.slim.layer_steps`).
     """
 
     @property
@@ -114,12 +161,22 @@ class Model(Protocol):
     @property
     def layers(self) -> Sequence[Any]: ...
 
-    def embed(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-        """``(T,) -> (X_0 (T, d), token rows (T, d) | None, position rows (T, d) | None)``."""
+    def embed(
+        self, ids: np.ndarray, type_ids: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+        """``(T,) -> (X_0 (T, d), token rows (T, d) | None, position rows (T, d) | None)``.
+
+        ``type_ids (T,)``: each token's sentence in a pair (BERT's sentence A = 0, B = 1);
+        None for one text, the only input a decoder takes.
+        """
+        ...
+
+    def attend(self, x: np.ndarray, layer: Any, mask: np.ndarray | None) -> Attended:
+        """A layer's attention half on its input ``x (T, d)`` (what the step view draws)."""
         ...
 
     def block(self, x: np.ndarray, layer: Any, mask: np.ndarray | None) -> BlockTrace:
-        """One layer on its input ``x (T, d)``, every step kept."""
+        """One layer on its input ``x (T, d)``: :meth:`attend`, then the rest; every step kept."""
         ...
 
     def finish(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:

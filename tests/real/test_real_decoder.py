@@ -87,7 +87,7 @@ def test_every_layer_hidden_state_and_logit_equals_transformers(
         np.testing.assert_allclose(layer.heads.weights, attention[0].numpy(), rtol=0, atol=1e-4)
     hidden = expected.hidden_states[-1][0].numpy()  # after the final RMSNorm
     logits = expected.logits[0].numpy()
-    assert np.abs(trace.hidden - hidden).max() <= 1e-4 * np.abs(hidden).max()
+    assert np.abs(trace.last_hidden_state - hidden).max() <= 1e-4 * np.abs(hidden).max()
     assert trace.logits is not None
     assert np.abs(trace.logits - logits).max() <= 1e-4 * np.abs(logits).max()
     np.testing.assert_array_equal(trace.logits.argmax(axis=1), logits.argmax(axis=1))

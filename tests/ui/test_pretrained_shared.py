@@ -13,7 +13,8 @@ from ui.figures.style import NORMAL
 from ui.pretrained import shared
 from ui.pretrained.models import BUNDLED_KEY
 from ui.pretrained.runs import PageModel
-from ui.pretrained.stages import STAGES, layer_stage, stage_matrix
+from ui.pretrained.stage_table import stage_matrix
+from ui.pretrained.stages import FAMILY_STAGES
 from ui.pretrained.state import PretrainedState, default_query
 
 TEXT = "A sentence only the shared-figure tests use, 4c1e."
@@ -53,7 +54,7 @@ def test_a_builder_returns_the_same_object_for_the_same_view_and_another_for_ano
 def test_every_steps_heatmaps_are_one_shared_object_per_layer_and_head() -> None:
     state = state_for(TEXT)
     steps = state.steps(state.layer)
-    stage = layer_stage("weights", state.layer)
+    stage = FAMILY_STAGES["bert"].layer_stages(state.model.info, state.layer)["weights"]
     shown = (("weights", stage, stage_matrix(steps, "weights", state.head), "Attention weights"),)
 
     def built(head: int) -> dict[str, shared.SharedChart]:
@@ -104,16 +105,17 @@ def shared_figures_of(view: str, state: PretrainedState) -> list:
         return [
             shared.rollout_drawn(digest=state.digest, layer=1, style=NORMAL, _state=state).figure
         ]
+    shown = tuple(FAMILY_STAGES["bert"].layer_stages(state.model.info, 1))
     built = shared.stage_figures(  # the page's steps; already built by its run
         digest=state.digest,
         layer=1,
         head=1,
-        steps=tuple(STAGES),
+        steps=shown,
         style=NORMAL,
         _state=state,
         _steps=(),
     )
-    assert len(built) == len(STAGES), "the page's run built the shared step figures"
+    assert len(built) == len(shown), "the page's run built the shared step figures"
     return [drawn.figure for drawn in built.values()]
 
 

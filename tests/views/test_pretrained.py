@@ -19,7 +19,8 @@ from attention_core.pretrained import bert, head_measures, loading, rollout
 from tests.plotly_specs import decode, figure_titled
 from tests.views.expanders import CODE, open_expanders
 from tests.views.pretrained_pages import PAGE, page
-from ui.pretrained.stages import STAGES, layer_stage_code
+from ui.pretrained import runs
+from ui.pretrained.stages import FAMILY_STAGES
 from ui.shared.safe import unescape_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,14 +86,17 @@ def test_every_step_draws_what_its_code_computes(model) -> None:
         "context": attention.attention_context(layer.heads.weights, layer.v)[head],
     }
     codes = [block.value for block in open_expanders(at, CODE).code]
-    for key, step in STAGES.items():
+    info, family = bert.from_weights(model.weights).info, FAMILY_STAGES["bert"]
+    stages = family.layer_stages(info, 1)
+    assert list(stages) == ["x", "q", "k", "v", "scores", "scaled", "weights", "context"]
+    for key, step in stages.items():
         title = f"{step.title} · layer 2" if key == "x" else f"{step.title} · layer 2 · head 5"
         drawn = z_of(figure_titled(at, title))
         np.testing.assert_allclose(drawn, recomputed[key].reshape(-1), rtol=0, atol=1e-6)
-        first = layer_stage_code(key, 1)[0]
+        first = family.stage_code(key, 1)[0]
         assert inspect.getsource(first).rstrip() in [code.rstrip() for code in codes]
-    assert layer_stage_code("weights", 1) == (attention.softmax,)
-    assert layer_stage_code("x", 0)[0] is bert.embed
+    assert family.stage_code("weights", 1) == (attention.softmax,)
+    assert family.stage_code("x", 0)[0] is bert.embed
 
 
 def test_model_view_and_opened_head_draw_the_forward_pass(model) -> None:
@@ -157,13 +161,13 @@ def test_empty_input_gets_a_message(text: str) -> None:
 
 def test_changing_layer_head_or_query_does_not_rerun_the_forward_pass(monkeypatch) -> None:
     calls = []
-    original = bert.forward
+    original = runs.slim_forward
 
     def counting(*args):
         calls.append(1)
         return original(*args)
 
-    monkeypatch.setattr(bert, "forward", counting)
+    monkeypatch.setattr(runs, "slim_forward", counting)
     at = page(text="A sentence used only by this test, 7f3a.", view="Every step")
     assert len(calls) == 1
     at.selectbox(key="layer").set_value(6).run()

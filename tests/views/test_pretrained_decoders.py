@@ -17,7 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core.pretrained import (
-    bert_checkpoint,
+    bert,
     circuits,
     load_checkpoint,
     loading,
@@ -203,7 +203,7 @@ def test_why_a_bert_head_attends_in_layer_one() -> None:
     at = page(view="Why a head attends", layer="1", head="3")
     spec = figure_titled(at, "The parts of layer 1 · head 3")
     total = sum(decode(trace["z"]).reshape(-1) for trace in spec["data"])
-    model = bert_checkpoint.from_weights(loading.load_model().weights)
+    model = bert.from_weights(loading.load_model().weights)
     ids = loading.encode(loading.load_model().tokenizer, GUIDED).ids
     scores = layer_steps(model, slim_forward(model, ids), 0).heads.scores[2]
     np.testing.assert_allclose(total, scores.reshape(-1), rtol=1e-4, atol=1e-4)

@@ -9,8 +9,8 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from attention_core.pretrained import bert
 from attention_core.pretrained.loading import Encoded
+from attention_core.pretrained.slim import SlimTrace
 from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
 from ui.shared.matrix_view import chart
@@ -48,9 +48,7 @@ class GuidedView:
 
 
 @shared_figures(GUIDED_VIEWS)
-def guided_view(
-    ids: bytes, style: FigureStyle, _encoded: Encoded, _trace: bert.BertTrace
-) -> GuidedView:
+def guided_view(ids: bytes, style: FigureStyle, _encoded: Encoded, _trace: SlimTrace) -> GuidedView:
     """The guided example of the bundled model's input ``ids`` (``_encoded``, whose forward pass
     is ``_trace``): shared read-only by every session."""
     query = _encoded.tokens.index(QUERY_WORD)
@@ -83,7 +81,7 @@ def guided_view(
     return GuidedView(tuple(found), table, tuple(figures), mean)
 
 
-def guided_section(encoded: Encoded, trace: bert.BertTrace, style: FigureStyle) -> None:
+def guided_section(encoded: Encoded, trace: SlimTrace, style: FigureStyle) -> None:
     """Always on the guided sentence (the page's own sentence may differ)."""
     view = guided_view(ids=encoded.ids.tobytes(), style=style, _encoded=encoded, _trace=trace)
     found = view.found

@@ -34,21 +34,21 @@ def summary_sentence(ranks: np.ndarray, vocab_size: int) -> str:
 
 def predictions_frame(state: PretrainedState) -> pd.DataFrame:
     """One row per position: the token, the top guesses with probabilities, the real next."""
-    run, names = state.run, state.model.token_names
+    trace, names = state.trace, state.model.token_names
     length = len(state.encoded)
     rows = []
     for position in range(length):
-        guesses = names(run.top_ids[position])
+        guesses = names(trace.top_ids[position])
         row = {"position": position, "token": state.encoded.labels[position]}
         row |= {
             f"guess {i + 1}": f"{guess} ({p:.3f})"
-            for i, (guess, p) in enumerate(zip(guesses, run.top_probs[position], strict=True))
+            for i, (guess, p) in enumerate(zip(guesses, trace.top_probs[position], strict=True))
         }
         if position + 1 < length:
             row |= {
                 "real next": state.encoded.labels[position + 1],
-                "its rank": int(run.ranks[position]),
-                "its probability": round(float(run.rank_probs[position]), 4),
+                "its rank": int(trace.ranks[position]),
+                "its probability": round(float(trace.rank_probs[position]), 4),
             }
         rows.append(row)
     return pd.DataFrame(rows)
@@ -61,16 +61,16 @@ def next_token_tab(state: PretrainedState) -> None:
             "no next-token head. Choose a decoder (GPT-2 or Llama family) under Model."
         )
         return
-    st.markdown(summary_sentence(state.run.ranks, state.model.info.vocab_size))
+    st.markdown(summary_sentence(state.trace.ranks, state.model.info.vocab_size))
     position = state.query
     where = state.encoded.labels[position]
-    names = state.model.token_names(state.run.top_ids[position])
+    names = state.model.token_names(state.trace.top_ids[position])
     real = position + 1 < len(state.encoded)
     actual = (
         state.model.token_names(state.encoded.ids[position + 1 : position + 2])[0] if real else None
     )
-    rank = int(state.run.ranks[position]) if real else None
-    probabilities = [float(p) for p in state.run.top_probs[position]]
+    rank = int(state.trace.ranks[position]) if real else None
+    probabilities = [float(p) for p in state.trace.top_probs[position]]
     st.caption(
         f"After “{escape_markdown(where)}” (position {position}, the query token above) the "
         f"model has seen tokens 0–{position} only."

@@ -49,12 +49,12 @@ def decoder_questions(state: PretrainedState) -> list[Question]:
     """A decoder's own: its first guess after the query token, and its strongest induction head."""
     if not state.model.info.causal:
         return []  # an encoder has no next-token head
-    run = state.run
-    if run is None or run.top_ids is None or run.top_probs is None:
+    trace = state.trace
+    if trace.top_ids is None or trace.top_probs is None:
         return []
-    names = state.model.token_names(run.top_ids[state.query])
+    names = state.model.token_names(trace.top_ids[state.query])
     after = state.encoded.labels[state.query]
     return [
-        next_token_question(names, run.top_probs[state.query], after, state.query),
+        next_token_question(names, trace.top_probs[state.query], after, state.query),
         strongest_head_question(state.model.copying_scores()["induction"], "induction"),
     ]

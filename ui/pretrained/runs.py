@@ -2,10 +2,16 @@
 
 :class:`PageModel` is what the page asks of whichever model is chosen: its facts, its
 tokens, one input's forward pass (cached), one layer's every step, token names, the
-heads-that-copy scores and a head's score split. The bundled all-MiniLM-L6-v2 keeps its
-whole trace (small, and a sentence pair needs its segment ids); every other checkpoint
-keeps a :class:`~attention_core.pretrained.slim.SlimTrace` (weights of every layer, one
-layer's steps recomputed when drawn), so a 30-layer decoder's pass fits the cache.
+heads-that-copy scores and a head's score split.
+
+Every model's pass is kept one way, as a :class:`~attention_core.pretrained.slim.SlimTrace`:
+every layer's weights and input, and a layer's every step recomputed from its input when
+it is drawn (the same function on the same input: the same numbers), cached on its own.
+A whole trace would keep Q, K, V, the score matrices and the context of *every* layer while
+the page draws one layer's at a time: a 30-layer decoder's would not fit the cache, and the
+bundled encoder's is three times its slim pass. So no view asks which family it draws, and
+the bundled encoder's score split needs no second pass. A sentence pair's type ids go into
+the encoder's pass (:func:`~attention_core.pretrained.slim.slim_forward`).
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from attention_core.pretrained import bert, bert_checkpoint, circuits, loading
+from attention_core.pretrained import bert, circuits, loading
 from attention_core.pretrained.checkpoint import FAMILIES, Checkpoint, load_checkpoint
 from attention_core.pretrained.head_split import head_score_split
 from attention_core.pretrained.slim import SlimTrace, layer_steps, slim_forward
@@ -27,19 +33,17 @@ from attention_core.pretrained.trace import BlockTrace, ModelInfo, Tokens
 from ui.pretrained.cache import ByteBoundedCache
 from ui.pretrained.models import LOCAL_PREFIX
 
-# A 128-token pass of the bundled model keeps ~21 MB (6 layers x Q, K, V, scores, weights ...),
-# a 16-token one 1 MB; a decoder's slim pass at 128 tokens 7.5 MB (distilgpt2) to 25 MB
-# (SmolLM2-135M), one recomputed layer 5-6 MB (BENCHMARKS.md, "Decoders"). 40 MB holds two of
-# the longest or a classroom's worth of sentences, within the page's 150 MB budget beside the
-# 90 MB model.
+# A 128-token slim pass of the bundled model keeps 6 MB (6 layers x 12 heads x 128² weights and
+# 6 x 128 x 384 inputs, float32), one recomputed layer 3.6 MB; a decoder's slim pass at 128
+# tokens 7.5 MB (distilgpt2) to 25 MB (SmolLM2-135M), one recomputed layer 5-6 MB (BENCHMARKS.md,
+# "Decoders"). 40 MB holds two of the longest or a classroom's worth of sentences, within the
+# page's 150 MB budget beside the 90 MB model.
 TRACE_CACHE_BYTES = 40 * 1024 * 1024
 MODELS_HELD = 1  #: checkpoints other than the bundled one kept loaded at once per server
 COPY_SEED = 0
 COPY_LENGTH = 40  #: random tokens in each copy of the heads-that-copy test input
 
 Encoding = loading.Encoded | Tokens
-Trace = bert.BertTrace | SlimTrace
-Steps = bert.LayerTrace | BlockTrace
 
 
 @st.cache_resource(show_spinner="Loading all-MiniLM-L6-v2 (once per server) …")
@@ -52,9 +56,7 @@ def model() -> loading.PretrainedModel:
 def bundled_checkpoint() -> Checkpoint:
     """The bundled model behind the shared contract, on the same weights (not loaded twice)."""
     loaded = model()
-    return Checkpoint(
-        bert_checkpoint.from_weights(loaded.weights), loaded.tokenizer, FAMILIES["bert"]
-    )
+    return Checkpoint(bert.from_weights(loaded.weights), loaded.tokenizer, FAMILIES["bert"])
 
 
 @st.cache_resource(max_entries=MODELS_HELD, show_spinner="Loading the model (once per server) …")
@@ -76,7 +78,7 @@ def _one_at_a_time(compute: Callable[[], SlimTrace]) -> SlimTrace:
 
 
 @st.cache_resource(show_spinner=False)
-def traces() -> ByteBoundedCache[Trace | BlockTrace]:
+def traces() -> ByteBoundedCache[SlimTrace | BlockTrace]:
     """Forward passes by model and input (and a decoder's recomputed layers), shared read-only
     by every session that types it."""
     return ByteBoundedCache(TRACE_CACHE_BYTES, lambda trace: trace.nbytes)
@@ -131,31 +133,23 @@ class PageModel:
             return loading.encode(model().tokenizer, text, pair)
         return self.checkpoint.tokenize(text)
 
-    def trace(self, encoded: Encoding) -> Trace:
+    def trace(self, encoded: Encoding) -> SlimTrace:
         """The input's forward pass, computed once (changing layer, head or query reuses it)."""
-        type_ids = getattr(encoded, "type_ids", np.zeros(0, dtype=np.int64))
-        key = (self.key, encoded.ids.tobytes(), type_ids.tobytes())
-        if self.bundled:
-            return traces().get(key, lambda: bert.forward(model().weights, encoded.ids, type_ids))
-        return traces().get(
-            key, lambda: _one_at_a_time(lambda: slim_forward(self.checkpoint.model, encoded.ids))
-        )
+        type_ids = getattr(encoded, "type_ids", None)  # a sentence pair's (bundled encoder)
+        model = self.checkpoint.model
 
-    def steps(self, trace: Trace, layer: int) -> Steps:
-        """Layer ``layer``'s every step: kept (bundled), or recomputed from its input."""
-        if isinstance(trace, bert.BertTrace):
-            return trace.layers[layer]
-        key = ("steps", self.key, trace.ids.tobytes(), layer)  # drawn and asked about each rerun
+        def compute() -> SlimTrace:
+            return slim_forward(model, encoded.ids, type_ids)
+
+        key = (self.key, *_input_key(encoded.ids, type_ids))
+        # The bundled encoder's pass is small: only the larger decoders' queue (pass_lock).
+        return traces().get(key, compute if self.bundled else lambda: _one_at_a_time(compute))
+
+    def steps(self, trace: SlimTrace, layer: int) -> BlockTrace:
+        """Layer ``layer``'s every step, recomputed from its kept input (drawn and asked about
+        each rerun, so cached)."""
+        key = ("steps", self.key, *_input_key(trace.ids, trace.type_ids), layer)
         return traces().get(key, lambda: layer_steps(self.checkpoint.model, trace, layer))
-
-    def slim(self, encoded: Encoding, trace: Trace) -> SlimTrace | None:
-        """The input's slim pass (the bundled encoder's only for one sentence: None for a pair)."""
-        if isinstance(trace, SlimTrace):
-            return trace
-        if np.any(getattr(encoded, "type_ids", 0)):
-            return None
-        key = ("slim", self.key, encoded.ids.tobytes())
-        return traces().get(key, lambda: slim_forward(self.checkpoint.model, encoded.ids))
 
     @property
     def marks_key(self) -> str:
@@ -182,13 +176,15 @@ class PageModel:
         return _copying(self.key, self.folder)
 
     def guided_run(self, text: str) -> tuple[Encoding, SlimTrace]:
-        """The guided chapter's text and its slim forward pass (cached like any input)."""
+        """The guided chapter's text and its forward pass (cached like any input)."""
         encoded = self.encode(text)
-        trace = self.trace(encoded)
-        return encoded, self.slim(encoded, trace)  # type: ignore[return-value]  # one sentence
+        return encoded, self.trace(encoded)
 
-    def score_split(self, run: SlimTrace | None, layer: int, head: int) -> tuple:
+    def score_split(self, trace: SlimTrace, layer: int, head: int) -> tuple:
         """A head's score split and where it is exact (:func:`head_score_split`)."""
-        if run is None:
-            return None, "The split covers one sentence: switch the sentence pair off."
-        return head_score_split(self.checkpoint.model, run, layer, head)
+        return head_score_split(self.checkpoint.model, trace, layer, head)
+
+
+def _input_key(ids: np.ndarray, type_ids: np.ndarray | None) -> tuple[bytes, bytes]:
+    """An input as part of a cache key: its ids and its sentence ids (none for one text)."""
+    return ids.tobytes(), b"" if type_ids is None else type_ids.tobytes()

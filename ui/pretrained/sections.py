@@ -15,14 +15,14 @@ import streamlit as st
 
 from attention_core.pretrained import rollout
 from attention_core.teaching.head_questions import head_name
-from ui.pretrained import decoder_stages
 from ui.pretrained.copying import copying_tab
 from ui.pretrained.decoder_guided import decoder_guided_section
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
 from ui.pretrained.model_view import model_view_tab
 from ui.pretrained.next_token import next_token_tab
 from ui.pretrained.shared import head_view_drawn, rollout_drawn, stage_figures
-from ui.pretrained.stages import STAGES, layer_stage, layer_stage_code, stage_matrix
+from ui.pretrained.stage_table import WHOLE_LAYER, stage_matrix
+from ui.pretrained.stages import FAMILY_STAGES
 from ui.pretrained.state import PretrainedState
 from ui.pretrained.summary import summary_tab
 from ui.pretrained.why_attends import why_attends_tab
@@ -33,7 +33,6 @@ from ui.shared.stages import Stage, axis_labels
 from ui.shared.tabs import Tab
 from ui.shared.url import BIND
 
-WHOLE_LAYER = ("x", "normed", "angles")  #: steps of the whole layer, not of one head
 #: Heads the head view draws at once: the bundled model's 12. Each then keeps a colour and a
 #: line style no other has (8 colours × 6 styles repeat after 24 heads), and a legend of them
 #: stays short; a model of 32 heads shows them 12 at a time.
@@ -58,21 +57,19 @@ def head_view_section(state: PretrainedState, shown_heads: list[int], all_querie
 
 
 def stages_section(state: PretrainedState) -> None:
-    if not state.model.bundled:
-        decoder_steps_section(state)
-        return
-    st.caption(
-        f"Layer {state.layer + 1}, head {state.head + 1} of all-MiniLM-L6-v2, computed by "
-        "attention_core: the same functions, step views and figures as the text page."
-    )
+    """Every step of one head of the chosen model: the one table of stages, as its family's
+    entry draws it (RoPE, grouped K/V heads, BERT's biases: ``ui.pretrained.stages``)."""
+    info = state.model.info
+    family = FAMILY_STAGES[info.family]
+    st.caption(family.step_caption(info, state.layer, state.head))
     steps = state.steps(state.layer)
     draw_stages(
         state,
         [
-            (key, layer_stage(key, state.layer), stage_matrix(steps, key, state.head))
-            for key in STAGES
+            (key, stage, stage_matrix(steps, key, state.head))
+            for key, stage in family.layer_stages(info, state.layer).items()
         ],
-        lambda key: layer_stage_code(key, state.layer),
+        lambda key: family.stage_code(key, state.layer),
     )
 
 
@@ -122,25 +119,6 @@ def draw_stages(
             figure=drawn,
             code=code_of(key),
         )
-
-
-def decoder_steps_section(state: PretrainedState) -> None:
-    """Every step of one decoder head, RoPE and grouped K/V heads included."""
-    info = state.model.info
-    st.caption(
-        f"Layer {state.layer + 1}, head {state.head + 1} of {info.name}, computed by "
-        "attention_core: the same functions, step views and figures as the text page. "
-        + decoder_stages.group_sentence(info, state.head)
-    )
-    steps = state.steps(state.layer)
-    draw_stages(
-        state,
-        [
-            (key, stage, decoder_stages.stage_matrix(steps, key, state.head))
-            for key, stage in decoder_stages.decoder_stages(info).items()
-        ],
-        lambda key: decoder_stages.stage_code(info, key),
-    )
 
 
 # ---------------------------------------------------------------- rollout

@@ -28,7 +28,6 @@ import pandas as pd
 
 from attention_core.pretrained import head_measures, rollout
 from attention_core.pretrained.circuits import DETECTORS, strongest
-from attention_core.pretrained.slim import SlimTrace
 from attention_core.teaching.head_questions import head_name
 from ui.figures.build import shown_text
 from ui.figures.describe import describe_head_view
@@ -46,11 +45,6 @@ MODEL_VIEWS = 8  #: ≤ 0.75 MB each (pooled): a 30-layer model's 5 groups of la
 HEATMAPS = 32  #: one head's weights or rollout, ≤ 0.5 MB each at 128 tokens
 STAGE_VIEWS = 6  #: a head's ~12 steps, ≤ 0.5 MB each at 128 tokens: ≤ 36 MB in all
 TABLES = 16  #: a head table (one row per head) per input and order: a few kB each
-
-
-def mask_of(state: PretrainedState) -> np.ndarray | None:
-    """The causal mask ``(T, T)`` of a decoder (grey cells in every view); None for an encoder."""
-    return state.trace.mask if isinstance(state.trace, SlimTrace) else None
 
 
 @shared_figures(HEAD_VIEWS)
@@ -86,7 +80,7 @@ def model_view_drawn(
     """Every head of layers ``first`` .. ``stop - 1`` (0-based, one group of the model view)
     as small multiples (:func:`model_view_figure`)."""
     layers = range(first, stop)
-    figure = model_view_figure(_state.encoded, _state.weights, style, mask_of(_state), layers)
+    figure = model_view_figure(_state.encoded, _state.weights, style, _state.trace.mask, layers)
     return shared_chart(figure)
 
 
@@ -102,7 +96,7 @@ def head_weights_drawn(
             labels,
             labels,
             title=f"Attention weights · {head_name(layer, head)}",
-            mask=mask_of(_state),
+            mask=_state.trace.mask,
             style=style,
         )
     )
@@ -149,7 +143,7 @@ def stage_figures(
     for key, stage, matrix, title in _steps:
         rows = axis_labels(stage.rows, labels, labels, matrix.shape[0])
         cols = axis_labels(stage.cols, labels, labels, matrix.shape[1])
-        mask = mask_of(_state) if stage.masked else None
+        mask = _state.trace.mask if stage.masked else None
         figure = stage_heatmap(stage, matrix, rows, cols, title=title, mask=mask, style=style)
         figures[key] = shared_chart(figure)
     return figures

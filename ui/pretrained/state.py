@@ -15,7 +15,7 @@ import streamlit as st
 from attention_core import InputError
 from attention_core.boundary import limits
 from attention_core.pretrained.slim import SlimTrace
-from attention_core.pretrained.trace import ModelInfo
+from attention_core.pretrained.trace import BlockTrace, ModelInfo
 from ui.figures.style import FigureStyle
 from ui.pretrained.guided import GUIDED_TEXT
 from ui.pretrained.models import (
@@ -25,7 +25,7 @@ from ui.pretrained.models import (
     choose_model,
     origin,
 )
-from ui.pretrained.runs import Encoding, PageModel, Steps, Trace
+from ui.pretrained.runs import Encoding, PageModel
 from ui.shared.presentation import current_style
 from ui.shared.safe import escape_markdown, show_error, show_warning
 from ui.shared.shared_figures import digest
@@ -63,7 +63,7 @@ class PretrainedState:
     text: str
     pair: str | None
     encoded: Encoding
-    trace: Trace  #: the bundled model's whole trace, or another model's slim pass
+    trace: SlimTrace  #: its forward pass: every layer's weights and input, the predictions
     layer: int
     head: int
     query: int
@@ -87,13 +87,8 @@ class PretrainedState:
         """Every layer's attention weights ``(L, H, T, T)``."""
         return self.trace.weights
 
-    @property
-    def run(self) -> SlimTrace | None:
-        """The slim pass (predictions, kept inputs); None for the bundled model with a pair."""
-        return self.model.slim(self.encoded, self.trace)
-
-    def steps(self, layer: int) -> Steps:
-        """Layer ``layer``'s every step (Q, K, V, scores ... weights, context)."""
+    def steps(self, layer: int) -> BlockTrace:
+        """Layer ``layer``'s every step (Q, K, V, scores ... weights, context), recomputed."""
         return self.model.steps(self.trace, layer)
 
 

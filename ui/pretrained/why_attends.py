@@ -78,12 +78,12 @@ def reading(shares: dict[str, float]) -> str:
 
 
 def why_attends_tab(state: PretrainedState) -> None:
-    split, reason = state.model.score_split(state.run, state.layer, state.head)
+    split, reason = state.model.score_split(state.trace, state.layer, state.head)
     if split is None:
         show_info(reason)
         return
     head = head_name(state.layer, state.head)
-    mask = state.run.mask  # (T, T) True = may attend; None = everywhere
+    mask = state.trace.mask  # (T, T) True = may attend; None = everywhere
     groups = grouped(split)
     shares = grouped_shares(split, mask)
     st.markdown(

@@ -38,7 +38,7 @@ def test_the_trace_is_todays_bert_forward_number_for_number(
         loading.load_weights(loading.model_directory()), encoded.ids, encoded.type_ids
     )
     np.testing.assert_array_equal(trace.weights, today.weights)
-    np.testing.assert_array_equal(trace.hidden, today.last_hidden_state)
+    np.testing.assert_array_equal(trace.last_hidden_state, today.last_hidden_state)
     assert trace.logits is None and len(trace.layers) == 6
     first = trace.layers[0]
     np.testing.assert_array_equal(first.q, today.layers[0].q)

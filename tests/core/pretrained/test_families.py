@@ -63,7 +63,7 @@ def assert_equal_to_reference(checkpoint: Checkpoint, model, ids: np.ndarray) ->
     theirs = run_reference(model, ids)
     errors = {
         "weights": np.abs(ours.weights - theirs["weights"]).max(),
-        "hidden": np.abs(ours.hidden - theirs["hidden"]).max(),
+        "hidden": np.abs(ours.last_hidden_state - theirs["hidden"]).max(),
         "logits": np.abs(ours.logits - theirs["logits"]).max(),
     }
     assert ours.weights.shape == theirs["weights"].shape  # (L, H, T, T), H the query heads
@@ -216,7 +216,7 @@ def test_llama_with_wide_heads_one_kv_head_and_biases_on_q_k_v_o_equals_transfor
 
 def test_a_trace_counts_each_of_its_arrays_once(loaded: dict) -> None:
     trace = loaded["llama"][0].forward(np.arange(10))
-    every = [trace.hidden, trace.logits]
+    every = [trace.last_hidden_state, trace.logits]
     for layer in trace.layers:
         every += [*vars(layer).values(), *vars(layer.heads).values()]
     every = [a for a in every if isinstance(a, np.ndarray)]
@@ -225,3 +225,12 @@ def test_a_trace_counts_each_of_its_arrays_once(loaded: dict) -> None:
     assert trace.layers[0].q is not trace.layers[0].q_rotated  # RoPE: both kept
     assert trace.nbytes == sum(distinct.values()) < sum(a.nbytes for a in every)
     assert trace.weights.shape == (3, 4, 10, 10)
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama"])
+def test_a_decoder_takes_no_sentence_ids_it_reads_one_text(loaded: dict, name: str) -> None:
+    model = loaded[name][0].model
+    ids = np.arange(4)
+    with pytest.raises(ValueError, match="one text"):
+        model.embed(ids, np.zeros(4, dtype=np.int64))
+    np.testing.assert_array_equal(model.embed(ids)[0], model.embed(ids, None)[0])

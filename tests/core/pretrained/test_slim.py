@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_core.pretrained import Checkpoint, load_checkpoint, loading, predictions
-from attention_core.pretrained.head_split import BERT_LATER, ROTARY, head_score_split
+from attention_core.pretrained import Checkpoint, bert, load_checkpoint, loading, predictions
+from attention_core.pretrained.head_split import BERT_LATER, PAIR, ROTARY, head_score_split
 from attention_core.pretrained.slim import layer_steps, slim_forward
 from tests.core.pretrained.test_families import CONFIGS
 from tests.core.pretrained.tiny_checkpoints import VOCAB_SIZE, save_model
@@ -39,11 +39,38 @@ def test_every_recomputed_layer_equals_the_whole_pass(models, name: str) -> None
     whole = checkpoint.forward(ids)
     slim = slim_forward(checkpoint.model, ids)
     np.testing.assert_array_equal(slim.weights, whole.weights)
-    for layer, expected in enumerate(whole.layers):
+    for layer, expected in enumerate(whole.layers):  # the last layer's output too
         steps = layer_steps(checkpoint.model, slim, layer)
-        for field in ("x", "q", "k", "v", "q_rotated", "k_rotated", "output"):
+        for field in ("x", "attention_input", "q", "k", "v", "q_rotated", "k_rotated"):
             np.testing.assert_array_equal(getattr(steps, field), getattr(expected, field))
-        np.testing.assert_array_equal(steps.heads.masked, expected.heads.masked)
+        for field in ("angles", "attention_output", "output"):
+            np.testing.assert_array_equal(getattr(steps, field), getattr(expected, field))
+        for field in ("scores", "scaled", "masked", "weights", "context"):
+            np.testing.assert_array_equal(
+                getattr(steps.heads, field), getattr(expected.heads, field)
+            )
+
+
+def test_a_sentence_pairs_recomputed_steps_are_berts_whole_pass_number_for_number(
+    models,
+) -> None:
+    """The page keeps the bundled encoder's pass slim too: every step it draws of a pair
+    (sentence B's own type embedding) is bert.forward's, bit for bit."""
+    model, tokenizer = models["bert"].model, models["bert"].tokenizer
+    encoded = loading.encode(tokenizer, "The cat sat on the mat.", "It was tired.")
+    whole = bert.forward(loading.load_model().weights, encoded.ids, encoded.type_ids)
+    slim = slim_forward(model, encoded.ids, encoded.type_ids)
+    assert slim.type_ids is encoded.type_ids and slim.mask is None
+    np.testing.assert_array_equal(slim.weights, whole.weights)
+    for layer, expected in enumerate(whole.layers):
+        steps = layer_steps(model, slim, layer)
+        for field in ("x", "attention_input", "q", "k", "v", "attention_output", "output"):
+            np.testing.assert_array_equal(getattr(steps, field), getattr(expected, field))
+        for field in ("scores", "scaled", "masked", "weights", "context"):
+            np.testing.assert_array_equal(
+                getattr(steps.heads, field), getattr(expected.heads, field)
+            )
+    assert head_score_split(model, slim, 0, 2) == (None, PAIR)
 
 
 @pytest.mark.parametrize("name", ["gpt2", "llama"])
@@ -103,7 +130,7 @@ def test_every_array_of_a_pass_stays_float32(models, name: str) -> None:
     """NumPy 2 turns float32 times a NumPy float64 scalar into float64 (NEP 50): twice the
     memory and time, invisible to the equality tests (float64 is more exact, not less)."""
     trace = models[name].forward(ids_for(name, 9))
-    arrays = [trace.hidden, *([] if trace.logits is None else [trace.logits])]
+    arrays = [trace.last_hidden_state, *([] if trace.logits is None else [trace.logits])]
     for layer in trace.layers:
         arrays += [a for a in vars(layer).values() if isinstance(a, np.ndarray)]
         arrays += [a for a in vars(layer.heads).values() if isinstance(a, np.ndarray)]
