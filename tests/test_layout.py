@@ -22,7 +22,7 @@ def _graph() -> grimp.ImportGraph:
 
 
 def _page_of(module: str) -> str | None:
-    """``views.text`` and ``ui.text.runs`` belong to the text page; shared modules to none."""
+    """``views.text`` and ``ui.text.cache`` belong to the text page; shared modules to none."""
     parts = module.split(".")
     if parts[0] == "views" and len(parts) == 2:
         return parts[1]
@@ -70,3 +70,18 @@ def test_no_module_is_over_300_lines_without_a_reason(folder: str) -> None:
         if len(lines) > MAX_LINES and LONG_FILE_REASON not in opening:
             long_files.append(f"{path.relative_to(ROOT)}: {len(lines)} lines")
     assert not long_files, long_files
+
+
+#: Names each page's cache for every session once had; one name now, ``cache``.
+OLD_CACHE_NAMES = ("runs", "cached", "shared", "shared_views", "shared_figures")
+
+
+def test_a_pages_cache_for_every_session_is_called_cache() -> None:
+    graph = _graph()
+    for page in PAGES:
+        package = ROOT / "ui" / page
+        modules = {path.stem for path in package.glob("*.py")}
+        assert not modules & set(OLD_CACHE_NAMES), (page, modules & set(OLD_CACHE_NAMES))
+        users = graph.find_modules_that_directly_import("ui.shared.figure_cache")
+        if any(user.startswith(f"ui.{page}.") for user in users):
+            assert "cache" in modules, f"ui/{page} caches figures for every session: cache.py"

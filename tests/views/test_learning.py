@@ -20,7 +20,7 @@ from attention_core.learning.tasks import get_task
 from tests.plotly_specs import decode, figure_titled, figures
 from tests.views.expanders import CODE, open_expanders
 from ui.figures.style import NORMAL
-from ui.learning import cached
+from ui.learning import cache
 from ui.learning import training as learning_training
 from ui.learning.sections import TRY_IT_CODE, Trained
 from ui.learning.state import LearningState
@@ -168,11 +168,11 @@ def test_two_sessions_on_one_view_draw_the_same_shared_figures_and_leave_them_un
     last = int(trained.result.snapshot_steps[-1])
     probe = tuple(get_task("sort").parse(get_task("sort").default_probe).tolist())
     shared = [
-        cached.curves_figure(trained, last),
-        cached.replay_figure(trained, len(trained.result.snapshot_steps) - 1),
-        cached.probe_target_figure(trained),
-        cached.answer(trained, probe).heads,
-        cached.answer(trained, probe).target,
+        cache.curves_figure(trained, last),
+        cache.replay_figure(trained, len(trained.result.snapshot_steps) - 1),
+        cache.probe_target_figure(trained),
+        cache.answer(trained, probe).heads,
+        cache.answer(trained, probe).target,
     ]
     before = [drawn.figure.to_json() for drawn in shared]
     built: list[str] = []  # every figure built from here on
@@ -185,7 +185,7 @@ def test_two_sessions_on_one_view_draw_the_same_shared_figures_and_leave_them_un
         return build
 
     for name in ("training_curves", "heads_figure", "target_figure"):
-        monkeypatch.setattr(cached, name, counted(getattr(cached, name)))
+        monkeypatch.setattr(cache, name, counted(getattr(cache, name)))
     first, second = open_page(learn_task="sort"), open_page(learn_task="sort")
     assert_clean(first)
     assert_clean(second)

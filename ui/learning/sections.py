@@ -14,8 +14,8 @@ import attention_core as ac
 from attention_core.learning import forward as learned_forward
 from attention_core.learning.tasks import Task, get_task
 from attention_core.maths import attention
-from ui.learning.cached import (
-    SharedChart,
+from ui.learning.cache import (
+    CachedChart,
     Trained,
     answer,
     curves_figure,
@@ -46,8 +46,8 @@ TRY_IT_CODE = (
 )
 
 
-def heads_beside_target(heads: SharedChart, target: SharedChart, task: Task, key: str) -> None:
-    """Every head's attention (left, from :mod:`ui.learning.cached`) beside the target (right)."""
+def heads_beside_target(heads: CachedChart, target: CachedChart, task: Task, key: str) -> None:
+    """Every head's attention (left, from :mod:`ui.learning.cache`) beside the target (right)."""
     left, right = st.columns([3, 1])
     chart(heads, key=f"{key}_heads", place=left)
     chart(target, key=f"{key}_target", place=right)

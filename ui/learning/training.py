@@ -55,7 +55,7 @@ def trained_model(state: LearningState) -> LearningResult:
         show_warning(f"{error} Training it live instead.")
         shipped = None
     if shipped is None:
-        return train_shared(model, train, style)
+        return train_cached(model, train, style)
     live = st.toggle(
         "Train it live on this server",
         key=task_key(model.task, "live"),
@@ -64,7 +64,7 @@ def trained_model(state: LearningState) -> LearningResult:
         "differently, so a live run can take another path from the same seed.",
     )
     if live:
-        return train_shared(model, train, style)
+        return train_cached(model, train, style)
     st.caption(
         f"Trained ahead of time by this app's own training code with these settings and seed "
         f"{train.seed}: the same model on every machine, for every student who opens this link."
@@ -72,7 +72,7 @@ def trained_model(state: LearningState) -> LearningResult:
     return shipped
 
 
-def train_shared(
+def train_cached(
     model: TinyTransformerConfig, train: TaskTrainingConfig, style: FigureStyle
 ) -> LearningResult:
     """Train once per server for these settings, drawing progress; or wait for whoever is."""
