@@ -2,9 +2,9 @@
 
 :class:`ByteBoundedCache` is a least-recently-used cache bounded by bytes.
 
-``st.cache_resource(max_entries=...)`` bounds a count, but one forward pass of
-the pretrained model holds 0.3 MB for a short sentence and 20 MB at 128 tokens:
-a count is either wasteful or unsafe. This keeps the newest results whose
+``st.cache_resource(max_entries=...)`` bounds a count, but what one forward pass
+holds grows with the square of the sentence's length (benchmarks/decoders.py measures
+it at 128 tokens): a count is either wasteful or unsafe. This keeps the newest results whose
 arrays fit in ``max_bytes`` (always at least the newest one).
 
 Sessions that miss the same key at once compute it once: a class following its teacher
