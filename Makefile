@@ -3,7 +3,7 @@
 #               (STREAMLIT_SERVER_PORT etc. still apply)
 #   make test   create .venv, install dev tools and Chromium, fetch the real decoder and
 #               statsmodels' series, lint, run every test
-# Also: make bench (benchmarks/), make clean.
+# Also: make bench (benchmarks/: writes BENCHMARKS.md and benchmarks/results.json), make clean.
 
 PYTHON ?= python3
 VENV ?= .venv

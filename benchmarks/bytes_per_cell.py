@@ -11,6 +11,14 @@ from __future__ import annotations
 from benchmarks.common import Result, emit
 from benchmarks.pages import chart_specs, heatmap_cells, sentence, text_page
 
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "The text page through AppTest at T = 64 tokens, d_model 64, 8 heads, causal mask, on the "
+    "weights tab (four single-head heatmaps and the all-heads grid): the total length of the "
+    "figure specs Streamlit sends, divided by the number of heatmap cells drawn. Target: at "
+    "most 6 bytes a cell."
+)
+
 TARGET = 6.0
 
 

@@ -35,6 +35,19 @@ from benchmarks.server import cpu_seconds, rss_mb
 from benchmarks.st_client import LostRunError, Run, Session, affinity_cookie
 from hosting.local_server import ROOT, running_server
 
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "A fresh server per N; N headless sessions (`benchmarks/st_client.py`: Streamlit's own "
+    "websocket protocol, no browser) arrive over 10 s, each on its own sentence on the text "
+    "page's weights view, and change the seed every 2.5–7.5 s for 60 s. Latency runs from "
+    "sending a change to its `script_finished` (target p95 at most 1 s); a change is an error "
+    "if the run shows an exception element, if any chart's spec is unchanged, or if no "
+    "`script_finished` comes within 120 s or the connection drops. Then 200 sessions on 2 "
+    "replicas behind deploy/'s nginx, each with the affinity cookie of its first page load. "
+    "RSS and CPU from /proc. A smaller run: `python -m benchmarks.capacity 10 30 --duration "
+    "20 --replicas 0`."
+)
+
 SESSION_COUNTS = (10, 30, 60, 100)
 REPLICAS, CLUSTER_SESSIONS = 2, 200  # then 200 sessions on 2 replicas behind nginx
 DURATION_S = 60.0

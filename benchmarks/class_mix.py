@@ -32,6 +32,19 @@ from benchmarks.common import Result, emit
 from benchmarks.st_client import TRIGGER, LostRunError, Session
 from hosting.local_server import ROOT, running_server
 
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "The server's peak resident memory (`VmHWM`, with any process it starts), the way a "
+    "container limit counts it, on a fresh server per load; target at most 600 MB (Community "
+    "Cloud's smallest app has 690 MB). The class mix: 30 headless students arriving within 10 "
+    "s, 12 opening a model of their own on the learning page, 10 running a sentence of their "
+    "own through the pretrained model, 6 putting a long text on the text page and 2 training "
+    "the time-series model, each then changing one setting three times; once with the "
+    "learners on shipped seeds 0–11, once with seeds nobody shipped (all 12 train live). The "
+    "tour: one student visits every page, training the three learning tasks and the time- "
+    "series model live."
+)
+
 PEAK_TARGET_MB = 600.0
 ARRIVAL_S = 10.0
 TIMEOUT_S = 600.0

@@ -36,6 +36,16 @@ from benchmarks.common import Result, emit
 from benchmarks.server import cpu_seconds
 from hosting.local_server import ROOT
 
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "One server, 100 followers and nobody else. The teacher takes the class through every "
+    "page: on each, it opens the page at a first view (a change of page), then changes one "
+    "setting twice, 4 s apart. For each page: the p95 of every follower's time from the "
+    "teacher's store write to the end of its first full run showing the new view (target at "
+    "most 2 s), with the server's CPU per follower and change in the details. Nobody else "
+    "uses the server, so the figure is the page's own cost; benchmark 13 adds other students."
+)
+
 FOLLOWERS = 100
 ARRIVAL_S = 20.0
 GAP_S = 4.0  #: between two of the teacher's changes: the class has caught up by then

@@ -61,6 +61,22 @@ from hosting.classroom.classes import Classes
 from hosting.classroom.settings import DATA_DIR_SETTING, open_store
 from hosting.local_server import ROOT, running_server
 
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "Every session is a headless client that does on the wire what a browser tab does; the "
+    "teacher is driven through the class store. F followers open the class's join link over "
+    "20 s and keep following; O other students each change the seed of their own sentence on "
+    "the text page every 2.5–7.5 s (p95 from sending to `script_finished`, target at most 1 "
+    "s); meanwhile the teacher changes the view 6 times, 5 s apart, and for each follower the "
+    "time runs from the teacher's store write to the end of the follower's first full run "
+    "showing the new view (target p95 at most 2 s; not seen within 30 s is missed), with the "
+    "servers' CPU per follower and change beside it. Then the others leave and for 60 s "
+    "nothing changes: server CPU per idle follower and second, and the servers' RSS (target "
+    "at most 690 MB). Last, the teacher asks a question and every follower answers at once: "
+    "the store's count must equal F. First F = 100, O = 30 on one server with SQLite; then F "
+    "= 300, O = 90 on 3 replicas behind deploy/'s nginx sharing one redis-server."
+)
+
 FOLLOWERS, OTHERS = 100, 30
 CLUSTER_FOLLOWERS, CLUSTER_OTHERS, REPLICAS = 300, 90, 3
 STEERS, STEER_GAP_S = 6, 5.0

@@ -23,6 +23,18 @@ from benchmarks.common import Result, emit
 from benchmarks.server import READY, cpu_seconds, rss_mb
 from hosting.local_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server
 
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "A real server and 30 Playwright contexts (separate sessions, arriving 0.5 s apart) that "
+    "each open the text page and change the seed 10 times, each change as soon as the "
+    "previous one is drawn (no thinking time: the worst case); then the same with one "
+    "session. A change is drawn when the start of every plotly chart's first-trace data "
+    "differs from before and the app is idle; one not drawn in 120 s gets 60 s more and "
+    "counts as late, or lost. Server RSS and CPU time come from /proc. The Chromium pages run "
+    "on the same cores as the server, so the latencies include the browsers' own rendering; "
+    "`python -m benchmarks.classroom 3` runs a smaller class."
+)
+
 SESSIONS, CHANGES = 30, 10
 ARRIVAL_GAP_S = 0.5
 CHANGE_TIMEOUT_MS = 120_000

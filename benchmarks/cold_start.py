@@ -29,6 +29,14 @@ from hosting.local_server import (
     wait_healthy,
 )
 
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "Each sample starts a fresh `streamlit run` and a fresh Chromium page and times from "
+    "process start to the page drawn (its charts on screen, the script idle); the text page "
+    "alternates with a bare one-line app (target at most 1.5x) and with an app that draws one "
+    "heatmap (reported only). The figure is the median of the per-pair ratios."
+)
+
 TARGET = 1.5
 SAMPLES = 5
 

@@ -27,6 +27,17 @@ from benchmarks.server import rss_mb
 from benchmarks.st_client import LostRunError, Session
 from hosting.local_server import ROOT, running_server
 
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    '"Everyone, pick your own seed": on a fresh server, 30 headless sessions open the '
+    "learning page's induction task, each with its own seed, spread over 10 s, while 10 other "
+    "sessions change the seed on the text page every 2.5–7.5 s. A student's wait runs from "
+    "opening the link to the end of the run that draws the trained model: the slowest (target "
+    "at most 20 s) and the first (at most 5 s), and the text page's p95 meanwhile (at most 1 "
+    "s). Twice: with seeds 0–29, which ship trained, then with seeds 100–129, which nobody "
+    "shipped, so every one trains live and waits its turn."
+)
+
 STUDENTS = 30
 ARRIVAL_S = 10.0
 TEXT_SESSIONS = 10

@@ -1,4 +1,4 @@
-"""The layout the README's "Where things go" describes, checked: shared folders hold only
+"""The layout docs/architecture.md's "Where things go" describes, checked: shared folders hold only
 what two pages use, and no module grows past 300 lines without saying why.
 """
 

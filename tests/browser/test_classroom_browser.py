@@ -149,7 +149,7 @@ def test_a_class_follows_answers_and_refuses_a_forged_key(
     assert store.present(code) == 2
     panel = teacher.get_by_test_id("stExpander").filter(has_text="The class's answers")
     expect(panel.get_by_test_id("stPlotlyChart")).to_be_visible()
-    panel.screenshot(path=str(ARTIFACTS / "class_answers.png"))  # for the README
+    panel.screenshot(path=str(ARTIFACTS / "class_answers.png"))  # for docs/teaching.md
     click(teacher, "class_reveal")
     expect(panel.get_by_text("Revealed. The answer is")).to_be_visible(timeout=FOLLOW_MS)
     panel.screenshot(path=str(ARTIFACTS / "class_answers_revealed.png"))

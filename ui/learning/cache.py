@@ -1,9 +1,9 @@
 """The learning page's figures and tables, built once per server for every session.
 
 A class following its teacher reruns the same view for every student, one after
-another: building the curves, the replayed heads and "Try it" was two thirds of each
-rerun (~55 ms). They are the same for every session that shows the same run with the
-same settings and style, so each is built once, with its text alternative
+another: building the curves, the replayed heads and "Try it" would be most of each
+rerun (benchmarks/class_pages.py). They are the same for every session that shows the
+same run with the same settings and style, so each is built once, with its text alternative
 (:func:`ui.shared.figure_cache.cached_figures`) and keyed by :attr:`Trained.digest`,
 a short string computed once per rerun, with the step or the typed sequence.
 
@@ -58,7 +58,7 @@ class Trained:
             result.snapshot_steps,
             result.snapshot_weights,
             *arrays_to_dict(result.final).values(),
-        )  # ~0.1 ms for the largest settings
+        )  # cheap beside the run: hashed once per rerun
         object.__setattr__(self, "digest", digest(named, *arrays))
 
     @property

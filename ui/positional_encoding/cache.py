@@ -2,8 +2,8 @@
 
 A class following its teacher reruns the same view for every student, one after
 another on one process; building the figures (and the swap's two attention runs)
-again in each session was most of a follower's rerun (29 ms of server CPU, now
-~16). Here every matrix, run and chart is made once per view and handed to every
+again in each session would be most of a follower's rerun (benchmarks/class_pages.py
+measures it). Here every matrix, run and chart is made once per view and handed to every
 session that shows it (:func:`ui.shared.figure_cache.cached_figures`), in as few
 cached calls as the page allows: Streamlit hashes each argument of each call again.
 

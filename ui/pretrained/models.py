@@ -166,7 +166,7 @@ def checkpoint_folder(choice: Choice) -> Path | None:
         return _packaged_file(choice.packaged)
     if choice.entry is None:
         return choice.path
-    from hosting.models import hub  # ~25 MB of HTTP client: only when a Hub model is chosen
+    from hosting.models import hub  # a heavy HTTP client: only when a Hub model is chosen
 
     entry, settings = choice.entry, model_settings()
     cached = hub.cached_folder(entry, hub_cache())

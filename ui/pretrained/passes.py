@@ -87,9 +87,9 @@ class ByteBoundedCache(Generic[Value]):
 
 # A 128-token slim pass of the bundled model keeps 6 MB (6 layers x 12 heads x 128² weights and
 # 6 x 128 x 384 inputs, float32), one recomputed layer 3.6 MB; a decoder's slim pass at 128
-# tokens 7.5 MB (distilgpt2) to 25 MB (SmolLM2-135M), one recomputed layer 5-6 MB (BENCHMARKS.md,
-# "Decoders"). 40 MB holds two of the longest or a classroom's worth of sentences, within the
-# page's 150 MB budget beside the 90 MB model.
+# tokens 7.5 MB (distilgpt2) to 25 MB (SmolLM2-135M), one recomputed layer 5-6 MB
+# (benchmarks/decoders.py). 40 MB holds two of the longest or a classroom's worth of
+# sentences, within the page's 150 MB budget beside the 90 MB model.
 TRACE_CACHE_BYTES = 40 * 1024 * 1024
 MODELS_HELD = 1  #: checkpoints other than the bundled one kept loaded at once per server
 COPY_SEED = 0
@@ -119,8 +119,8 @@ def checkpoint_at(folder: str) -> Checkpoint:
 
 @st.cache_resource(show_spinner=False)
 def pass_lock() -> threading.Lock:
-    """One decoder forward pass at a time per server: each needs ~90-120 MB while it runs
-    (BENCHMARKS.md, "Decoders"), so students starting at once queue instead of adding up."""
+    """One decoder forward pass at a time per server: each needs memory of its own while it
+    runs (benchmarks/decoders.py), so students starting at once queue instead of adding up."""
     return threading.Lock()
 
 

@@ -14,8 +14,8 @@ A session teaching a class also gets "Ask the class" under each question
 (:func:`ui.shared.class_session.ask_button`). A student following the teacher finds the
 questions folded (one switch opens them): the teacher asks the class instead, and every
 new view of the teacher would ask new questions anyway. Folded, they are not even
-computed, so the teacher's change reaches a whole class sooner (BENCHMARKS.md, "A live
-class"). While the class has a question open and not yet revealed, a student's section
+computed, so the teacher's change reaches a whole class sooner (benchmarks/class_session.py).
+While the class has a question open and not yet revealed, a student's section
 shows that same question without its "Check" (:func:`held_for_class`): the answer is
 given above the page first, and checked here once the teacher reveals it.
 """
@@ -56,8 +56,8 @@ def widget_key(page: str, number: int, question: Question) -> str:
 
     One key per page, place and kind of question (the kind fixes the widget's type), not
     per question: Streamlit keeps every widget key a session has used until the session
-    ends, so a key per question grew each student's session with every change of view
-    (BENCHMARKS.md, "A live class"). :func:`reset_if_new` clears it for a new question.
+    ends, so a key per question would grow each student's session with every change of
+    view. :func:`reset_if_new` clears it for a new question.
     """
     return f"{KEY_PREFIX}{page}_{number}_{question.id.split('/', 1)[0]}"
 

@@ -3,8 +3,8 @@
 A student following the teacher sees the teacher's settings but does not set them.
 Their sidebar lists the model settings in one block instead of drawing a dozen widgets
 (and the text page's sentences and its head and numbers switches are lines of text):
-each of a class's runs after a teacher's change is then about a quarter cheaper for the
-server, which reruns every follower one after another (BENCHMARKS.md, "A live class").
+a widget costs Streamlit far more than a line of text, and the server reruns every
+follower one after another after a teacher's change (benchmarks/class_session.py).
 
 Both sources take the same calls, so one function says which settings there are
 (:func:`ui.shared.controls.model_settings`), :func:`read_settings` picks the source, and

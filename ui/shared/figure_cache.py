@@ -1,8 +1,8 @@
 """Figures built once per server and shared by every session that shows the same view.
 
 A class following its teacher reruns the same view for every student, one after
-another on one process: a figure built per session was most of a follower's run on
-the pages that built theirs each time (BENCHMARKS.md, "Every page for a class").
+another on one process: a figure built per session would be most of a follower's run
+(benchmarks/class_pages.py measures a class following the teacher over every page).
 :func:`cached_figures` caches a builder's figures as Streamlit resources: one object
 per key for every session, never pickled (``st.cache_data`` would rebuild each
 figure with all of plotly's checks on the way out).

@@ -99,8 +99,8 @@ def read_as_table(figure: go.Figure, key: str, place: DeltaGenerator | ModuleTyp
 
     A screen reader can walk a table cell by cell; it cannot read a heatmap. Labels are
     shown as text (``st.text``, ``st.table``), never as markup. The tables are built only
-    while the expander is open (opening it reruns the page): they were more than half of
-    the bytes and a third of the server time of every rerun (BENCHMARKS.md, capacity).
+    while the expander is open (opening it reruns the page): built for every chart on every
+    rerun, they would weigh on every rerun's bytes and server time (benchmarks/capacity.py).
     """
     expander = place.expander(
         "Read as a table", icon=":material/table:", key=f"table_{key}", on_change="rerun"
@@ -132,7 +132,7 @@ def token_arrow(tokens: tuple[str, ...], labels: tuple[str, ...]) -> pa.Table:
     """Tokens and labels indexed by position, as the Arrow table the browser is sent.
 
     Built once per sentence for every session: Streamlit would convert a DataFrame
-    to Arrow on every rerun (~0.4 ms), and a whole class reruns the same view at once.
+    to Arrow on every rerun, and a whole class reruns the same view at once.
     An Arrow table is immutable, so sessions share it safely; its pandas metadata keeps
     the position as the table's index, so it is shown as the DataFrame was.
     """

@@ -3,14 +3,14 @@
 A run is named by a :class:`RunInputs`: the query tokens, the key tokens (``None`` in
 self-attention), the config and the custom-mask code (or ``None``). Every cached
 function takes the RunInputs and is keyed by its digest, a short string computed once per
-rerun; Streamlit's hashing of the full tokens and config for each of a view's ~11
-cached calls was ~7 % of a weights-view rerun (BENCHMARKS.md, capacity). The figure
+rerun, so that Streamlit does not hash the full tokens and config again for each of a
+view's cached calls (a rerun's cost: benchmarks/rerun_cost.py). The figure
 builders also take the run itself as ``_run``, which Streamlit leaves out of the key
 (it follows from the RunInputs), instead of asking the run cache again for every figure.
 
 This module is imported once per process; a page script runs again on every rerun,
 so the cached functions live here rather than in ``views/text.py``
-(defining them again on each rerun cost another ~9 %).
+(defining them again on each rerun would cost every rerun).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class RunInputs:
 # Runs and figures are cached as resources: one object shared by every session with the
 # same key, never changed once made (a run's arrays are read-only; drawing a figure only
 # reads it). st.cache_data would pickle each on the way in and out; a figure comes back
-# out rebuilt with all of plotly's checks, ~1.1 ms per 13 × 13 heatmap (BENCHMARKS.md).
+# out rebuilt with all of plotly's checks.
 KEY_HASHES = {RunInputs: lambda inputs: inputs.digest, **STYLE_HASHES}
 
 

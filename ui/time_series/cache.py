@@ -1,8 +1,8 @@
 """The time-series page's window runs and figures, computed once per server for every session.
 
 A class following its teacher reruns the same view for every student, one after another
-on one process; building this page's figures in each session's run was most of a
-follower's rerun (~75 ms of server CPU per follower; ~16 ms with them shared). Here a
+on one process; building this page's figures in each session's run would be most of a
+follower's rerun (benchmarks/class_pages.py measures it). Here a
 window view is computed and drawn once per server and every session with the same view
 gets the same objects.
 
