@@ -1,6 +1,6 @@
 """Benchmark 7: capacity of one server process, measured with headless sessions.
 
-N sessions (benchmarks.st_client: Streamlit's own websocket protocol, no
+N sessions (harness.st_client: Streamlit's own websocket protocol, no
 browser) each open their own link — their own sentence on the text page's
 weights view — then change the seed every ~5 s (uniform 2.5–7.5 s) for
 DURATION_S seconds. Each change is timed from sending it to the script's
@@ -29,11 +29,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from benchmarks.cluster import nginx_available, running_cluster
 from benchmarks.common import Result, emit
-from benchmarks.server import cpu_seconds, rss_mb
-from benchmarks.st_client import LostRunError, Run, Session, affinity_cookie
-from hosting.local_server import ROOT, running_server
+from harness.cluster import nginx_available, running_cluster
+from harness.local_server import ROOT, running_server
+from harness.server import cpu_seconds, rss_mb
+from harness.st_client import LostRunError, Run, Session, affinity_cookie
 
 SESSION_COUNTS = (10, 30, 60, 100)
 REPLICAS, CLUSTER_SESSIONS = 2, 200  # then 200 sessions on 2 replicas behind nginx

@@ -33,8 +33,8 @@ from benchmarks.class_session import (
     steer,
 )
 from benchmarks.common import Result, emit
-from benchmarks.server import cpu_seconds
-from hosting.local_server import ROOT
+from harness.local_server import ROOT
+from harness.server import cpu_seconds
 
 FOLLOWERS = 100
 ARRIVAL_S = 20.0

@@ -1,6 +1,6 @@
 """Benchmark 13: a live class session (issue 21, part 5), on one server and on 3 replicas.
 
-Every session is a headless client (benchmarks.st_client) that behaves as a
+Every session is a headless client (harness.st_client) that behaves as a
 browser tab on the wire, including any fragment's auto-reruns. The
 teacher is driven through the class store itself (``hosting.classroom``
 ``Classes`` on the same store as the servers), as the teacher's app would.
@@ -53,13 +53,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.capacity import weights_link
-from benchmarks.cluster import nginx_available, redis_available, running_cluster
 from benchmarks.common import Result, emit
-from benchmarks.server import cpu_seconds, rss_mb
-from benchmarks.st_client import TRIGGER, LostRunError, Session, affinity_cookie
+from harness.cluster import nginx_available, redis_available, running_cluster
+from harness.local_server import ROOT, running_server
+from harness.server import cpu_seconds, rss_mb
+from harness.st_client import TRIGGER, LostRunError, Session, affinity_cookie
 from hosting.classroom.classes import Classes
 from hosting.classroom.settings import DATA_DIR_SETTING, open_store
-from hosting.local_server import ROOT, running_server
 
 FOLLOWERS, OTHERS = 100, 30
 CLUSTER_FOLLOWERS, CLUSTER_OTHERS, REPLICAS = 300, 90, 3

@@ -24,10 +24,10 @@ from attention_core.timeseries import model as forecaster
 from attention_core.timeseries import training as trainer
 from attention_core.timeseries.diagnosis import CHANGE
 from benchmarks.common import Result, emit
-from tests.real.series_files import DATASETS, series_dir
+from harness.series_files import DATASETS, series_dir
 
 #: Each series: its file under statsmodels' ``datasets`` folder (which `make bench` and
-#: `make test` fetch: tests/real/series_files.py) and the column to forecast.
+#: `make test` fetch: harness/series_files.py) and the column to forecast.
 CLASSIC = {
     "sunspots": ("sunspots/sunspots.csv", "SUNACTIVITY"),
     "Nile": ("nile/nile.csv", "volume"),

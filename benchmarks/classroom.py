@@ -20,8 +20,8 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from playwright.async_api import async_playwright
 
 from benchmarks.common import Result, emit
-from benchmarks.server import READY, cpu_seconds, rss_mb
-from hosting.local_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server
+from harness.local_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server
+from harness.server import READY, cpu_seconds, rss_mb
 
 SESSIONS, CHANGES = 30, 10
 ARRIVAL_GAP_S = 0.5

@@ -16,9 +16,9 @@ import time
 
 from playwright.sync_api import sync_playwright
 
-from benchmarks.cluster import running_cluster
 from benchmarks.common import Result, emit
-from hosting.local_server import CHROMIUM, CHROMIUM_ARGS
+from harness.cluster import running_cluster
+from harness.local_server import CHROMIUM, CHROMIUM_ARGS
 
 SAMPLES = 3
 DOWN_BYTES_S = 20e6 / 8

@@ -1,4 +1,4 @@
-"""The headless client (benchmarks/st_client.py) keeps a polling fragment alive, as a browser does.
+"""The headless client (harness/st_client.py) keeps a polling fragment alive, as a browser does.
 
 Against benchmarks/follow_app.py, a stand-in for the app's class following on
 the real class store (SQLite in a temporary folder): a following session sends
@@ -18,10 +18,10 @@ from collections.abc import Iterator
 import pytest
 
 from benchmarks.class_session import Plan, Where, class_session, results
-from benchmarks.st_client import TRIGGER, Session
+from harness.local_server import ROOT, running_server
+from harness.st_client import TRIGGER, Session
 from hosting.classroom.classes import Classes
 from hosting.classroom.settings import DATA_DIR_SETTING, open_store
-from hosting.local_server import ROOT, running_server
 from tests.deploy.test_replicas import run_async
 
 FOLLOW_APP = ROOT / "benchmarks" / "follow_app.py"

@@ -28,7 +28,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from hosting.local_server import LOOPBACK, free_port
+from harness.local_server import LOOPBACK, free_port
 
 
 def git_blob_id(content: bytes) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from hosting.local_server import LOOPBACK
+from harness.local_server import LOOPBACK
 from hosting.models.packaged import PackagedModel
 
 

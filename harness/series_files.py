@@ -2,7 +2,7 @@
 
 The statsmodels wheel ships about forty CSV files under ``statsmodels/datasets/``
 (sunspots, the Nile, Mauna Loa CO₂, US macro data, …). ``make test`` fetches them
-first (``make series``: ``python -m tests.real.series_files``): pip downloads the
+first (``make series``: ``python -m harness.series_files``): pip downloads the
 pinned wheel without its dependencies, and every ``statsmodels/datasets/**/*.csv``
 in it is extracted into ``ATTENTION_DATA_DIR``/series (``data/series``, ignored by
 git; kept when already there). Nothing of the wheel is committed. Without the files
@@ -77,7 +77,7 @@ def real_series_dir() -> Path:
     if not _complete(folder):
         pytest.fail(
             f"statsmodels' datasets are not in {folder}: `make test` fetches them "
-            "(`make series`, python -m tests.real.series_files)."
+            "(`make series`, python -m harness.series_files)."
         )
     return folder / DATASETS
 
