@@ -27,13 +27,13 @@ import statistics
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from urllib.parse import urlencode
 
 from benchmarks.common import Result, emit
 from harness.cluster import nginx_available, running_cluster
 from harness.local_server import ROOT, running_server
 from harness.server import cpu_seconds, rss_mb
 from harness.st_client import LostRunError, Run, Session, affinity_cookie
+from harness.students import weights_link
 
 SESSION_COUNTS = (10, 30, 60, 100)
 REPLICAS, CLUSTER_SESSIONS = 2, 200  # then 200 sessions on 2 replicas behind nginx
@@ -43,22 +43,6 @@ ARRIVAL_S = 10.0  # sessions open spread over this long
 CHANGE_TIMEOUT_S = 120.0
 P95_TARGET_S = 1.0
 RSS_TARGET_MB = 690.0
-WORDS = (
-    *("the", "cat", "saw", "a", "dog", "near", "river"),
-    *("because", "it", "was", "tired", "and", "small"),
-)
-
-
-def student_sentence(number: int) -> str:
-    """A different 13-token sentence per session, the size of the page's default."""
-    rng = random.Random(number)
-    words = rng.sample(WORDS, len(WORDS) - 1)
-    return f"Student {number} said " + " ".join(words[:9]) + "."
-
-
-def weights_link(number: int) -> str:
-    """The query string of a session's own link on the weights view."""
-    return urlencode({"view": "4 Weights", "text": student_sentence(number)})
 
 
 @dataclass

@@ -23,8 +23,9 @@ import argparse
 import asyncio
 import statistics
 
-from benchmarks.class_session import (
-    FOLLOW_TARGET_S,
+from benchmarks.class_session import FOLLOW_TARGET_S
+from benchmarks.common import Result, emit
+from harness.class_session import (
     Tally,
     Where,
     one_server,
@@ -32,7 +33,6 @@ from benchmarks.class_session import (
     p95,
     steer,
 )
-from benchmarks.common import Result, emit
 from harness.local_server import ROOT
 from harness.server import cpu_seconds
 

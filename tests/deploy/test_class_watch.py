@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from benchmarks.class_session import QUESTION
+from harness.class_session import QUESTION
 from harness.local_server import ROOT, running_server
 from harness.st_client import TRIGGER, Session
 from hosting.classroom.classes import Classes

@@ -10,8 +10,8 @@ import pytest
 
 import attention_core as ac
 from attention_core.timeseries.diagnosis import CHANGE
-from benchmarks.classic_series import AT_LEAST, CLASSIC, SEEDS, WINDOW, train
-from benchmarks.classic_series import classic_series as read_classic
+from harness.classic_series import AT_LEAST, CLASSIC, SEEDS, WINDOW, train
+from harness.classic_series import classic_series as read_classic
 from harness.series_files import real_series_dir
 
 
