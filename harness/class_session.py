@@ -29,7 +29,8 @@ from harness.server import cpu_seconds, rss_mb
 from harness.st_client import TRIGGER, LostRunError, Session, affinity_cookie
 from harness.students import weights_link
 from hosting.classroom.classes import Classes
-from hosting.classroom.settings import DATA_DIR_SETTING, open_store
+from hosting.classroom.settings import open_store
+from hosting.settings import DATA_DIR_SETTING
 
 STEERS, STEER_GAP_S = 6, 5.0
 ARRIVAL_S = 20.0

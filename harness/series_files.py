@@ -11,7 +11,6 @@ the corpus tests fail, saying how to get them: a real corpus is part of every ru
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -19,7 +18,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from hosting.classroom.settings import DATA_DIR_SETTING, DEFAULT_DATA_DIR
+from hosting.settings import data_dir
 
 STATSMODELS = "statsmodels==0.15.0"
 DATASETS = "statsmodels/datasets/"
@@ -29,7 +28,7 @@ COMPLETE = ".complete"
 
 def series_dir() -> Path:
     """Where the corpus is kept: ``ATTENTION_DATA_DIR``/series."""
-    return Path(os.environ.get(DATA_DIR_SETTING) or DEFAULT_DATA_DIR) / "series"
+    return data_dir() / "series"
 
 
 def _extract(wheel: Path, folder: Path) -> int:

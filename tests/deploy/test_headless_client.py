@@ -21,7 +21,8 @@ from harness.class_session import Plan, Where, class_session
 from harness.local_server import ROOT, running_server
 from harness.st_client import TRIGGER, Session
 from hosting.classroom.classes import Classes
-from hosting.classroom.settings import DATA_DIR_SETTING, open_store
+from hosting.classroom.settings import open_store
+from hosting.settings import DATA_DIR_SETTING
 from tests.deploy.test_replicas import run_async
 
 FOLLOW_APP = ROOT / "harness" / "follow_app.py"
