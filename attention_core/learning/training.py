@@ -33,7 +33,7 @@ from attention_core.learning.patterns import head_scores
 from attention_core.learning.result import LearningProgress, LearningResult
 from attention_core.learning.tasks import IGNORE, Batch, Task, get_task, is_held_out
 from attention_core.training.budget import Budget
-from attention_core.training.loop import in_turn, train_loop
+from attention_core.training.loop import TurnQueue, in_turn, train_loop
 from attention_core.training.optimiser import AdamW
 
 N_SNAPSHOTS = 20
@@ -76,15 +76,17 @@ def train_model(
     train: TaskTrainingConfig,
     progress: Callable[[LearningProgress], None] | None = None,
     waiting: Callable[[int], None] | None = None,
+    turns: TurnQueue | None = None,
 ) -> LearningResult:
     """Train a :class:`TinyTransformer` on ``config.task``: one thread, seeded, bounded.
 
-    Trainings take turns (:data:`hosting.turns.TRAININGS`); ``waiting(ahead)``
-    is called while runs are ahead of this one. On one machine the same configs
-    give the same numbers. ``progress`` is called after every evaluation; an
-    exception from either callback ends the run (nothing is returned, nothing kept).
+    Trainings take turns in ``turns`` (the page passes :data:`hosting.turns.TRAININGS`;
+    None trains at once); ``waiting(ahead)`` is called while runs are ahead of this one.
+    On one machine the same configs give the same numbers. ``progress`` is called after
+    every evaluation; an exception from either callback ends the run (nothing is
+    returned, nothing kept).
     """
-    return in_turn(lambda: _train(config, train, progress), waiting)
+    return in_turn(lambda: _train(config, train, progress), waiting, turns=turns)
 
 
 def _scored_sequences(config: TinyTransformerConfig, held_out: Batch) -> np.ndarray:

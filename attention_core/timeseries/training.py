@@ -29,7 +29,7 @@ from attention_core.timeseries.model import (
 )
 from attention_core.timeseries.windows import ForecastErrors, SeriesDataset, forecast_errors
 from attention_core.training.budget import Budget
-from attention_core.training.loop import in_turn, train_loop
+from attention_core.training.loop import TurnQueue, in_turn, train_loop
 from attention_core.training.optimiser import AdamW
 
 
@@ -114,17 +114,19 @@ def train_model(
     train: ForecasterTrainingConfig,
     progress: Callable[[TrainingProgress], None] | None = None,
     waiting: Callable[[int], None] | None = None,
+    turns: TurnQueue | None = None,
 ) -> TrainingResult:
     """Train a :class:`SeriesForecaster` on ``dataset`` with Adam on the MSE; bounded and seeded.
 
-    One thread; trainings take turns (:data:`hosting.turns.TRAININGS`) and
-    ``waiting(ahead)`` is called while runs are ahead of this one. The same data,
+    One thread; trainings take turns in ``turns`` (the page passes
+    :data:`hosting.turns.TRAININGS`; None trains at once) and ``waiting(ahead)`` is called
+    while runs are ahead of this one. The same data,
     configs and seed give the same numbers. ``progress`` is called after every evaluation.
     """
     if config.window != dataset.window or config.n_features != dataset.features.shape[1]:
         raise ValueError("The model's window and feature count must match the dataset's.")
     check_budget(config, train)
-    return in_turn(lambda: _train(dataset, config, train, progress), waiting, seed=train.seed)
+    return in_turn(lambda: _train(dataset, config, train, progress), waiting, train.seed, turns)
 
 
 class _ForecastRun:

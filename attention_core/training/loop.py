@@ -9,14 +9,17 @@ progress and may stop: for its own reason (target reached, no more
 improvement), or when its time budget is used. What is trained and how it is
 judged comes from a :class:`Run`: the batch and its loss, the learning rate of
 each step, the evaluation, the progress report and the stopping rule.
-:func:`in_turn` runs a training in its turn of the process-wide queue, on one
-thread. Needs PyTorch; imported only by the training modules.
+:func:`in_turn` runs a training on one thread, in its turn of the queue its caller
+hands it (the server's is :data:`hosting.turns.TRAININGS`; the core never imports it).
+Needs PyTorch; imported only by the training modules.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Protocol, TypeVar
 
 import numpy as np
@@ -24,9 +27,19 @@ import torch
 
 from attention_core.training.budget import Budget
 from attention_core.training.optimiser import AdamW
-from hosting.turns import TRAININGS, Turns
 
 Result = TypeVar("Result")
+
+
+class TurnQueue(Protocol):
+    """A queue trainings wait in: ``turn(waiting)`` holds a place for a ``with`` block.
+
+    ``waiting(ahead)`` is called while runs are ahead of this one.
+    """
+
+    def turn(
+        self, waiting: Callable[[int], None] | None = None
+    ) -> AbstractContextManager[None]: ...
 
 
 class Run(Protocol):
@@ -90,15 +103,17 @@ def in_turn(
     train: Callable[[], Result],
     waiting: Callable[[int], None] | None = None,
     seed: int | None = None,
-    turns: Turns = TRAININGS,
+    turns: TurnQueue | None = None,
 ) -> Result:
     """``train()`` in its turn of ``turns``, on one thread; the thread count is restored after.
 
+    ``turns``: the queue to wait in (None: train at once, as a script alone does).
     ``waiting(ahead)`` is called while runs are ahead of this one. With a
     ``seed``, torch's global generator is seeded for the run and restored after.
     An exception from ``train`` (a page's callback) ends the turn.
     """
-    with turns.turn(waiting), torch.random.fork_rng(devices=[], enabled=seed is not None):
+    turn = turns.turn(waiting) if turns is not None else contextlib.nullcontext()
+    with turn, torch.random.fork_rng(devices=[], enabled=seed is not None):
         threads = torch.get_num_threads()
         torch.set_num_threads(1)
         try:

@@ -22,6 +22,7 @@ import streamlit as st
 from attention_core.boundary import limits
 from attention_core.learning.config import TaskTrainingConfig, TinyTransformerConfig
 from attention_core.learning.shipped import ShippedRunError, shipped_run
+from hosting.turns import TRAININGS
 from ui.figures.style import FigureStyle
 from ui.learning.figures import training_curves
 from ui.learning.state import PREFIX, LearningState, task_key
@@ -96,7 +97,7 @@ def train_shared(
                 report(update)
                 draw(update, "Training:")
 
-            return training.train_model(model, train, on_progress, live.in_queue)
+            return training.train_model(model, train, on_progress, live.in_queue, TRAININGS)
 
         def waiting(update: LearningProgress | None) -> None:
             if update is None:

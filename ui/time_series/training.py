@@ -21,6 +21,7 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.boundary import limits
+from hosting.turns import TRAININGS
 from ui.figures.style import FigureStyle
 from ui.shared.safe import show_error, show_info
 from ui.shared.training_cache import TrainingCache
@@ -128,7 +129,9 @@ def train_with_progress(
             text = f"Step {update.step} of {update.steps}: validation loss {update.val_loss:.4f}"
             live.step(update.step, update.steps, text, update.train_loss, update.val_loss)
 
-        return trainer.train_model(dataset, model_config, train_config, on_progress, live.in_queue)
+        return trainer.train_model(
+            dataset, model_config, train_config, on_progress, live.in_queue, TRAININGS
+        )
 
 
 CHANGE_LABEL = "Forecast the change from one step to the next (differencing)"

@@ -149,7 +149,7 @@ def test_an_exception_from_progress_ends_the_run_and_frees_the_queue_and_threads
     threads = torch.get_num_threads()
     model, train = DEFAULTS["reverse"]
     with pytest.raises(StopError):
-        training.train_model(model, train, stop)
+        training.train_model(model, train, stop, turns=TRAININGS)
     assert TRAININGS.running == 0 and TRAININGS.waiting == 0
     assert torch.get_num_threads() == threads
 
