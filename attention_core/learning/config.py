@@ -25,7 +25,7 @@ from attention_core.boundary.limits import (
 from attention_core.boundary.validation import check_heads_divide, check_positive_int, check_seed
 from attention_core.learning.tasks import get_task
 from attention_core.maths.masks import causal_mask
-from attention_core.training.budget import check_training_budget
+from attention_core.training.config import check_training_budget
 
 
 @dataclass(frozen=True)

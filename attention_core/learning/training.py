@@ -32,7 +32,7 @@ from attention_core.learning.model import TinyTransformer, weights_as_arrays
 from attention_core.learning.patterns import head_scores
 from attention_core.learning.result import LearningProgress, LearningResult
 from attention_core.learning.tasks import IGNORE, Batch, Task, get_task, is_held_out
-from attention_core.training.budget import Budget
+from attention_core.training.config import Budget
 from attention_core.training.loop import TurnQueue, in_turn, train_loop
 from attention_core.training.optimiser import AdamW
 

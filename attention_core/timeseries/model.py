@@ -42,7 +42,7 @@ from attention_core.boundary.validation import check_heads_divide, check_positiv
 from attention_core.maths.positional import sinusoidal_encoding
 from attention_core.timeseries.options import FEATURE_ACTIVATIONS
 from attention_core.training.attention import MultiHeadAttention
-from attention_core.training.budget import check_training_budget
+from attention_core.training.config import check_training_budget
 from attention_core.training.feed_forward import FeedForward
 
 #: The inputs the forecaster can give a mask besides its name: a sliding window's width

@@ -28,7 +28,7 @@ from attention_core.timeseries.model import (
     check_budget,
 )
 from attention_core.timeseries.windows import ForecastErrors, SeriesDataset, forecast_errors
-from attention_core.training.budget import Budget
+from attention_core.training.config import Budget
 from attention_core.training.loop import TurnQueue, in_turn, train_loop
 from attention_core.training.optimiser import AdamW
 

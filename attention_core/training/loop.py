@@ -25,7 +25,7 @@ from typing import Protocol, TypeVar
 import numpy as np
 import torch
 
-from attention_core.training.budget import Budget
+from attention_core.training.config import Budget
 from attention_core.training.optimiser import AdamW
 
 Result = TypeVar("Result")

@@ -7,7 +7,7 @@ import time
 import pytest
 import torch
 
-from attention_core.training.budget import Budget
+from attention_core.training.config import Budget
 from attention_core.training.loop import in_turn, train_loop
 from attention_core.training.optimiser import AdamW
 from hosting.turns import Turns
