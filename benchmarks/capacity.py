@@ -46,7 +46,7 @@ RSS_TARGET_MB = 690.0
 
 
 @dataclass
-class Tally:
+class CapacityTally:
     latencies: list[float] = field(default_factory=list)
     opened: int = 0
     exceptions: int = 0
@@ -60,7 +60,7 @@ class Tally:
         return self.exceptions + self.stale + self.lost + self.never_opened
 
 
-def check_change(before: Run, after: Run, tally: Tally) -> None:
+def check_change(before: Run, after: Run, tally: CapacityTally) -> None:
     """Count an exception element or a chart whose numbers did not change."""
     tally.exceptions += len(after.exceptions)
     if not after.charts or any(after.charts.get(k) == v for k, v in before.charts.items()):
@@ -68,7 +68,7 @@ def check_change(before: Run, after: Run, tally: Tally) -> None:
 
 
 async def student(
-    base: str, number: int, end: float, tally: Tally, rng: random.Random, proxied: bool
+    base: str, number: int, end: float, tally: CapacityTally, rng: random.Random, proxied: bool
 ) -> None:
     await asyncio.sleep(rng.uniform(0, ARRIVAL_S))
     try:
@@ -98,8 +98,10 @@ async def student(
         await session.close()
 
 
-async def crowd(base: str, n_sessions: int, duration: float, proxied: bool = False) -> Tally:
-    tally = Tally()
+async def crowd(
+    base: str, n_sessions: int, duration: float, proxied: bool = False
+) -> CapacityTally:
+    tally = CapacityTally()
     end = time.monotonic() + ARRIVAL_S + duration
     rng = random.Random(n_sessions)
     await asyncio.gather(

@@ -26,7 +26,7 @@ import statistics
 from benchmarks.class_session import FOLLOW_TARGET_S
 from benchmarks.common import Result, emit
 from harness.class_session import (
-    Tally,
+    ClassTally,
     Where,
     one_server,
     open_class,
@@ -53,7 +53,7 @@ LESSON: dict[str, list[dict[str, str]]] = {
 
 async def lesson(where: Where, followers: int, pages: list[str]) -> dict[str, tuple]:
     """Each page's (follow times, server CPU seconds, missed) over its views."""
-    tally = Tally()
+    tally = ClassTally()
     code, key, sessions = await open_class(where, followers, ARRIVAL_S, 15, tally)
     out = {}
     for page in pages:

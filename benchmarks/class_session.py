@@ -47,8 +47,8 @@ from benchmarks.common import Result, emit
 from harness.class_session import (
     IDLE_S,
     STEERS,
+    ClassTally,
     Plan,
-    Tally,
     class_session,
     one_server,
     p95,
@@ -62,7 +62,7 @@ CLUSTER_FOLLOWERS, CLUSTER_OTHERS, REPLICAS = 300, 90, 3
 CHANGE_TARGET_S, FOLLOW_TARGET_S, RSS_TARGET_MB = 1.0, 2.0, 690.0
 
 
-def results(name: str, tally: Tally, plan: Plan) -> list[Result]:
+def results(name: str, tally: ClassTally, plan: Plan) -> list[Result]:
     follower_seconds = max(tally.idle_s * plan.followers, 1e-9)
     common = {"followers": plan.followers, "others": plan.others}
     return [

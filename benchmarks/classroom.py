@@ -34,7 +34,7 @@ EXCEPTION = "[data-testid='stException']"
 
 
 @dataclass
-class Tally:
+class BrowserTally:
     """What the sessions of one classroom run saw."""
 
     latencies: list[float] = field(default_factory=list)
@@ -77,7 +77,7 @@ async def _redrawn(page, before: str, timeout_ms: int) -> bool:
     return True
 
 
-async def _student(browser, url: str, number: int, tally: Tally) -> None:
+async def _student(browser, url: str, number: int, tally: BrowserTally) -> None:
     await asyncio.sleep(number * ARRIVAL_GAP_S)  # students don't all click in the same ms
     context = await browser.new_context(viewport={"width": 1400, "height": 900})
     page = await context.new_page()
@@ -110,8 +110,8 @@ async def _student(browser, url: str, number: int, tally: Tally) -> None:
     await context.close()
 
 
-async def _classroom(n_sessions: int) -> Tally:
-    tally = Tally()
+async def _classroom(n_sessions: int) -> BrowserTally:
+    tally = BrowserTally()
     with running_server(ROOT / "app.py") as (process, url):
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

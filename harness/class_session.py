@@ -5,7 +5,7 @@ Followers open the join link and keep following; other students change their own
 view meanwhile; the teacher, driven through the class store itself (``hosting.classroom``
 ``Classes`` on the same store as the servers), changes the view, waits while nothing
 happens, then asks one question that every follower answers. Each step's times and
-errors go into a :class:`Tally`.
+errors go into a :class:`ClassTally`.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class Where:
 
 
 @dataclass
-class Tally:
+class ClassTally:
     join_s: list[float] = field(default_factory=list)
     join_errors: list[str] = field(default_factory=list)
     changes_s: list[float] = field(default_factory=list)
@@ -100,7 +100,7 @@ async def new_session(where: Where, page: str, query: str) -> Session:
     return Session(where.url, page, query, cookies=cookie)
 
 
-async def follower(where: Where, code: str, delay: float, tally: Tally) -> Session | None:
+async def follower(where: Where, code: str, delay: float, tally: ClassTally) -> Session | None:
     """Open the join link, keep polling; None if the session never showed the class's view."""
     await asyncio.sleep(delay)
     session = await new_session(where, "", f"class={code}")
@@ -121,7 +121,7 @@ async def follower(where: Where, code: str, delay: float, tally: Tally) -> Sessi
     return session
 
 
-async def other(where: Where, number: int, stop: asyncio.Event, tally: Tally) -> None:
+async def other(where: Where, number: int, stop: asyncio.Event, tally: ClassTally) -> None:
     """A student on their own view: their sentence, a new seed every 2.5-7.5 s until ``stop``."""
     rng = random.Random(number)
     session = await new_session(where, "text", weights_link(number))
@@ -144,7 +144,7 @@ async def other(where: Where, number: int, stop: asyncio.Event, tally: Tally) ->
 
 
 async def teach(
-    where: Where, code: str, key: str, followers: list[Session], steers: int, tally: Tally
+    where: Where, code: str, key: str, followers: list[Session], steers: int, tally: ClassTally
 ) -> None:
     """``steers`` changes of the teacher's view; each timed until every follower shows it."""
     cpu = sum(map(cpu_seconds, where.pids))
@@ -161,7 +161,7 @@ async def steer(
     followers: list[Session],
     page: str,
     wanted: dict[str, str],
-    tally: Tally,
+    tally: ClassTally,
 ) -> list[float]:
     """The teacher opens ``page`` with ``wanted``; each follower's time to show it (s).
 
@@ -179,7 +179,7 @@ async def steer(
     return times
 
 
-async def answer(session: Session, choice: str, tally: Tally) -> None:
+async def answer(session: Session, choice: str, tally: ClassTally) -> None:
     deadline = time.monotonic() + TIMEOUT_S
     while "class_answer" not in session.last.widget_ids and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
@@ -207,7 +207,7 @@ async def answer(session: Session, choice: str, tally: Tally) -> None:
         tally.answer_errors.append(f"class_send: {type(error).__name__}: {error}")
 
 
-async def idle(where: Where, followers: list[Session], tally: Tally, idle_s: float) -> None:
+async def idle(where: Where, followers: list[Session], tally: ClassTally, idle_s: float) -> None:
     await asyncio.sleep(SETTLE_S)
     cpu, polls = sum(map(cpu_seconds, where.pids)), sum(s.polls for s in followers)
     start = time.perf_counter()
@@ -229,7 +229,7 @@ class Plan:
 
 
 async def open_class(
-    where: Where, followers: int, arrival_s: float, seed: int, tally: Tally
+    where: Where, followers: int, arrival_s: float, seed: int, tally: ClassTally
 ) -> tuple[str, str, list[Session]]:
     """A class started on the teacher's first view; its code, key and the followers who
     joined (arriving over ``arrival_s``, at times drawn with ``seed``)."""
@@ -243,8 +243,8 @@ async def open_class(
     return code, key, [session for session in joined if session is not None]
 
 
-async def class_session(where: Where, plan: Plan) -> Tally:
-    tally = Tally()
+async def class_session(where: Where, plan: Plan) -> ClassTally:
+    tally = ClassTally()
     code, key, followers = await open_class(where, plan.followers, plan.arrival_s, 21, tally)
     stop = asyncio.Event()
     others = [asyncio.create_task(other(where, k, stop, tally)) for k in range(plan.others)]

@@ -127,7 +127,7 @@ class FakeHub:
 
 
 def _handler_for(hub: FakeHub) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class HubHandler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def log_message(self, format: str, *args: object) -> None:
@@ -217,7 +217,7 @@ def _handler_for(hub: FakeHub) -> type[BaseHTTPRequestHandler]:
             if send_body:
                 self.wfile.write(body)
 
-    return Handler
+    return HubHandler
 
 
 @pytest.fixture
