@@ -23,7 +23,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.local_server import LOOPBACK, ROOT, free_port, streamlit_command, url_of, wait_healthy
+from harness.local_server import (
+    LOOPBACK,
+    ROOT,
+    free_port,
+    stop,
+    streamlit_command,
+    url_of,
+    wait_healthy,
+)
 from hosting.classroom.settings import SETTING as CLASS_STORE_SETTING
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -159,14 +167,6 @@ def start_replica(script: Path, port: int, env: dict[str, str]) -> subprocess.Po
     )
 
 
-def _stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-
-
 @contextlib.contextmanager
 def running_cluster(
     n_replicas: int = 3, script: Path = ROOT / "app.py", redis: bool = False
@@ -203,7 +203,7 @@ def running_cluster(
         for process in cluster.replicas.values():
             process.terminate()
         for process in cluster.replicas.values():
-            _stop(process)
+            stop(process)
         if cluster.redis is not None:
-            _stop(cluster.redis)
+            stop(cluster.redis)
         shutil.rmtree(directory, ignore_errors=True)
