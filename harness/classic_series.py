@@ -8,6 +8,8 @@ tests/real/test_classic_series.py checks the page's fix wins.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 
 import attention_core as ac
@@ -44,6 +46,6 @@ def train(frame: pd.DataFrame, target: str, seed: int, differenced: bool) -> flo
     result = trainer.train_model(
         dataset,
         forecaster.ForecasterConfig(1, WINDOW),
-        forecaster.ForecasterTrainingConfig(seed=seed),
+        replace(forecaster.FORECAST_TRAINING, seed=seed),
     )
     return result.model_errors.mae / result.naive_errors.mae
