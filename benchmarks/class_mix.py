@@ -2,7 +2,7 @@
 
 Community Cloud restarts an app that goes over its memory limit (690 MB on the
 smallest), for everybody, mid-lesson. Two loads on a fresh server each, every
-session a headless client (benchmarks.st_client):
+session a headless client (harness.st_client):
 
 - **class mix**: 30 students at once (arriving within 10 s): 12 open a model
   of their own on the learning page, 10 run a sentence of their own through the
@@ -29,8 +29,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from benchmarks.common import Result, emit
-from benchmarks.st_client import TRIGGER, LostRunError, Session
-from hosting.local_server import ROOT, running_server
+from harness.local_server import ROOT, running_server
+from harness.st_client import TRIGGER, LostRunError, Session
 
 #: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
 METHOD = (

@@ -23,18 +23,18 @@ import argparse
 import asyncio
 import statistics
 
-from benchmarks.class_session import (
-    FOLLOW_TARGET_S,
-    Tally,
+from benchmarks.class_session import FOLLOW_TARGET_S
+from benchmarks.common import Result, emit
+from harness.class_session import (
+    ClassTally,
     Where,
     one_server,
     open_class,
     p95,
     steer,
 )
-from benchmarks.common import Result, emit
-from benchmarks.server import cpu_seconds
-from hosting.local_server import ROOT
+from harness.local_server import ROOT
+from harness.server import cpu_seconds
 
 #: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
 METHOD = (
@@ -63,7 +63,7 @@ LESSON: dict[str, list[dict[str, str]]] = {
 
 async def lesson(where: Where, followers: int, pages: list[str]) -> dict[str, tuple]:
     """Each page's (follow times, server CPU seconds, missed) over its views."""
-    tally = Tally()
+    tally = ClassTally()
     code, key, sessions = await open_class(where, followers, ARRIVAL_S, 15, tally)
     out = {}
     for page in pages:

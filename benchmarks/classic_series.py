@@ -17,14 +17,10 @@ from __future__ import annotations
 import statistics
 import sys
 
-import pandas as pd
-
 import attention_core as ac
-from attention_core.timeseries import model as forecaster
-from attention_core.timeseries import training as trainer
 from attention_core.timeseries.diagnosis import CHANGE
 from benchmarks.common import Result, emit
-from tests.real.series_files import DATASETS, series_dir
+from harness.classic_series import AT_LEAST, CLASSIC, SEEDS, WINDOW, classic_series, train
 
 #: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
 METHOD = (
@@ -37,39 +33,6 @@ METHOD = (
     "level model loses, the remedy the page's diagnosis offers for that series is applied: "
     "the seeds that beat the naive forecast with the page's fix, target at least 4 of 5."
 )
-
-#: Each series: its file under statsmodels' ``datasets`` folder (which `make bench` and
-#: `make test` fetch: tests/real/series_files.py) and the column to forecast.
-CLASSIC = {
-    "sunspots": ("sunspots/sunspots.csv", "SUNACTIVITY"),
-    "Nile": ("nile/nile.csv", "volume"),
-    "CO₂": ("co2/co2.csv", "co2"),
-}
-SEEDS = range(5)
-AT_LEAST = 4  # of 5 seeds: training is chaotic
-WINDOW = 28  # the page's default (ui/time_series/state.py)
-
-
-def classic_series(name: str) -> tuple[pd.DataFrame, str]:
-    """The series ``name`` of :data:`CLASSIC`, its target column only, and the target's name.
-
-    Read by the app's reader (which fills CO₂'s missing weeks with the week before);
-    any calendar column it keeps as values today is left out.
-    """
-    file, target = CLASSIC[name]
-    folder = series_dir() / DATASETS
-    return ac.read_series((folder / file).read_bytes())[[target]], target
-
-
-def train(frame: pd.DataFrame, target: str, seed: int, differenced: bool) -> float:
-    """Model MAE / naive MAE of the page's default model on ``frame``'s target."""
-    dataset = ac.prepare_dataset(frame, [target], target, WINDOW, differenced=differenced)
-    result = trainer.train_model(
-        dataset,
-        forecaster.ForecasterConfig(1, WINDOW),
-        forecaster.ForecasterTrainingConfig(seed=seed),
-    )
-    return result.model_errors.mae / result.naive_errors.mae
 
 
 def _summary(ratios: list[float]) -> str:

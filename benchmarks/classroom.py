@@ -20,8 +20,8 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from playwright.async_api import async_playwright
 
 from benchmarks.common import Result, emit
-from benchmarks.server import READY, cpu_seconds, rss_mb
-from hosting.local_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server
+from harness.local_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server
+from harness.server import READY, cpu_seconds, rss_mb
 
 #: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
 METHOD = (
@@ -46,7 +46,7 @@ EXCEPTION = "[data-testid='stException']"
 
 
 @dataclass
-class Tally:
+class BrowserTally:
     """What the sessions of one classroom run saw."""
 
     latencies: list[float] = field(default_factory=list)
@@ -89,7 +89,7 @@ async def _redrawn(page, before: str, timeout_ms: int) -> bool:
     return True
 
 
-async def _student(browser, url: str, number: int, tally: Tally) -> None:
+async def _student(browser, url: str, number: int, tally: BrowserTally) -> None:
     await asyncio.sleep(number * ARRIVAL_GAP_S)  # students don't all click in the same ms
     context = await browser.new_context(viewport={"width": 1400, "height": 900})
     page = await context.new_page()
@@ -122,8 +122,8 @@ async def _student(browser, url: str, number: int, tally: Tally) -> None:
     await context.close()
 
 
-async def _classroom(n_sessions: int) -> Tally:
-    tally = Tally()
+async def _classroom(n_sessions: int) -> BrowserTally:
+    tally = BrowserTally()
     with running_server(ROOT / "app.py") as (process, url):
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

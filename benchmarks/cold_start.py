@@ -17,8 +17,7 @@ import time
 from playwright.sync_api import sync_playwright
 
 from benchmarks.common import Result, emit, median_result
-from benchmarks.server import READY
-from hosting.local_server import (
+from harness.local_server import (
     CHROMIUM,
     CHROMIUM_ARGS,
     ROOT,
@@ -28,6 +27,7 @@ from hosting.local_server import (
     url_of,
     wait_healthy,
 )
+from harness.server import READY
 
 #: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
 METHOD = (

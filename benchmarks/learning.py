@@ -22,7 +22,7 @@ from dataclasses import replace
 from streamlit.testing.v1 import AppTest
 
 from attention_core.learning import claims, training
-from attention_core.learning.config import DEFAULTS, TaskTrainingConfig
+from attention_core.learning.config import DEFAULTS, TASK_TRAINING
 from benchmarks.common import Result, emit
 from benchmarks.pages import text_page
 
@@ -54,7 +54,7 @@ def time_to_99(task: str, seed: int) -> tuple[float | None, int | None, bool, st
     reached: list[tuple[float, int]] = []
 
     def watch(update) -> None:
-        if not reached and update.accuracy >= 0.99:
+        if not reached and update.held_out >= 0.99:
             reached.append((update.seconds, update.step))
 
     result = training.train_model(model, replace(train, seed=seed), watch)
@@ -109,9 +109,7 @@ def rerun_during_training() -> Result:
     page = text_page()
     idle = _timed_reruns(page, 1)
     model, _ = DEFAULTS["induction"]
-    long_run = TaskTrainingConfig(
-        steps=3000, learning_rate=0.003, target_accuracy=1.0, max_seconds=30
-    )
+    long_run = replace(TASK_TRAINING, steps=3000, learning_rate=0.003, max_seconds=30)
     trainer = threading.Thread(target=training.train_model, args=(model, long_run))
     trainer.start()
     time.sleep(1.0)  # training under way

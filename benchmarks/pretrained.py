@@ -26,7 +26,7 @@ import time  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from benchmarks.common import Result, emit, median_result  # noqa: E402
-from hosting.local_server import ROOT  # noqa: E402
+from harness.local_server import ROOT  # noqa: E402
 
 #: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
 METHOD = (

@@ -38,7 +38,8 @@ from typing import Any
 
 from benchmarks.common import Result, emit, interleaved_ratio
 from benchmarks.decoders import memory, reset_peak
-from hosting.models.packaged import SMOLLM2_INSTRUCT, installed, models_dir
+from hosting.models.packaged import SMOLLM2_INSTRUCT, installed
+from hosting.settings import packaged_dir
 
 #: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
 METHOD = (
@@ -67,7 +68,7 @@ REPORT_ONLY = float("inf")
 
 
 def model_file() -> Path:
-    path = installed(SMOLLM2_INSTRUCT, models_dir())
+    path = installed(SMOLLM2_INSTRUCT, packaged_dir())
     if path is None:
         raise SystemExit("The real decoder is missing: run `make model` first.")
     return path

@@ -33,7 +33,7 @@ def main() -> None:
     config = forecaster.ForecasterConfig(n_features=1, window=28)
     dataset = ac.prepare_dataset(frame, [column], column, config.window)
     start = time.perf_counter()
-    result = trainer.train_model(dataset, config, forecaster.ForecasterTrainingConfig())
+    result = trainer.train_model(dataset, config, forecaster.FORECAST_TRAINING)
     wall = time.perf_counter() - start
     emit(
         [

@@ -1,6 +1,6 @@
 """Benchmark 11: a class's trainings. 30 students open the learning page, each their own seed.
 
-"Everyone, pick your own seed": 30 headless sessions (benchmarks.st_client)
+"Everyone, pick your own seed": 30 headless sessions (harness.st_client)
 open ``/learning?learn_task=induction&learn_induction_seed=k`` spread over
 ARRIVAL_S seconds, k = 0..29 (the seeds trained ahead of time), on a fresh
 server. A student's wait runs from opening the link to the script's end, when
@@ -23,9 +23,9 @@ from urllib.parse import urlencode
 
 from benchmarks.capacity import THINK_S, percentile, weights_link
 from benchmarks.common import Result, emit
-from benchmarks.server import rss_mb
-from benchmarks.st_client import LostRunError, Session
-from hosting.local_server import ROOT, running_server
+from harness.local_server import ROOT, running_server
+from harness.server import rss_mb
+from harness.st_client import LostRunError, Session
 
 #: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
 METHOD = (

@@ -169,4 +169,3 @@ def forward(arrays: ModelArrays, config: TinyTransformerConfig, tokens: np.ndarr
     )  # (T, V)
     weights = np.stack([trace.weights for trace in traces])  # (L, H, T, T)
     return ForwardTrace(tokens, tuple(traces), weights, logits)
-

@@ -16,9 +16,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
+from harness.local_server import ROOT, running_server
 from hosting.classroom.classes import Classes
-from hosting.classroom.settings import DATA_DIR_SETTING, open_store
-from hosting.local_server import ROOT, running_server
+from hosting.classroom.settings import open_store
+from hosting.settings import DATA_DIR_SETTING
 from tests.browser.helpers import ARTIFACTS, EXCEPTION, as_shown, wait_ready
 
 FOLLOW_MS = 10_000  #: generous for a loaded test machine; the benchmark measures the real time

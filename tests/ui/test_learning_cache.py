@@ -51,9 +51,9 @@ def test_the_key_names_the_run_the_seed_and_the_style() -> None:
     assert shipped("sort", style=PRESENTATION).digest != digest
     assert shipped("induction").digest != digest
     trained = shipped("sort")
-    loss = trained.result.loss.copy()
+    loss = trained.result.train_loss.copy()
     loss[-1] += 1e-6  # another run of the same settings (a live one, say) that ended elsewhere
-    other = Trained(trained.state, replace(trained.result, loss=loss))
+    other = Trained(trained.state, replace(trained.result, train_loss=loss))
     assert other.digest != digest
 
 

@@ -61,7 +61,7 @@ def test_default_link_shows_the_run_trained_ahead_of_time_without_training() -> 
     at = open_page()
     assert_clean(at)
     result = default_result("reverse")
-    assert at.metric[0].value == f"{result.accuracy[-1]:.1%}" and result.accuracy[-1] >= 0.99
+    assert at.metric[0].value == f"{result.held_out[-1]:.1%}" and result.held_out[-1] >= 0.99
     assert any("Trained ahead of time" in caption.value for caption in at.caption)
     assert at.toggle(key="learn_reverse_live").value is False
     replay = figure_titled(at, "Every head at step")
@@ -80,7 +80,7 @@ def test_a_student_can_train_the_shipped_settings_live_once_per_server() -> None
     assert_clean(at)
     live = RUNS.cached((model, train))
     assert live is not None and not live.trained_ahead
-    assert at.metric[0].value == f"{live.accuracy[-1]:.1%}"
+    assert at.metric[0].value == f"{live.held_out[-1]:.1%}"
     replay = figure_titled(at, "Every head at step")
     np.testing.assert_allclose(
         panels(replay)[0], forward(live.final, model, live.probe).weights[0, 0], atol=1e-6
@@ -142,7 +142,7 @@ def test_each_task_trains_from_its_link_and_draws_its_target() -> None:
         target = figure_titled(at, "Target (probe)")
         assert target["layout"]["annotations"][0]["text"] == score
         result = default_result(task)
-        assert result.accuracy[-1] >= 0.99
+        assert result.held_out[-1] >= 0.99
         expected = forward(result.final, result.model, result.probe).weights
         shown = panels(figure_titled(at, "Every head at step"))
         allowed = result.model.attention_mask()  # masked cells are drawn grey (NaN)

@@ -29,7 +29,7 @@ from ui.learning.state import LearningState
 from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures, digest
 
 if TYPE_CHECKING:
-    from attention_core.learning.result import LearningResult
+    from attention_core.learning.result import TinyTransformerResult
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Trained:
     """
 
     state: LearningState
-    result: LearningResult
+    result: TinyTransformerResult
     digest: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -51,8 +51,8 @@ class Trained:
         named = (self.state, result.model, result.train, result.trained_ahead, *result.scores)
         arrays = (
             result.eval_steps,
-            result.loss,
-            result.accuracy,
+            result.train_loss,
+            result.held_out,
             *result.scores.values(),
             result.probe,
             result.snapshot_steps,
@@ -85,8 +85,8 @@ def curves_figure(trained: Trained, marker_step: int) -> CachedChart:
     result = trained.result
     figure = training_curves(
         result.eval_steps,
-        result.loss,
-        result.accuracy,
+        result.train_loss,
+        result.held_out,
         result.scores,
         marker_step=marker_step,
         style=trained.state.style,

@@ -58,7 +58,7 @@ def summary_section(trained: Trained) -> None:
     """Held-out accuracy, steps to 99 %, time, and why training stopped."""
     result = trained.result
     columns = st.columns(3)
-    columns[0].metric("Held-out token accuracy", f"{result.accuracy[-1]:.1%}")
+    columns[0].metric("Held-out token accuracy", f"{result.held_out[-1]:.1%}")
     reached = result.steps_to_target
     columns[1].metric("Steps to 99 %", "not reached" if reached is None else f"{reached}")
     columns[2].metric("Training time (one thread)", f"{result.seconds:.1f} s")

@@ -37,7 +37,7 @@ from attention_core.pretrained.checkpoint import FAMILIES, Checkpoint, load_chec
 from attention_core.pretrained.head_split import head_score_split
 from attention_core.pretrained.slim import SlimTrace, layer_steps, slim_forward
 from attention_core.pretrained.token_text import KEY, style_of
-from attention_core.pretrained.trace import BlockTrace, ModelInfo, Tokens
+from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTokens
 from ui.pretrained.models import LOCAL_PREFIX
 
 Value = TypeVar("Value")
@@ -95,7 +95,7 @@ MODELS_HELD = 1  #: checkpoints other than the bundled one kept loaded at once p
 COPY_SEED = 0
 COPY_LENGTH = 40  #: random tokens in each copy of the heads-that-copy test input
 
-Encoding = loading.Encoded | Tokens
+Encoding = loading.Encoded | ModelTokens
 
 
 @st.cache_resource(show_spinner="Loading all-MiniLM-L6-v2 (once per server) …")
