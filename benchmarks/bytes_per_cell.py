@@ -1,4 +1,4 @@
-"""Benchmark 2: bytes sent to the browser per heatmap cell on the text page.
+"""Bytes sent to the browser per heatmap cell on the text page.
 
 The text page at T = 64 tokens, d_model 64, 8 heads, causal mask, on the
 weights tab with the all-heads view: the total size of every figure spec it

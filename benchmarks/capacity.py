@@ -1,4 +1,4 @@
-"""Benchmark 7: capacity of one server process, measured with headless sessions.
+"""Capacity of one server process, measured with headless sessions.
 
 N sessions (harness.st_client: Streamlit's own websocket protocol, no
 browser) each open their own link — their own sentence on the text page's

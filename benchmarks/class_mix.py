@@ -1,4 +1,4 @@
-"""Benchmark 12: memory of one server under a class spread over every page, and one student's tour.
+"""Memory of one server under a class spread over every page, and one student's tour.
 
 Community Cloud restarts an app that goes over its memory limit (690 MB on the
 smallest), for everybody, mid-lesson. Two loads on a fresh server each, every

@@ -1,6 +1,6 @@
-"""Benchmark 15: a class follows its teacher over every page (issue 21, part 5, on each page).
+"""A class follows its teacher over every page.
 
-Benchmark 13 (class_session) times the teacher's changes on the text page only. A
+The class_session benchmark times the teacher's changes on the text page only. A
 lesson moves between pages, and a follower's run costs what the page it shows costs:
 before the pages shared their figures between sessions, one follower's run of the
 time-series page took 8 times the server CPU of the text page's.

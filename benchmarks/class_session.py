@@ -1,4 +1,4 @@
-"""Benchmark 13: a live class session (issue 21, part 5), on one server and on 3 replicas.
+"""A live class session, on one server and on 3 replicas.
 
 Every session is a headless client (harness.st_client) that behaves as a
 browser tab on the wire, including any fragment's auto-reruns. The

@@ -1,4 +1,4 @@
-"""Benchmark 17: the time-series model on classic real series, with and without the page's fix.
+"""The time-series model on classic real series, with and without the page's fix.
 
 Series: statsmodels' sunspots (yearly, 1700–2008), Nile (yearly flow, 1871–1970) and
 CO₂ (weekly, Mauna Loa, 1958–2001), the target column only, read by the app's reader.

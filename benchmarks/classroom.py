@@ -1,4 +1,4 @@
-"""Benchmark 5: a classroom of browser sessions on one real Streamlit server.
+"""A classroom of browser sessions on one real Streamlit server.
 
 N = 30 Playwright browser contexts (separate sessions) each open the text page
 and change the seed 10 times, all at once. Reported: p50/p95 time from a change

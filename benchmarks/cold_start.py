@@ -1,4 +1,4 @@
-"""Benchmark 4: cold start of the text page against a bare one-line Streamlit app.
+"""Cold start of the text page against a bare one-line Streamlit app.
 
 Each sample starts a fresh `streamlit run` process and a fresh browser page and
 measures the time until the page is fully drawn (script idle and, for the

@@ -1,4 +1,4 @@
-"""Benchmark 1: the core's full multi-head trace against PyTorch's fused attention.
+"""The core's full multi-head trace against PyTorch's fused attention.
 
 Subject: ``ac.multi_head_attention`` keeping every intermediate (Q, K, V,
 scores, scaled, masked, weights, context, concat, output). Reference: the same

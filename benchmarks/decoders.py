@@ -1,4 +1,4 @@
-"""Benchmark 14: what each catalogue decoder costs a server (issue 22, part 3).
+"""What each catalogue decoder costs a server.
 
 These machines cannot download the catalogue's models, so each decoder is measured
 on a checkpoint of exactly its published shape and storage type, built here with

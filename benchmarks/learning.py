@@ -1,4 +1,4 @@
-"""Benchmark 7: the learning page's tiny transformer, and a second session while it trains.
+"""The learning page's tiny transformer, and a second session while it trains.
 
 Figures:
 - for each task, over seeds 0-29 with the page's defaults trained live on this

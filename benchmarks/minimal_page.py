@@ -1,4 +1,4 @@
-"""The reference page for benchmark 3: one 16 x 16 heatmap through the shared builder."""
+"""The reference page for the rerun_cost benchmark: one 16 x 16 heatmap through the page builder."""
 
 import numpy as np
 import streamlit as st

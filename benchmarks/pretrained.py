@@ -1,4 +1,4 @@
-"""Benchmark 10: the pretrained-model page (all-MiniLM-L6-v2 through attention_core).
+"""The pretrained-model page (all-MiniLM-L6-v2 through attention_core).
 
 - cold load: a fresh Python process imports the loader and runs ``load_model``
   (read 90 MB, SHA-256, build the arrays, two tokenizers). Target <= 1.5 s.

@@ -1,4 +1,4 @@
-"""Benchmark 8: what compression at the proxy saves a student's first visit.
+"""What compression at the proxy saves a student's first visit.
 
 One replica served directly, and the same replica through deploy/'s nginx
 (gzip of Streamlit's static JS/CSS). Each sample is a fresh Chromium context

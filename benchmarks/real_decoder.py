@@ -1,4 +1,4 @@
-"""Benchmark 16: the real trained decoder, SmolLM2-135M-Instruct (4-bit GGUF), at its real size.
+"""The real trained decoder, SmolLM2-135M-Instruct (4-bit GGUF), at its real size.
 
 The file ``make bench`` fetches (:mod:`hosting.models.packaged`), 30 layers × 9 heads,
 measured three ways:

@@ -1,4 +1,4 @@
-"""Benchmark 3: server-side cost of one rerun of the text page after a control change.
+"""Server-side cost of one rerun of the text page after a control change.
 
 Both pages run in this process through AppTest; each sample changes the seed
 (which invalidates every cached view of the text page) and times one rerun,

@@ -1,4 +1,4 @@
-"""Benchmark 6: the time-series model's default training run on the seasonal sample.
+"""The time-series model's default training run on the seasonal sample.
 
 Figures: wall time of one default run on one thread (after torch is imported,
 which a server pays once), and the model's validation MAE divided by the naive

@@ -1,4 +1,4 @@
-"""Benchmark 11: a class's trainings. 30 students open the learning page, each their own seed.
+"""A class's trainings. 30 students open the learning page, each their own seed.
 
 "Everyone, pick your own seed": 30 headless sessions (harness.st_client)
 open ``/learning?learn_task=induction&learn_induction_seed=k`` spread over
