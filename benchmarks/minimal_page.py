@@ -1,4 +1,4 @@
-"""The reference page for the rerun_cost benchmark: one 16 x 16 heatmap through the page builder."""
+"""The rerun_cost benchmark's reference page: one 16 x 16 heatmap, drawn as the pages draw."""
 
 import numpy as np
 import streamlit as st
