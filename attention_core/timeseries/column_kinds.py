@@ -29,6 +29,9 @@ NAME_WORDS = {
     "period": frozenset({"period", "quarter", "qtr", "q", "month", "mon", "mo", "m"}),
     "id": frozenset({"id", "identifier", "ident"}),
 }
+# A column holding one value in this share of its rows is nearly constant, nothing to forecast
+# (the share of a year a person was in a study: 1 in all but a few dozen of 15,728 rows).
+NEARLY_CONSTANT = 0.99
 # A code cycles through 1..k with k at most this (quarters, months, weekdays, modes).
 MAX_CYCLE = 12
 
@@ -90,12 +93,28 @@ def cycle_length(values: pd.Series) -> int | None:
 
 
 def is_group_key(values: pd.Series) -> bool:
-    """Whole numbers that number blocks of rows: 1, 1, 1, 2, 2, … (never down, steps of 0 or 1)."""
+    """Whole numbers that number blocks of rows: 1, 1, 1, 2, 2, … (never down, steps of 0 or
+    1), or never down and the same as the row before at least half the time (a person's
+    number in a panel: 125024 five times, then 125031 …)."""
     numbers = whole_numbers(values)
-    if numbers is None:
+    if numbers is None or len(numbers) < 2:
         return False
     steps = np.diff(numbers)
-    return bool(len(steps) and ((steps == 0) | (steps == 1)).all() and (steps == 0).any())
+    if ((steps == 0) | (steps == 1)).all() and (steps == 0).any():
+        return True
+    return bool((steps >= 0).all() and (steps == 0).mean() >= 0.5)
+
+
+def labels_blocks(values: pd.Series, keys: list[np.ndarray]) -> bool:
+    """Whether ``values`` labels the rows of each block one of ``keys`` numbers, in a panel
+    of people's years: the same in every row of a block (the plan a person is on), or rising
+    through every block, its own clock (a person's year 1, 2, 3, then 1, 2, 4 …); not a
+    series that moves."""
+    for key in keys:
+        blocks = values.groupby(key)
+        if blocks.nunique(dropna=False).max() <= 1 or (blocks.diff().dropna() > 0).all():
+            return True
+    return False
 
 
 def is_identifier(name: str, values: pd.Series) -> bool:
@@ -106,12 +125,27 @@ def is_identifier(name: str, values: pd.Series) -> bool:
 
 def is_values(values: pd.Series) -> bool:
     """Whether the column reads as a series of values to forecast: not constant, not a yes/no
-    indicator, not a code cycling 1..k, not a key numbering blocks of rows (1, 1, 2, 2, …)."""
+    indicator, not a code cycling 1..k, not a key numbering blocks of rows (1, 1, 2, 2, …),
+    not one value in nearly every row."""
     present = values.dropna()
-    return present.nunique() > 2 and cycle_length(present) is None and not is_group_key(present)
+    return (
+        present.nunique() > 2
+        and present.value_counts(normalize=True).iloc[0] < NEARLY_CONSTANT
+        and cycle_length(present) is None
+        and not is_group_key(present)
+    )
 
 
 def default_target(frame: pd.DataFrame) -> str:
-    """The first column of ``frame`` that is a series of values (see :func:`is_values`), else
-    the first column."""
-    return next((name for name in frame.columns if is_values(frame[name])), frame.columns[0])
+    """The first column of ``frame`` that is a series of values (see :func:`is_values`) and,
+    when a column numbers blocks of rows (:func:`is_group_key`), moves within them
+    (:func:`labels_blocks`); else the first column."""
+    keys = [frame[name].to_numpy() for name in frame.columns if is_group_key(frame[name])]
+    return next(
+        (
+            name
+            for name in frame.columns
+            if is_values(frame[name]) and not labels_blocks(frame[name], keys)
+        ),
+        frame.columns[0],
+    )

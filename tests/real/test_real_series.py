@@ -48,12 +48,10 @@ EXPECTED = {
     "modechoice/src/TableF18-2.csv": ((), "", "TTME", (840, 7)),  # not MODE (0/1)
     "nile/nile.csv": (("year",), "years", "volume", (100, 1)),
     "randhie/randhie.csv": ((), "", "mdvis", (20190, 10)),
-    "randhie/src/randhie.csv": (
-        (),
-        "",
-        "plan",
-        (15728, 45),
-    ),  # rows before every column has a value: dropped
+    # Rows before every column has a value: dropped. A panel of people's years (zper numbers
+    # them): not plan, site or coins (the same in each person's rows), year (each person's
+    # own clock), zper, or time (1 in nearly every row).
+    "randhie/src/randhie.csv": ((), "", "outpdol", (15728, 45)),
     "scotland/scotvote.csv": ((), "", "YES", (32, 8)),
     "scotland/src/scotland_population.csv": ((), "", "Area (sq km)", (34, 12)),  # notes around it
     "scotland/src/scotvote.csv": ((), "", "PrivateHousingStarts", (32, 42)),  # R's row names
