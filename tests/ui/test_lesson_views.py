@@ -9,7 +9,7 @@ import pytest
 
 import attention_core as ac
 from attention_core.teaching.attention_questions import walkthrough_questions
-from attention_core.teaching.lesson import Lesson, LessonStep
+from attention_core.teaching.lesson import Lesson, LessonStep, lesson_file, read_lesson
 from attention_core.teaching.lesson_schema import PAGE_QUESTIONS
 from attention_core.teaching.position_questions import position_questions
 from ui.lessons.views import PAGE_LINKS, check_lesson, check_view
@@ -90,3 +90,12 @@ def test_a_lesson_is_checked_step_by_step() -> None:
     check_lesson(Lesson("Fine", (good, good)))
     with pytest.raises(ac.InputError, match=r"^Step 2: the text page refuses seed=-1"):
         check_lesson(Lesson("Not fine", (good, bad)))
+
+
+def test_the_documented_example_file_is_a_lesson_written_as_the_app_writes_it() -> None:
+    doc = (ROOT / "docs" / "lessons.md").read_text(encoding="utf-8")
+    example = doc.split("```json\n", 1)[1].split("```", 1)[0].encode("utf-8")
+    lesson = read_lesson(example)
+    check_lesson(lesson)
+    assert lesson_file(lesson) == example
+    assert [step.question for step in lesson.steps] == ["weight", "most-alike", None]
