@@ -51,6 +51,8 @@ class LessonStep:
 
 @dataclass(frozen=True)
 class Lesson:
+    """A title, its lesson steps in order, and an optional short description."""
+
     title: str
     steps: tuple[LessonStep, ...]
     description: str | None = None
@@ -70,7 +72,7 @@ def read_lesson(data: bytes) -> Lesson:
             "The lesson file is not text (UTF-8); choose a .json lesson file."
         ) from None
     try:
-        parsed = json.loads(text)
+        parsed = json.loads(text, object_pairs_hook=_unique_names)
     except json.JSONDecodeError as error:
         raise InputError(
             f"The lesson file is not JSON ({error.msg} at line {error.lineno}, column "
@@ -79,6 +81,17 @@ def read_lesson(data: bytes) -> Lesson:
     except RecursionError:
         raise InputError("The lesson file nests too deeply to be a lesson.") from None
     return lesson_from_data(parsed)
+
+
+def _unique_names(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused if it names a field twice (a reader would see one, the app
+    the other)."""
+    unique: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in unique:
+            raise InputError(f"The lesson file names {_quoted(name)} twice in one place.")
+        unique[name] = value
+    return unique
 
 
 def lesson_from_data(data: object) -> Lesson:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -40,6 +41,12 @@ def refusal(data: object) -> str:
     return str(caught.value)
 
 
+def refusal_of_bytes(data: bytes) -> str:
+    with pytest.raises(InputError) as caught:
+        read_lesson(data)
+    return str(caught.value)
+
+
 def test_a_lesson_file_reads_back_as_the_same_lesson() -> None:
     assert read_lesson(lesson_file(TWO_STEPS)) == TWO_STEPS
 
@@ -73,12 +80,6 @@ def test_a_truncated_file_is_not_json() -> None:
     message = refusal_of_bytes(lesson_file(TWO_STEPS)[:-40])
     assert message.startswith("The lesson file is not JSON (")
     assert "it may be cut short" in message
-
-
-def refusal_of_bytes(data: bytes) -> str:
-    with pytest.raises(InputError) as caught:
-        read_lesson(data)
-    return str(caught.value)
 
 
 def test_bytes_that_are_not_utf8_are_refused() -> None:
@@ -176,3 +177,17 @@ def test_a_hostile_value_is_quoted_short() -> None:
     message = refusal(data)
     assert message.startswith('Step 1: "<script><script>')
     assert len(message) < 120
+
+
+def test_a_field_named_twice_is_refused() -> None:
+    data = b'{"format": "attention-visualizer-lesson", "version": 1, "title": "a", "title": "b"}'
+    assert refusal_of_bytes(data) == 'The lesson file names "title" twice in one place.'
+
+
+def test_an_object_with_many_names_is_read_in_bounded_time() -> None:
+    names = ", ".join(f'"k{index}": 0' for index in range(150_000))  # about 2 MB
+    started = time.perf_counter()
+    assert refusal_of_bytes(f'{{"format": 1, {names}, "k7": 1}}'.encode()).startswith(
+        'The lesson file names "k7" twice'
+    )
+    assert time.perf_counter() - started < 2.0
