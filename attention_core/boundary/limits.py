@@ -85,3 +85,23 @@ MAX_LEARNING_STEPS = 3_000
 MAX_LEARNING_SECONDS = 30
 # Trained models kept per server (each about 0.2 MB: the replay's attention, the final matrices).
 MAX_CACHED_LEARNING_RUNS = 64
+
+# Lessons (attention_core/teaching/lesson.py, docs/lessons.md). A lesson is read whole
+# before it is checked, so a file's size is capped first: 50 steps, each a view with a
+# sentence of MAX_TEXT_CHARS, fit in 2 MB, and parsing 2 MB of JSON takes milliseconds.
+MAX_LESSON_BYTES = 2_000_000
+# Steps: a 50-minute class at one a minute; the course's longest lesson needs about 25.
+MAX_LESSON_STEPS = 50
+# A lesson's or a step's title: one line of a list of steps, even on a phone.
+MAX_LESSON_TITLE_CHARS = 100
+# A lesson's description: two or three sentences under its title.
+MAX_LESSON_DESCRIPTION_CHARS = 500
+# A step's text: "a few lines" above the live page, about half a screen.
+MAX_STEP_TEXT_CHARS = 2_000
+# A step's prompt: one thing to try, in a sentence or two.
+MAX_STEP_PROMPT_CHARS = 500
+# A step's view: as many settings as a class's view holds (the largest page binds ~40).
+MAX_STEP_SETTINGS = 64
+# The lesson parameter of a link, compressed: browsers and nginx take 8 kB of request
+# line; 6 000 characters leave room for the address and the page's own parameters.
+MAX_LESSON_LINK_CHARS = 6_000

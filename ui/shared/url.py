@@ -42,7 +42,7 @@ def _same(raw: str, value: object) -> bool:
     return raw == str(value)
 
 
-def _shorten(raw: str) -> str:
+def shorten(raw: str) -> str:
     return raw if len(raw) <= MAX_SHOWN_CHARS else raw[:MAX_SHOWN_CHARS] + "…"
 
 
@@ -74,7 +74,7 @@ def warn_rejected(before: dict[str, str], keys: Iterable[str]) -> list[str]:
 def warn_refused(refused: dict[str, str]) -> None:
     """One warning naming each refused ``key=value`` of the link (values shortened)."""
     if refused:
-        details = "; ".join(f"{key}={_shorten(raw)}" for key, raw in refused.items())
+        details = "; ".join(f"{key}={shorten(raw)}" for key, raw in refused.items())
         show_warning(
             f"This link has values that are not valid here, so the defaults are used instead: "
             f"{details}."
@@ -93,6 +93,17 @@ def _beyond_float_range(raw: str) -> bool:
         return False
 
 
+def overflowing(params: Mapping[str, str]) -> dict[str, str]:
+    """The values of ``params`` that no page takes: numbers beyond float range (``seed=inf``),
+    in any parameter but free text. Every link is checked so before its page runs, and every
+    lesson step's view (``ui.lessons.views``)."""
+    return {
+        key: raw
+        for key, raw in params.items()
+        if key not in FREE_TEXT_KEYS and _beyond_float_range(raw)
+    }
+
+
 def reload_without_overflowing_numbers(page: st.Page) -> None:
     """Reopen ``page`` without link values like ``seed=inf`` or ``seed=1e400``, and say so.
 
@@ -102,11 +113,7 @@ def reload_without_overflowing_numbers(page: st.Page) -> None:
     navigation script, before the page runs.
     """
     params = st.query_params.to_dict()
-    refused = {
-        key: raw
-        for key, raw in params.items()
-        if key not in FREE_TEXT_KEYS and _beyond_float_range(raw)
-    }
+    refused = overflowing(params)
     if refused:
         st.session_state[_REFUSED_NUMBERS] = refused
         kept = {key: raw for key, raw in params.items() if key not in refused}
