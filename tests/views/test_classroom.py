@@ -22,9 +22,9 @@ from hosting.classroom.records import ClassError, StoreUnavailableError
 from hosting.classroom.settings import DATA_DIR_SETTING, open_store
 from hosting.turns import Gate
 from tests.views.expanders import CODE, open_expanders
-from ui.classroom import around, follow, watch
+from ui.classroom import around, class_mode, class_questions, class_session, follow, watch
 from ui.classroom.results import results_csv
-from ui.shared import check_yourself, class_questions, class_session, url
+from ui.shared import check_yourself, url
 from ui.shared.control_source import CHANGE_HINT
 from ui.shared.safe import escape_markdown, unescape_markdown
 from ui.text import questions as text_page_questions
@@ -256,7 +256,7 @@ def test_a_followers_check_yourself_is_folded_until_opened_and_not_even_computed
     asked.clear()
     student.run()
     assert check_boxes(student) == [] and asked == []
-    assert check_yourself.FOLDED in [caption.value for caption in student.caption]
+    assert class_mode.FOLDED in [caption.value for caption in student.caption]
 
     student.toggle(key=check_yourself.OPEN_KEY).set_value(True).run()
     assert check_boxes(student) == teachers  # the teacher's view asks the same questions
@@ -725,7 +725,7 @@ def test_a_student_cannot_check_the_classs_open_question_before_the_reveal(
     assert not student.exception
     buttons = [button.key for button in student.button]
     assert f"{key}_check" not in buttons and f"{key}_answer" not in check_boxes(student)
-    assert check_yourself.ASKED_OF_CLASS in [info.value for info in student.info]
+    assert class_mode.ASKED_OF_CLASS in [info.value for info in student.info]
     assert escape_markdown(question.prompt) in [md.value for md in student.markdown]
     assert not [*student.success, *student.error]  # no verdict of it while it is open
     assert [b for b in buttons if b.endswith("_check")]  # the other questions still check
@@ -735,7 +735,7 @@ def test_a_student_cannot_check_the_classs_open_question_before_the_reveal(
 
     teacher.button(key="class_reveal").click().run()
     student.run()  # revealed: checked here as before
-    assert check_yourself.ASKED_OF_CLASS not in [info.value for info in student.info]
+    assert class_mode.ASKED_OF_CLASS not in [info.value for info in student.info]
     box = student.selectbox(key=f"{key}_answer") if question.kind == "choice" else None
     if box is not None:
         box.set_value(question.correct[0]).run()

@@ -7,8 +7,8 @@ each of a class's runs after a teacher's change is then about a quarter cheaper 
 server, which reruns every follower one after another (BENCHMARKS.md, "A live class").
 
 Both sources take the same calls, so one function says which settings there are
-(:func:`ui.shared.controls.model_settings`), :func:`read_settings` picks the source, and
-both read a link alike:
+(:func:`ui.shared.controls.model_settings`), the page's mode picks the source
+(:meth:`ui.shared.page_mode.PageMode.read_settings`), and both read a link alike:
 
 * :class:`Drawn` draws each widget bound to the link (:data:`ui.shared.url.BIND`);
 * :class:`FromLink` reads the link's value where it is *plain*: exactly the text the
@@ -25,18 +25,16 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 import streamlit as st
 
-from ui.shared import class_session
 from ui.shared.safe import escape_markdown
 from ui.shared.url import BIND, keep_in_link
 
 T = TypeVar("T")
-R = TypeVar("R")
 
 #: The summary's last line: how a follower gets the widgets back.
 CHANGE_HINT = "These are the teacher's settings. Stop following (at the top) to change them."
@@ -251,16 +249,6 @@ class FromLink:
     def done(self) -> None:
         """One block listing the settings, under their headers, then ``hint``."""
         st.markdown(summary(self.shown, self.hint))
-
-
-def read_settings(read: Callable[[Controls], R], hint: str = CHANGE_HINT) -> R:
-    """``read(source)``: from the link's plain values for a student following the teacher
-    (nothing drawn but their list, then ``hint``), else (or if a value is not plain) from
-    the widgets."""
-    if class_session.settings_listed():
-        with contextlib.suppress(NotPlainError):
-            return read(FromLink(hint))
-    return read(Drawn())
 
 
 def summary(shown: Sequence[tuple[str, str]], hint: str = CHANGE_HINT) -> str:

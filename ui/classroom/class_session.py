@@ -36,7 +36,7 @@ from hosting.classroom.views import (
     unpack_lists,
     usable_name,
 )
-from ui.shared.class_questions import question_id, question_json
+from ui.classroom.class_questions import question_id, question_json
 from ui.shared.safe import show_error, show_warning
 
 URL_CODE = CLASS_PARAM  #: the join link's parameter: ``/?class=K7QH3M``
