@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
 from attention_core.boundary.registry import TEMPERATURE, WINDOW
-from ui.shared.control_source import CHANGE_HINT, summary, written
+from ui.classroom.listed_settings import CHANGE_HINT, summary, written
 from ui.shared.safe import escape_markdown, unescape_markdown
 
 Link = dict[str, str | list[str]]
@@ -29,8 +29,9 @@ def settings_script(mode: str, page: str = "text") -> None:
 
     from ui.classroom import class_session
     from ui.classroom.class_mode import CLASS_MODE
+    from ui.classroom.listed_settings import FromLink, NotPlainError
     from ui.shared import page_mode
-    from ui.shared.control_source import Drawn, FromLink, NotPlainError
+    from ui.shared.control_source import Drawn
     from ui.shared.controls import ControlOptions, attention_controls
     from ui.time_series import state as series
 

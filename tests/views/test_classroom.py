@@ -23,9 +23,9 @@ from hosting.classroom.settings import DATA_DIR_SETTING, open_store
 from hosting.turns import Gate
 from tests.views.expanders import CODE, open_expanders
 from ui.classroom import around, class_mode, class_questions, class_session, follow, watch
+from ui.classroom.listed_settings import CHANGE_HINT
 from ui.classroom.results import results_csv
 from ui.shared import check_yourself, url
-from ui.shared.control_source import CHANGE_HINT
 from ui.shared.safe import escape_markdown, unescape_markdown
 from ui.text import questions as text_page_questions
 

@@ -17,8 +17,9 @@ from typing import TypeVar
 
 from attention_core.teaching.questions import Question
 from ui.classroom import class_session
+from ui.classroom.listed_settings import CHANGE_HINT, FromLink, NotPlainError
 from ui.shared.check_yourself import digest
-from ui.shared.control_source import CHANGE_HINT, Controls, Drawn, FromLink, NotPlainError
+from ui.shared.control_source import Controls, Drawn
 
 R = TypeVar("R")
 
