@@ -25,7 +25,7 @@ from tests.views.expanders import CODE, open_expanders
 from ui.classroom import around, class_mode, class_questions, class_session, follow, watch
 from ui.classroom.listed_settings import CHANGE_HINT
 from ui.classroom.results import results_csv
-from ui.shared import check_yourself, url
+from ui.shared import check_yourself, page_mode, url
 from ui.shared.safe import escape_markdown, unescape_markdown
 from ui.text import questions as text_page_questions
 
@@ -497,6 +497,24 @@ def test_the_results_csv_counts_answers_and_names_no_student(own_store: Classes)
     right = [row for row in rows if row["answer"] == question["correct"][0]]
     assert [(row["count"], row["right"]) for row in right] == [("2", "yes")]
     assert "student-" not in text
+
+
+def test_a_session_has_the_class_mode_only_while_it_is_in_a_class() -> None:
+    """The one way a class reaches a page (ui.shared.page_mode): installed by every run of
+    a teacher or a student, gone once the class ends; alone, a session has none."""
+    alone = new_session().run()
+    assert page_mode.MODE_KEY not in alone.session_state
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    for session in (teacher, student):
+        assert session.session_state[page_mode.MODE_KEY] is class_mode.CLASS_MODE
+    teacher.switch_page("views/classroom.py").run()
+    teacher.button(key="class_end").click().run()
+    student.run()
+    for session in (teacher, student):
+        assert page_mode.MODE_KEY not in session.session_state
+    assert student.text_area(key="text").value == SENTENCE  # the widgets again
 
 
 def test_a_join_link_with_a_wrong_code_says_so_and_the_page_still_works() -> None:
