@@ -3,7 +3,7 @@
 #               (STREAMLIT_SERVER_PORT etc. still apply)
 #   make test   create .venv, install dev tools and Chromium, fetch the real decoder and
 #               statsmodels' series, lint, run every test
-# Also: make bench (benchmarks/), make clean.
+# Also: make bench (benchmarks/: writes BENCHMARKS.md and benchmarks/results.json), make clean.
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -40,9 +40,9 @@ model: $(VENV)/.runtime
 
 # The series reader's real corpus: every CSV of statsmodels' datasets (sunspots, the Nile,
 # CO2, US macro data, ...) from its pinned wheel, downloaded by pip without its dependencies,
-# into data/series (tests/real/series_files.py; kept when already there).
+# into data/series (harness/series_files.py; kept when already there).
 series: $(VENV)/.runtime
-	$(PY) -m tests.real.series_files
+	$(PY) -m harness.series_files
 
 run: $(VENV)/.runtime
 	-$(PY) -m hosting.models.packaged

@@ -1,11 +1,14 @@
 """Run every benchmark and print its figures beside the targets.
 
-    make bench                     # all of them
-    python -m benchmarks core_vs_torch bytes_per_cell   # a selection
+    make bench                     # all of them: BENCHMARKS.md and benchmarks/results.json
+    python -m benchmarks core_vs_torch bytes_per_cell   # a selection: benchmarks/last_run.md
+    python -m benchmarks --render  # BENCHMARKS.md again from benchmarks/results.json
 
 Each benchmark runs in its own process (so thread settings and imports don't
 leak between them) and prints JSON results; this collects them into a
-Markdown table, printed and written to benchmarks/last_run.md.
+Markdown table, printed and written to benchmarks/last_run.md. A full run also
+saves its rows with the machine, the commit and the versions in
+benchmarks/results.json and writes BENCHMARKS.md from them (benchmarks/report.py).
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+from benchmarks import report
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = (
@@ -46,36 +51,27 @@ def _run(name: str) -> list[dict]:
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
-def _row(result: dict) -> str:
-    if "error" in result:
-        return f"| {result['name']} | failed: {result['error']} | | |"
-    target = result["target"]
-    target_text = (
-        "report only"
-        if target in (float("inf"), None)
-        else (f"{'≤' if result['lower_is_better'] else '≥'} {target} {result['unit']}")
-    )
-    spread = result.get("spread")
-    spread_text = f" ({spread[0]}–{spread[1]})" if spread else ""
-    verdict = "" if target_text == "report only" else ("met" if result["met"] else "**not met**")
-    details = ", ".join(f"{k} {v}" for k, v in result.get("details", {}).items())
-    return (
-        f"| {result['name']} | {result['figure']} {result['unit']}{spread_text} | "
-        f"{target_text} {verdict} | {details} |"
-    )
-
-
 def main(selected: list[str]) -> None:
+    if selected == ["--render"]:
+        run = report.read_results()
+        report.DOCUMENT.write_text(report.render(run, BENCHMARKS))
+        print(f"wrote {report.DOCUMENT.name} from {report.RESULTS.name}")
+        return
     names = selected or list(BENCHMARKS)
-    lines = ["| benchmark | figure (min–max) | target | details |", "|---|---|---|---|"]
+    load_at_start = report.load_average()
+    rows: dict[str, list[dict]] = {}
     for name in names:
         print(f"running {name} ...", file=sys.stderr, flush=True)
-        for result in _run(name):
-            lines.append(_row(result))
-            print(lines[-1], flush=True)
-    table = "\n".join(lines)
-    (ROOT / "benchmarks" / "last_run.md").write_text(table + "\n")
+        rows[name] = _run(name)
+        for row in rows[name]:
+            print(report.table_row(name, row), flush=True)
+    table = report.table(rows, tuple(names))
+    report.LAST_RUN.write_text(table + "\n")
     print("\n" + table)
+    if not selected:
+        run = report.one_run(rows, (load_at_start, report.load_average()))
+        report.save(run)
+        report.DOCUMENT.write_text(report.render(run, BENCHMARKS))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Benchmark 2: bytes sent to the browser per heatmap cell on the text page.
+"""Bytes sent to the browser per heatmap cell on the text page.
 
 The text page at T = 64 tokens, d_model 64, 8 heads, causal mask, on the
 weights tab with the all-heads view: the total size of every figure spec it
@@ -10,6 +10,14 @@ from __future__ import annotations
 
 from benchmarks.common import Result, emit
 from benchmarks.pages import chart_specs, heatmap_cells, sentence, text_page
+
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "The text page through AppTest at T = 64 tokens, d_model 64, 8 heads, causal mask, on the "
+    "weights tab (four single-head heatmaps and the all-heads grid): the total length of the "
+    "figure specs Streamlit sends, divided by the number of heatmap cells drawn. Target: at "
+    "most 6 bytes a cell."
+)
 
 TARGET = 6.0
 

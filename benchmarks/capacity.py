@@ -1,6 +1,6 @@
-"""Benchmark 7: capacity of one server process, measured with headless sessions.
+"""Capacity of one server process, measured with headless sessions.
 
-N sessions (benchmarks.st_client: Streamlit's own websocket protocol, no
+N sessions (harness.st_client: Streamlit's own websocket protocol, no
 browser) each open their own link — their own sentence on the text page's
 weights view — then change the seed every ~5 s (uniform 2.5–7.5 s) for
 DURATION_S seconds. Each change is timed from sending it to the script's
@@ -27,13 +27,26 @@ import statistics
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from urllib.parse import urlencode
 
-from benchmarks.cluster import nginx_available, running_cluster
 from benchmarks.common import Result, emit
-from benchmarks.server import cpu_seconds, rss_mb
-from benchmarks.st_client import LostRunError, Run, Session, affinity_cookie
-from hosting.local_server import ROOT, running_server
+from harness.cluster import nginx_available, running_cluster
+from harness.local_server import ROOT, running_server
+from harness.server import cpu_seconds, rss_mb
+from harness.st_client import LostRunError, Run, Session, affinity_cookie
+from harness.students import weights_link
+
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "A fresh server per N; N headless sessions (`harness/st_client.py`: Streamlit's own "
+    "websocket protocol, no browser) arrive over 10 s, each on its own sentence on the text "
+    "page's weights view, and change the seed every 2.5–7.5 s for 60 s. Latency runs from "
+    "sending a change to its `script_finished` (target p95 at most 1 s); a change is an error "
+    "if the run shows an exception element, if any chart's spec is unchanged, or if no "
+    "`script_finished` comes within 120 s or the connection drops. Then 200 sessions on 2 "
+    "replicas behind deploy/'s nginx, each with the affinity cookie of its first page load. "
+    "RSS and CPU from /proc. A smaller run: `python -m benchmarks.capacity 10 30 --duration "
+    "20 --replicas 0`."
+)
 
 SESSION_COUNTS = (10, 30, 60, 100)
 REPLICAS, CLUSTER_SESSIONS = 2, 200  # then 200 sessions on 2 replicas behind nginx
@@ -43,26 +56,10 @@ ARRIVAL_S = 10.0  # sessions open spread over this long
 CHANGE_TIMEOUT_S = 120.0
 P95_TARGET_S = 1.0
 RSS_TARGET_MB = 690.0
-WORDS = (
-    *("the", "cat", "saw", "a", "dog", "near", "river"),
-    *("because", "it", "was", "tired", "and", "small"),
-)
-
-
-def student_sentence(number: int) -> str:
-    """A different 13-token sentence per session, the size of the page's default."""
-    rng = random.Random(number)
-    words = rng.sample(WORDS, len(WORDS) - 1)
-    return f"Student {number} said " + " ".join(words[:9]) + "."
-
-
-def weights_link(number: int) -> str:
-    """The query string of a session's own link on the weights view."""
-    return urlencode({"view": "4 Weights", "text": student_sentence(number)})
 
 
 @dataclass
-class Tally:
+class CapacityTally:
     latencies: list[float] = field(default_factory=list)
     opened: int = 0
     exceptions: int = 0
@@ -76,7 +73,7 @@ class Tally:
         return self.exceptions + self.stale + self.lost + self.never_opened
 
 
-def check_change(before: Run, after: Run, tally: Tally) -> None:
+def check_change(before: Run, after: Run, tally: CapacityTally) -> None:
     """Count an exception element or a chart whose numbers did not change."""
     tally.exceptions += len(after.exceptions)
     if not after.charts or any(after.charts.get(k) == v for k, v in before.charts.items()):
@@ -84,7 +81,7 @@ def check_change(before: Run, after: Run, tally: Tally) -> None:
 
 
 async def student(
-    base: str, number: int, end: float, tally: Tally, rng: random.Random, proxied: bool
+    base: str, number: int, end: float, tally: CapacityTally, rng: random.Random, proxied: bool
 ) -> None:
     await asyncio.sleep(rng.uniform(0, ARRIVAL_S))
     try:
@@ -114,8 +111,10 @@ async def student(
         await session.close()
 
 
-async def crowd(base: str, n_sessions: int, duration: float, proxied: bool = False) -> Tally:
-    tally = Tally()
+async def crowd(
+    base: str, n_sessions: int, duration: float, proxied: bool = False
+) -> CapacityTally:
+    tally = CapacityTally()
     end = time.monotonic() + ARRIVAL_S + duration
     rng = random.Random(n_sessions)
     await asyncio.gather(

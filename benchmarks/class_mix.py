@@ -1,8 +1,8 @@
-"""Benchmark 12: memory of one server under a class spread over every page, and one student's tour.
+"""Memory of one server under a class spread over every page, and one student's tour.
 
 Community Cloud restarts an app that goes over its memory limit (690 MB on the
 smallest), for everybody, mid-lesson. Two loads on a fresh server each, every
-session a headless client (benchmarks.st_client):
+session a headless client (harness.st_client):
 
 - **class mix**: 30 students at once (arriving within 10 s): 12 open a model
   of their own on the learning page, 10 run a sentence of their own through the
@@ -29,8 +29,21 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from benchmarks.common import Result, emit
-from benchmarks.st_client import TRIGGER, LostRunError, Session
-from hosting.local_server import ROOT, running_server
+from harness.local_server import ROOT, running_server
+from harness.st_client import TRIGGER, LostRunError, Session
+
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "The server's peak resident memory (`VmHWM`, with any process it starts), the way a "
+    "container limit counts it, on a fresh server per load; target at most 600 MB (Community "
+    "Cloud's smallest app has 690 MB). The class mix: 30 headless students arriving within 10 "
+    "s, 12 opening a model of their own on the learning page, 10 running a sentence of their "
+    "own through the pretrained model, 6 putting a long text on the text page and 2 training "
+    "the time-series model, each then changing one setting three times; once with the "
+    "learners on shipped seeds 0–11, once with seeds nobody shipped (all 12 train live). The "
+    "tour: one student visits every page, training the three learning tasks and the time- "
+    "series model live."
+)
 
 PEAK_TARGET_MB = 600.0
 ARRIVAL_S = 10.0

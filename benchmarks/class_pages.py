@@ -1,6 +1,6 @@
-"""Benchmark 15: a class follows its teacher over every page (issue 21, part 5, on each page).
+"""A class follows its teacher over every page.
 
-Benchmark 13 (class_session) times the teacher's changes on the text page only. A
+The class_session benchmark times the teacher's changes on the text page only. A
 lesson moves between pages, and a follower's run costs what the page it shows costs:
 before the pages shared their figures between sessions, one follower's run of the
 time-series page took 8 times the server CPU of the text page's.
@@ -23,18 +23,28 @@ import argparse
 import asyncio
 import statistics
 
-from benchmarks.class_session import (
-    FOLLOW_TARGET_S,
-    Tally,
+from benchmarks.class_session import FOLLOW_TARGET_S
+from benchmarks.common import Result, emit
+from harness.class_session import (
+    ClassTally,
     Where,
     one_server,
     open_class,
     p95,
     steer,
 )
-from benchmarks.common import Result, emit
-from benchmarks.server import cpu_seconds
-from hosting.local_server import ROOT
+from harness.local_server import ROOT
+from harness.server import cpu_seconds
+
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "One server, 100 followers and nobody else. The teacher takes the class through every "
+    "page: on each, it opens the page at a first view (a change of page), then changes one "
+    "setting twice, 4 s apart. For each page: the p95 of every follower's time from the "
+    "teacher's store write to the end of its first full run showing the new view (target at "
+    "most 2 s), with the server's CPU per follower and change in the details. Nobody else "
+    "uses the server, so the figure is the page's own cost; benchmark 13 adds other students."
+)
 
 FOLLOWERS = 100
 ARRIVAL_S = 20.0
@@ -53,7 +63,7 @@ LESSON: dict[str, list[dict[str, str]]] = {
 
 async def lesson(where: Where, followers: int, pages: list[str]) -> dict[str, tuple]:
     """Each page's (follow times, server CPU seconds, missed) over its views."""
-    tally = Tally()
+    tally = ClassTally()
     code, key, sessions = await open_class(where, followers, ARRIVAL_S, 15, tally)
     out = {}
     for page in pages:

@@ -1,4 +1,4 @@
-"""Benchmark 5: a classroom of browser sessions on one real Streamlit server.
+"""A classroom of browser sessions on one real Streamlit server.
 
 N = 30 Playwright browser contexts (separate sessions) each open the text page
 and change the seed 10 times, all at once. Reported: p50/p95 time from a change
@@ -20,8 +20,20 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from playwright.async_api import async_playwright
 
 from benchmarks.common import Result, emit
-from benchmarks.server import READY, cpu_seconds, rss_mb
-from hosting.local_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server
+from harness.local_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server
+from harness.server import READY, cpu_seconds, rss_mb
+
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "A real server and 30 Playwright contexts (separate sessions, arriving 0.5 s apart) that "
+    "each open the text page and change the seed 10 times, each change as soon as the "
+    "previous one is drawn (no thinking time: the worst case); then the same with one "
+    "session. A change is drawn when the start of every plotly chart's first-trace data "
+    "differs from before and the app is idle; one not drawn in 120 s gets 60 s more and "
+    "counts as late, or lost. Server RSS and CPU time come from /proc. The Chromium pages run "
+    "on the same cores as the server, so the latencies include the browsers' own rendering; "
+    "`python -m benchmarks.classroom 3` runs a smaller class."
+)
 
 SESSIONS, CHANGES = 30, 10
 ARRIVAL_GAP_S = 0.5
@@ -34,7 +46,7 @@ EXCEPTION = "[data-testid='stException']"
 
 
 @dataclass
-class Tally:
+class BrowserTally:
     """What the sessions of one classroom run saw."""
 
     latencies: list[float] = field(default_factory=list)
@@ -77,7 +89,7 @@ async def _redrawn(page, before: str, timeout_ms: int) -> bool:
     return True
 
 
-async def _student(browser, url: str, number: int, tally: Tally) -> None:
+async def _student(browser, url: str, number: int, tally: BrowserTally) -> None:
     await asyncio.sleep(number * ARRIVAL_GAP_S)  # students don't all click in the same ms
     context = await browser.new_context(viewport={"width": 1400, "height": 900})
     page = await context.new_page()
@@ -110,8 +122,8 @@ async def _student(browser, url: str, number: int, tally: Tally) -> None:
     await context.close()
 
 
-async def _classroom(n_sessions: int) -> Tally:
-    tally = Tally()
+async def _classroom(n_sessions: int) -> BrowserTally:
+    tally = BrowserTally()
     with running_server(ROOT / "app.py") as (process, url):
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

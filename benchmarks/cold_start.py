@@ -1,4 +1,4 @@
-"""Benchmark 4: cold start of the text page against a bare one-line Streamlit app.
+"""Cold start of the text page against a bare one-line Streamlit app.
 
 Each sample starts a fresh `streamlit run` process and a fresh browser page and
 measures the time until the page is fully drawn (script idle and, for the
@@ -17,8 +17,7 @@ import time
 from playwright.sync_api import sync_playwright
 
 from benchmarks.common import Result, emit, median_result
-from benchmarks.server import READY
-from hosting.local_server import (
+from harness.local_server import (
     CHROMIUM,
     CHROMIUM_ARGS,
     ROOT,
@@ -27,6 +26,15 @@ from hosting.local_server import (
     stop,
     url_of,
     wait_healthy,
+)
+from harness.server import READY
+
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "Each sample starts a fresh `streamlit run` and a fresh Chromium page and times from "
+    "process start to the page drawn (its charts on screen, the script idle); the text page "
+    "alternates with a bare one-line app (target at most 1.5x) and with an app that draws one "
+    "heatmap (reported only). The figure is the median of the per-pair ratios."
 )
 
 TARGET = 1.5

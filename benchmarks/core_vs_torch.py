@@ -1,4 +1,4 @@
-"""Benchmark 1: the core's full multi-head trace against PyTorch's fused attention.
+"""The core's full multi-head trace against PyTorch's fused attention.
 
 Subject: ``ac.multi_head_attention`` keeping every intermediate (Q, K, V,
 scores, scaled, masked, weights, context, concat, output). Reference: the same
@@ -25,6 +25,17 @@ import torch
 import attention_core as ac
 from benchmarks.common import Result, emit, interleaved_ratio
 from hosting.memory import keep_freed_memory
+
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "`ac.multi_head_attention` keeping every intermediate (Q, K, V, scores, scaled, masked, "
+    "weights, context, concat, output) against the same projections in PyTorch, where "
+    "`torch.nn.functional.scaled_dot_product_attention` computes only the output; T in {64, "
+    "256, 1024}, d_model 256, 8 heads, causal mask, float32, one thread each (a Streamlit "
+    "session is one thread), freed memory reused as the app's server reuses it. The two run "
+    "alternately; the figure is the median of the per-pair time ratios, with their min–max. "
+    "Target: at most 1.25x at every size."
+)
 
 D_MODEL, HEADS, TARGET = 256, 8, 1.25
 

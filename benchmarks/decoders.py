@@ -1,4 +1,4 @@
-"""Benchmark 14: what each catalogue decoder costs a server (issue 22, part 3).
+"""What each catalogue decoder costs a server.
 
 These machines cannot download the catalogue's models, so each decoder is measured
 on a checkpoint of exactly its published shape and storage type, built here with
@@ -50,6 +50,20 @@ from typing import TYPE_CHECKING, Any
 
 from benchmarks.common import Result, emit
 from hosting.models.catalogue import DISTILGPT2, SMOLLM2_135M, CatalogueEntry
+
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "Each catalogue decoder is built offline with `transformers` from its published "
+    "`config.json` fields, with random weights in the storage type of the Hub's file, and "
+    "saved as the Hub serves it in a temporary folder (the run refuses a shape whose "
+    "parameter count differs from the catalogue's): the same tensors, bytes and arithmetic as "
+    "the real files. The bundled all-MiniLM-L6-v2 goes through the same `load_checkpoint`. "
+    "Each model runs in a fresh process that has imported NumPy, `tokenizers` and the core, "
+    "on one BLAS thread: load time, memory after loading, the peak (`VmHWM`, reset after "
+    "loading) over 128-token forward passes with the previous result held as the page's cache "
+    "holds it, the first pass's time and what the page keeps per input (its `SlimTrace`). "
+    "Reported only."
+)
 
 if TYPE_CHECKING:
     from attention_core.pretrained import ModelInfo

@@ -1,4 +1,4 @@
-"""The reference page for benchmark 3: one 16 x 16 heatmap through the shared builder."""
+"""The rerun_cost benchmark's reference page: one 16 x 16 heatmap, drawn as the pages draw."""
 
 import numpy as np
 import streamlit as st

@@ -8,7 +8,7 @@ import json
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from hosting.local_server import ROOT
+from harness.local_server import ROOT
 
 TEXT_PAGE = str(ROOT / "views" / "text.py")
 MINIMAL_PAGE = str(ROOT / "benchmarks" / "minimal_page.py")

@@ -1,4 +1,4 @@
-"""Benchmark 16: the real trained decoder, SmolLM2-135M-Instruct (4-bit GGUF), at its real size.
+"""The real trained decoder, SmolLM2-135M-Instruct (4-bit GGUF), at its real size.
 
 The file ``make bench`` fetches (:mod:`hosting.models.packaged`), 30 layers × 9 heads,
 measured three ways:
@@ -38,7 +38,23 @@ from typing import Any
 
 from benchmarks.common import Result, emit, interleaved_ratio
 from benchmarks.decoders import memory, reset_peak
-from hosting.models.packaged import SMOLLM2_INSTRUCT, installed, models_dir
+from hosting.models.packaged import SMOLLM2_INSTRUCT, installed
+from hosting.settings import packaged_dir
+
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "The real SmolLM2-135M-Instruct (4-bit GGUF) that `make bench` fetches, with its weights "
+    "kept three ways: repacked 4-bit blocks dequantised one layer at a time (the app's way, "
+    "the one with targets), the file's blocks dequantised by `gguf.quants`, and every weight "
+    "dequantised once to float32. Memory: in a fresh process that has imported what the app "
+    "imports first, the peak (`VmHWM`, which counts mapped file pages as a container does) "
+    "while loading and running four 128-token passes, each with the previous trace held, "
+    "minus the resident memory before loading (target at most 250 MB). Speed: `slim_forward` "
+    "against transformers' eager pass reading the same file, alternated in one process on two "
+    "threads each, 7 pairs per length; the median per-pair ratio (target at most 2x at 128 "
+    "tokens). Last, reading the file's header with this app's reader and with `gguf`'s "
+    "`GGUFReader`, each in a fresh process."
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 LENGTHS = (16, 64, 128)
@@ -52,7 +68,7 @@ REPORT_ONLY = float("inf")
 
 
 def model_file() -> Path:
-    path = installed(SMOLLM2_INSTRUCT, models_dir())
+    path = installed(SMOLLM2_INSTRUCT, packaged_dir())
     if path is None:
         raise SystemExit("The real decoder is missing: run `make model` first.")
     return path

@@ -1,4 +1,4 @@
-"""Benchmark 3: server-side cost of one rerun of the text page after a control change.
+"""Server-side cost of one rerun of the text page after a control change.
 
 Both pages run in this process through AppTest; each sample changes the seed
 (which invalidates every cached view of the text page) and times one rerun,
@@ -15,6 +15,15 @@ from streamlit.testing.v1 import AppTest
 
 from benchmarks.common import Result, emit, median_result
 from benchmarks.pages import MINIMAL_PAGE, sentence, text_page
+
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "In one process, AppTest reruns of the text page after a seed change (which invalidates "
+    "every cached view) alternate with the same change on `benchmarks/minimal_page.py` (one "
+    "16 × 16 heatmap through the same builder); the figure is the median of the per-pair "
+    "ratios, target at most 4x at the default settings. A second row does the same at T = 128 "
+    "with 8 heads on the weights tab (reported only)."
+)
 
 TARGET = 4.0
 SAMPLES = 15

@@ -1,6 +1,6 @@
-"""Benchmark 11: a class's trainings. 30 students open the learning page, each their own seed.
+"""A class's trainings. 30 students open the learning page, each their own seed.
 
-"Everyone, pick your own seed": 30 headless sessions (benchmarks.st_client)
+"Everyone, pick your own seed": 30 headless sessions (harness.st_client)
 open ``/learning?learn_task=induction&learn_induction_seed=k`` spread over
 ARRIVAL_S seconds, k = 0..29 (the seeds trained ahead of time), on a fresh
 server. A student's wait runs from opening the link to the script's end, when
@@ -23,9 +23,20 @@ from urllib.parse import urlencode
 
 from benchmarks.capacity import THINK_S, percentile, weights_link
 from benchmarks.common import Result, emit
-from benchmarks.server import rss_mb
-from benchmarks.st_client import LostRunError, Session
-from hosting.local_server import ROOT, running_server
+from harness.local_server import ROOT, running_server
+from harness.server import rss_mb
+from harness.st_client import LostRunError, Session
+
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    '"Everyone, pick your own seed": on a fresh server, 30 headless sessions open the '
+    "learning page's induction task, each with its own seed, spread over 10 s, while 10 other "
+    "sessions change the seed on the text page every 2.5–7.5 s. A student's wait runs from "
+    "opening the link to the end of the run that draws the trained model: the slowest (target "
+    "at most 20 s) and the first (at most 5 s), and the text page's p95 meanwhile (at most 1 "
+    "s). Twice: with seeds 0–29, which ship trained, then with seeds 100–129, which nobody "
+    "shipped, so every one trains live and waits its turn."
+)
 
 STUDENTS = 30
 ARRIVAL_S = 10.0

@@ -2,9 +2,9 @@
 
 A full collection (generation 2) walks every object the process tracks, and most of
 them are the imported modules' (Streamlit, plotly, pandas, NumPy and the app: well over
-100 000 objects), which never become garbage. Measured on a class redrawing for its
-teacher: a full collection took ~80 ms and came about once per 90 page runs, and the
-collector's three generations together cost ~1.3 ms per run (BENCHMARKS.md, "A live class").
+100 000 objects), which never become garbage. On a class redrawing for its teacher
+that walk is a long pause every few dozen page runs, paid by whichever student's run
+triggers it (benchmarks/class_session.py measures a class's runs).
 
 :func:`freeze_new_imports`, called after each run (``app.py``), moves every object then
 alive into the interpreter's permanent generation (:func:`gc.freeze`) whenever modules were

@@ -4,9 +4,9 @@ A multi-head trace at T = 256 with 8 heads keeps four ``(8, 256, 256)`` float32
 arrays (scores, scaled, masked, weights: 2 MB each). With glibc's defaults,
 memory that large comes fresh from the kernel on every call (``mmap``, or the
 heap top trimmed back after each free), and touching fresh pages — one page
-fault per 4 kB — took half of the trace's time here (9.4 ms → 4.4 ms at T = 256
-once freed memory is kept). PyTorch sidesteps the same cost with its own caching
-allocator.
+fault per 4 kB — can cost as much as the arithmetic (benchmarks/core_vs_torch.py
+runs with this setting, as the server does). PyTorch sidesteps the same cost with
+its own caching allocator.
 
 :func:`keep_freed_memory` raises glibc's two thresholds so that blocks up to
 ``MMAP_THRESHOLD`` come from the heap and up to ``TRIM_THRESHOLD`` of free
@@ -17,9 +17,9 @@ systems without glibc it does nothing.
 Kept memory is per malloc *arena*, and glibc gives each thread that allocates
 at the same time as others an arena of its own, up to eight per core. A
 Streamlit server runs every session in its own thread: 16 sessions waiting for
-trainings at once each got an arena, and each arena kept what its training
-freed (measured: 719 MB after 16 concurrent trainings, 361 MB with two arenas;
-a class of 30 over every page peaked at 813 MB). So the same call caps the
+trainings at once each get an arena, and each arena keeps what its training
+freed, which adds up past a small server's memory (benchmarks/class_mix.py
+measures a class's peak). So the same call caps the
 arenas at :data:`MALLOC_ARENAS`, one per core of the hosts we run on: threads
 share them, and the memory kept is bounded by two arenas' worth.
 """

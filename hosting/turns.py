@@ -103,7 +103,8 @@ class Turns:
                 self._changed.notify_all()
 
 
-#: The process's one queue for both training pages (one run at a time: see BENCHMARKS.md).
+#: The process's one queue for both training pages: one run at a time, since a second at once
+#: takes the other core from every other student for little gain (benchmarks/training_storm.py).
 TRAININGS = Turns(at_once=1)
 
 

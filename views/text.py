@@ -2,7 +2,7 @@
 
 Top to bottom: title, intro, the settings (``ui.text.state``: the sidebar model
 controls, the sentence(s), the run, computed once and cached for every session in
-``ui.text.runs``), then one tab per step of the data flow (``ui.text.sections``):
+``ui.text.cache``), then one tab per step of the data flow (``ui.text.sections``):
 tokens → positions → Q, K, V → scores and weights → head view → context and
 output. Only the open tab is built. Below the tabs, "Check yourself" asks
 questions computed from this view (``ui.text.questions``). Every setting is

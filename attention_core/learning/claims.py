@@ -23,7 +23,7 @@ from collections.abc import Callable
 import numpy as np
 
 from attention_core.learning.forward import forward
-from attention_core.learning.result import LearningResult
+from attention_core.learning.result import TinyTransformerResult
 from attention_core.learning.tasks import IGNORE, SORT_N, SORT_SYMBOLS, sort_sequences
 
 ACCURACY = 0.99
@@ -32,14 +32,14 @@ SORTED_SHARE = 0.99
 INDUCTION, PREVIOUS_TOKEN = 0.4, 0.3
 
 
-def reverses(result: LearningResult) -> bool:
+def reverses(result: TinyTransformerResult) -> bool:
     """Accurate, with an anti-diagonal head."""
     return bool(
-        result.accuracy[-1] >= ACCURACY and result.scores["anti-diagonal"][-1].max() > ANTI_DIAGONAL
+        result.held_out[-1] >= ACCURACY and result.scores["anti-diagonal"][-1].max() > ANTI_DIAGONAL
     )
 
 
-def sorted_share(result: LearningResult) -> float:
+def sorted_share(result: TinyTransformerResult) -> float:
     """The share of all ``3**6`` inputs the model sorts exactly.
 
     Teacher-forced: every output token right after the right prefix, which is
@@ -55,28 +55,28 @@ def sorted_share(result: LearningResult) -> float:
     return right / len(inputs)
 
 
-def sorts(result: LearningResult) -> bool:
+def sorts(result: TinyTransformerResult) -> bool:
     """Accurate, and sorts at least 99 % of every possible input."""
-    return bool(result.accuracy[-1] >= ACCURACY and sorted_share(result) >= SORTED_SHARE)
+    return bool(result.held_out[-1] >= ACCURACY and sorted_share(result) >= SORTED_SHARE)
 
 
-def forms_the_circuit(result: LearningResult) -> bool:
+def forms_the_circuit(result: TinyTransformerResult) -> bool:
     """Accurate, an induction head in layer 2 and a previous-token head in layer 1."""
     induction, previous = result.scores["induction"], result.scores["previous token"]
     return bool(
-        result.accuracy[-1] >= ACCURACY
+        result.held_out[-1] >= ACCURACY
         and induction[-1][1].max() > INDUCTION
         and previous[-1][0].max() > PREVIOUS_TOKEN
     )
 
 
-PROMISES: dict[str, Callable[[LearningResult], bool]] = {
+PROMISES: dict[str, Callable[[TinyTransformerResult], bool]] = {
     "reverse": reverses,
     "sort": sorts,
     "induction": forms_the_circuit,
 }
 
 
-def keeps_its_promise(result: LearningResult) -> bool:
+def keeps_its_promise(result: TinyTransformerResult) -> bool:
     """Whether a run shows what the page says its task's defaults show."""
     return PROMISES[result.model.task](result)

@@ -169,10 +169,3 @@ def forward(arrays: ModelArrays, config: TinyTransformerConfig, tokens: np.ndarr
     )  # (T, V)
     weights = np.stack([trace.weights for trace in traces])  # (L, H, T, T)
     return ForwardTrace(tokens, tuple(traces), weights, logits)
-
-
-def probe_weights(
-    arrays: ModelArrays, config: TinyTransformerConfig, tokens: np.ndarray
-) -> np.ndarray:
-    """Every head's weights ``(L, H, T, T)`` on one sequence."""
-    return forward(arrays, config, tokens).weights

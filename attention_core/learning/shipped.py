@@ -31,22 +31,31 @@ import numpy as np
 
 from attention_core.boundary.arrays import read_only
 from attention_core.boundary.errors import InputError
-from attention_core.learning.config import DEFAULTS, TaskTrainingConfig, TinyTransformerConfig
+from attention_core.learning.config import DEFAULTS, TinyTransformerConfig
 from attention_core.learning.forward import arrays_from_dict, arrays_to_dict, forward
-from attention_core.learning.result import LearningResult
+from attention_core.learning.result import TinyTransformerResult
+from attention_core.training.config import TrainingConfig
 
 FOLDER = Path(__file__).resolve().parent / "runs"
 MANIFEST = FOLDER / "manifest.json"
 SEEDS = range(30)  #: the seeds trained ahead of time, for every task
 CHECK_ATOL = 1e-6  #: stored vs recomputed attention on the probe
-CURVES = ("eval_steps", "loss", "accuracy", "probe", "snapshot_steps", "snapshot_weights")
+#: Each stored array's name in the files, and the result's field it fills.
+CURVES = {
+    "eval_steps": "eval_steps",
+    "loss": "train_loss",
+    "accuracy": "held_out",
+    "probe": "probe",
+    "snapshot_steps": "snapshot_steps",
+    "snapshot_weights": "snapshot_weights",
+}
 
 
 class ShippedRunError(InputError):
     """A shipped file is missing, altered or out of date: train live instead."""
 
 
-def shipped_seed(model: TinyTransformerConfig, train: TaskTrainingConfig) -> int | None:
+def shipped_seed(model: TinyTransformerConfig, train: TrainingConfig) -> int | None:
     """The seed if these are a task's default settings with a shipped seed, else None."""
     defaults = DEFAULTS.get(model.task)
     if defaults is None or train.seed not in SEEDS:
@@ -54,7 +63,9 @@ def shipped_seed(model: TinyTransformerConfig, train: TaskTrainingConfig) -> int
     return train.seed if (model, dataclasses.replace(train, seed=0)) == defaults else None
 
 
-def shipped_run(model: TinyTransformerConfig, train: TaskTrainingConfig) -> LearningResult | None:
+def shipped_run(
+    model: TinyTransformerConfig, train: TrainingConfig
+) -> TinyTransformerResult | None:
     """The shipped result of these settings (checked), or None when none was shipped.
 
     Raises :class:`ShippedRunError` when the shipped file fails a check.
@@ -99,7 +110,7 @@ def _verified_file(task: str) -> Path:
 
 
 @functools.lru_cache(maxsize=2 * len(SEEDS))
-def _load(task: str, seed: int) -> LearningResult:
+def _load(task: str, seed: int) -> TinyTransformerResult:
     path = _verified_file(task)
     model, train = DEFAULTS[task]
     with np.load(path, allow_pickle=False) as stored:
@@ -113,12 +124,12 @@ def _load(task: str, seed: int) -> LearningResult:
         }
     meta = json.loads(str(get["meta"]))
     final = arrays_from_dict(_under("final/", get), model)
-    result = LearningResult(
+    result = TinyTransformerResult(
         model=model,
         train=dataclasses.replace(train, seed=seed),
         eval_steps=read_only(get["eval_steps"]),
-        loss=read_only(get["loss"]),
-        accuracy=read_only(get["accuracy"]),
+        train_loss=read_only(get["loss"]),
+        held_out=read_only(get["accuracy"]),
         scores={name: read_only(value) for name, value in _under("score/", get).items()},
         probe=read_only(get["probe"]),
         snapshot_steps=read_only(get["snapshot_steps"]),
@@ -143,18 +154,18 @@ def _under(prefix: str, named: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return {k.removeprefix(prefix): v for k, v in named.items() if k.startswith(prefix)}
 
 
-def _train_dict(train: TaskTrainingConfig) -> dict:
+def _train_dict(train: TrainingConfig) -> dict:
     return dataclasses.asdict(dataclasses.replace(train, seed=0))
 
 
-def _result_arrays(result: LearningResult) -> dict[str, np.ndarray]:
+def _result_arrays(result: TinyTransformerResult) -> dict[str, np.ndarray]:
     """One result as named arrays: curves, scores, final matrices and a JSON ``meta``."""
     meta = {
         "stop_reason": result.stop_reason,
         "seconds": round(result.seconds, 2),
         "steps_to_target": result.steps_to_target,
     }
-    named = {name: np.asarray(getattr(result, name)) for name in CURVES}
+    named = {name: np.asarray(getattr(result, field)) for name, field in CURVES.items()}
     named |= {f"score/{name}": np.asarray(value) for name, value in result.scores.items()}
     named |= {f"final/{name}": value for name, value in arrays_to_dict(result.final).items()}
     named["meta"] = np.array(json.dumps(meta))

@@ -26,15 +26,16 @@ import torch
 from torch import nn
 
 from attention_core.boundary.arrays import read_only
-from attention_core.learning.config import TaskTrainingConfig, TinyTransformerConfig
+from attention_core.learning.config import TinyTransformerConfig, check_task_training
 from attention_core.learning.forward import ModelArrays, forward
 from attention_core.learning.model import TinyTransformer, weights_as_arrays
 from attention_core.learning.patterns import head_scores
-from attention_core.learning.result import LearningProgress, LearningResult
+from attention_core.learning.result import TinyTransformerResult
 from attention_core.learning.tasks import IGNORE, Batch, Task, get_task, is_held_out
-from attention_core.training.budget import Budget
-from attention_core.training.loop import in_turn, train_loop
+from attention_core.training.config import TrainingConfig
+from attention_core.training.loop import TurnQueue, in_turn, train_loop
 from attention_core.training.optimiser import AdamW
+from attention_core.training.result import TrainingProgress
 
 N_SNAPSHOTS = 20
 N_HELD_OUT = 512
@@ -73,18 +74,21 @@ def _loss(model: TinyTransformer, batch: Batch) -> tuple[torch.Tensor, torch.Ten
 
 def train_model(
     config: TinyTransformerConfig,
-    train: TaskTrainingConfig,
-    progress: Callable[[LearningProgress], None] | None = None,
+    train: TrainingConfig,
+    progress: Callable[[TrainingProgress], None] | None = None,
     waiting: Callable[[int], None] | None = None,
-) -> LearningResult:
+    turns: TurnQueue | None = None,
+) -> TinyTransformerResult:
     """Train a :class:`TinyTransformer` on ``config.task``: one thread, seeded, bounded.
 
-    Trainings take turns (:data:`hosting.turns.TRAININGS`); ``waiting(ahead)``
-    is called while runs are ahead of this one. On one machine the same configs
-    give the same numbers. ``progress`` is called after every evaluation; an
-    exception from either callback ends the run (nothing is returned, nothing kept).
+    Trainings take turns in ``turns`` (the page passes :data:`hosting.turns.TRAININGS`;
+    None trains at once); ``waiting(ahead)`` is called while runs are ahead of this one.
+    On one machine the same configs give the same numbers. ``progress`` is called after
+    every evaluation; an exception from either callback ends the run (nothing is
+    returned, nothing kept).
     """
-    return in_turn(lambda: _train(config, train, progress), waiting)
+    check_task_training(train)
+    return in_turn(lambda: _train(config, train, progress), waiting, turns=turns)
 
 
 def _scored_sequences(config: TinyTransformerConfig, held_out: Batch) -> np.ndarray:
@@ -102,9 +106,9 @@ class _TaskRun:
     def __init__(
         self,
         config: TinyTransformerConfig,
-        train: TaskTrainingConfig,
+        train: TrainingConfig,
         model: TinyTransformer,
-        progress: Callable[[LearningProgress], None] | None,
+        progress: Callable[[TrainingProgress], None] | None,
     ) -> None:
         self.config, self.train, self.model, self.progress = config, train, model, progress
         self.task = get_task(config.task)
@@ -115,6 +119,8 @@ class _TaskRun:
         self.scores: list[dict[str, np.ndarray]] = []
         self.snapshots: list[tuple[int, ModelArrays]] = []
         self.reached: int | None = None  # the evaluated step that first met the target
+        assert train.target_accuracy is not None  # check_task_training refused a run without
+        self.target = train.target_accuracy
 
     def learning_rate(self, step: int) -> float:
         return learning_rate(self.train, step, self.reached)
@@ -138,29 +144,28 @@ class _TaskRun:
     def report(self, step: int, seconds: float) -> None:
         if self.progress is not None:
             _, loss, accuracy = self.history[-1]
-            self.progress(LearningProgress(step, self.train.steps, loss, accuracy, seconds))
+            self.progress(TrainingProgress(step, self.train.steps, loss, accuracy, seconds))
 
     def stop_reason(self, step: int) -> str | None:
         train, accuracy = self.train, self.history[-1][2]
-        if self.reached is None and accuracy >= train.target_accuracy:
+        if self.reached is None and accuracy >= self.target:
             self.reached = step
         if self.reached is None or step < self.reached + train.extra_steps:
             return None
-        reason = f"reached {train.target_accuracy:.1%} held-out accuracy at step {self.reached}"
+        reason = f"reached {self.target:.1%} held-out accuracy at step {self.reached}"
         return reason + (f" and trained on to step {step}" if step > self.reached else "")
 
 
 def _train(
     config: TinyTransformerConfig,
-    train: TaskTrainingConfig,
-    progress: Callable[[LearningProgress], None] | None,
-) -> LearningResult:
+    train: TrainingConfig,
+    progress: Callable[[TrainingProgress], None] | None,
+) -> TinyTransformerResult:
     started = time.perf_counter()
     model = TinyTransformer(config, train.seed)
     optimiser = AdamW(model.parameters(), train.learning_rate, train.weight_decay)
     run = _TaskRun(config, train, model, progress)
-    budget = Budget(train.steps, train.eval_every, train.max_seconds, evaluate_untrained=True)
-    stop_reason = train_loop(run, optimiser, budget, started)
+    stop_reason = train_loop(run, optimiser, train, started, evaluate_untrained=True)
     return _result(
         config, train, run.history, run.scores, run.snapshots, run.scored[0], stop_reason, started
     )
@@ -175,7 +180,7 @@ def _mean_scores(task: Task, scored: np.ndarray, weights: np.ndarray) -> dict[st
     return {name: np.nanmean([s[name] for s in per_sequence], axis=0) for name in task.score_names}
 
 
-def learning_rate(train: TaskTrainingConfig, step: int, reached: int | None) -> float:
+def learning_rate(train: TrainingConfig, step: int, reached: int | None) -> float:
     """The rate of ``step``: constant until the target is reached, then linearly to 0.
 
     ``reached``: the evaluated step where held-out accuracy first met the target.
@@ -195,25 +200,25 @@ def _thin(snapshots: list[tuple[int, ModelArrays]]) -> list[tuple[int, ModelArra
 
 def _result(
     config: TinyTransformerConfig,
-    train: TaskTrainingConfig,
+    train: TrainingConfig,
     history: list[tuple[int, float, float]],
     scores: list[dict[str, np.ndarray]],
     snapshots: list[tuple[int, ModelArrays]],
     probe: np.ndarray,
     stop_reason: str,
     started: float,
-) -> LearningResult:
+) -> TinyTransformerResult:
     """The run's curves, ~N_SNAPSHOTS snapshots and their attention on the probe, read-only."""
     steps, loss, accuracy = (read_only(column) for column in zip(*history, strict=True))
     reached = np.flatnonzero(accuracy >= 0.99)
     kept = _thin(snapshots)
     snapshot_weights = np.stack([forward(arrays, config, probe).weights for _, arrays in kept])
-    return LearningResult(
+    return TinyTransformerResult(
         model=config,
         train=train,
         eval_steps=steps,
-        loss=loss,
-        accuracy=accuracy,
+        train_loss=loss,
+        held_out=accuracy,
         scores={name: read_only([s[name] for s in scores]) for name in scores[0]},
         probe=read_only(probe),
         snapshot_steps=read_only([step for step, _ in kept]),

@@ -10,6 +10,6 @@ share, ``head_measures`` the per-head summaries of Clark et al. (2019) and
 """
 
 from attention_core.pretrained.checkpoint import Checkpoint, load_checkpoint
-from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace, Tokens
+from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTokens, ModelTrace
 
-__all__ = ["BlockTrace", "Checkpoint", "ModelInfo", "ModelTrace", "Tokens", "load_checkpoint"]
+__all__ = ["BlockTrace", "Checkpoint", "ModelInfo", "ModelTokens", "ModelTrace", "load_checkpoint"]

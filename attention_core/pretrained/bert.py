@@ -36,8 +36,8 @@ from attention_core.pretrained.trace import (
     Attended,
     BlockTrace,
     ModelInfo,
+    ModelTokens,
     ModelTrace,
-    Tokens,
     block_trace,
 )
 
@@ -147,7 +147,7 @@ def from_weights(weights: BertWeights) -> Bert:
     return Bert(info, weights)
 
 
-def tokenize(tokenizer: WordPiece, text: str) -> Tokens:
+def tokenize(tokenizer: WordPiece, text: str) -> ModelTokens:
     """``[CLS] text [SEP]`` by :func:`loading.encode` (its checks and its cut)."""
     encoded = loading.encode(tokenizer, text)
-    return Tokens(encoded.ids, encoded.tokens, encoded.labels, encoded.cut)
+    return ModelTokens(encoded.ids, encoded.tokens, encoded.labels, encoded.cut)

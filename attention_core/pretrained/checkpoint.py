@@ -28,10 +28,10 @@ from attention_core.pretrained.gguf_checkpoint import load_gguf_model
 from attention_core.pretrained.gguf_tokenizer import gguf_tokenizer
 from attention_core.pretrained.loading import WordPiece
 from attention_core.pretrained.token_text import style_of, token_texts
-from attention_core.pretrained.trace import Model, ModelInfo, ModelTrace, Tokens
+from attention_core.pretrained.trace import Model, ModelInfo, ModelTokens, ModelTrace
 
 
-def decoder_tokenize(tokenizer: WordPiece, text: str) -> Tokens:
+def decoder_tokenize(tokenizer: WordPiece, text: str) -> ModelTokens:
     """The tokenizer's own encoding of ``text`` (its special tokens too), cut to MAX_TOKENS
     from the end (a decoder reads one text: its first tokens are kept)."""
     cleaned = loading.clean_text(text)
@@ -41,7 +41,7 @@ def decoder_tokenize(tokenizer: WordPiece, text: str) -> Tokens:
     if not encoding.ids:
         raise InputError("The model finds no tokens in this text: type a few words.")
     tokens = tuple(encoding.tokens[:MAX_TOKENS])
-    return Tokens(
+    return ModelTokens(
         ids=np.asarray(encoding.ids[:MAX_TOKENS], dtype=np.int64),
         tokens=tokens,
         labels=unique_labels(token_texts(tokens, style_of(tokenizer.whole))),
@@ -55,7 +55,7 @@ class Family:
 
     label: str
     load: Callable[[Path, settings.Config], Model]
-    tokenize: Callable[[WordPiece, str], Tokens]
+    tokenize: Callable[[WordPiece, str], ModelTokens]
 
 
 #: config.json's ``model_type`` -> the family that runs it.
@@ -85,8 +85,8 @@ class Checkpoint:
     def info(self) -> ModelInfo:
         return self.model.info
 
-    def tokenize(self, text: str) -> Tokens:
-        """``text`` as the model's tokens, cut to MAX_TOKENS (``Tokens.cut`` says how many)."""
+    def tokenize(self, text: str) -> ModelTokens:
+        """``text`` as the model's tokens, cut to MAX_TOKENS (``ModelTokens.cut`` says how many)."""
         return self.family.tokenize(self.tokenizer, text)
 
     def token_names(self, ids: np.ndarray | list[int]) -> list[str]:

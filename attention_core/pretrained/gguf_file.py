@@ -17,8 +17,8 @@ executed and nothing is copied: each tensor is a read-only view of the mapped fi
 The ``gguf`` package's own ``GGUFReader`` reads the same fields, and the tests check
 that both agree. It is not used here because it keeps every string of the metadata as
 two NumPy arrays: a vocabulary of tens of thousands of tokens then costs more memory
-than the model's own 4-bit weights, and seconds per load (BENCHMARKS.md, "A real
-decoder", measures both readers).
+than the model's own 4-bit weights, and a slow load (benchmarks/real_decoder.py
+measures both readers).
 The constants (value and tensor types, block sizes) and the dequantisation come from
 the ``gguf`` package.
 """

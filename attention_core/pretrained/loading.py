@@ -178,7 +178,8 @@ def mapped_tensor(path: Path, name: str) -> np.ndarray:
     The file's documented layout: an 8-byte little-endian header length, a JSON
     header giving each tensor's dtype, shape and byte range, then the data. Only
     the pages of the rows used are ever loaded: the word embeddings (47 MB) cost
-    the server ~1.5 kB per distinct token instead of 47 MB (BENCHMARKS.md, memory).
+    the server one row per distinct token instead of 47 MB (the page's memory is measured
+    by benchmarks/pretrained.py).
     """
     with path.open("rb") as handle:
         size = int.from_bytes(handle.read(8), "little")

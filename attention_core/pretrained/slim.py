@@ -2,8 +2,8 @@ r"""What a page keeps of one forward pass: every layer's weights, not every laye
 
 A whole :class:`~attention_core.pretrained.trace.ModelTrace` keeps, for *every* layer, Q,
 K, V (and a rotary model's turned copies), four ``(H, T, T)`` score matrices and the
-context: a 30-layer decoder at 128 tokens holds 169 MB, too much to cache per input on a
-shared server, though a page draws one layer's steps at a time. A :class:`SlimTrace` keeps
+context: for a 30-layer decoder at 128 tokens, too much to cache per input on a shared
+server (benchmarks/decoders.py); a page draws one layer at a time. A :class:`SlimTrace` keeps
 what the views draw for every layer, the attention weights ``(L, H, T, T)``, plus each
 layer's input ``(L, T, d)`` and the last one's output, from which :func:`layer_steps`
 recomputes one layer's every step exactly (the same function on the same input gives the

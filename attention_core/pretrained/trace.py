@@ -37,7 +37,7 @@ class ModelInfo:
 
 
 @dataclass(frozen=True)
-class Tokens:
+class ModelTokens:
     """A tokenized text, cut to the page's token limit."""
 
     ids: np.ndarray  #: (T,) int64 vocabulary ids

@@ -42,7 +42,7 @@ from attention_core.boundary.validation import check_heads_divide, check_positiv
 from attention_core.maths.positional import sinusoidal_encoding
 from attention_core.timeseries.options import FEATURE_ACTIVATIONS
 from attention_core.training.attention import MultiHeadAttention
-from attention_core.training.budget import check_training_budget
+from attention_core.training.config import TrainingConfig, TrainingLimits
 from attention_core.training.feed_forward import FeedForward
 
 #: The inputs the forecaster can give a mask besides its name: a sliding window's width
@@ -96,31 +96,16 @@ class ForecasterConfig:
         _choice(self.mask, model_masks(), "mask")
 
 
-@dataclass(frozen=True)
-class ForecasterTrainingConfig:
-    """Budget and optimiser of one training run (hashable: part of the cache key).
-
-    Training stops after ``steps`` Adam steps, after ``patience`` evaluations
-    (every ``eval_every`` steps) without a better validation loss, or after
-    ``max_seconds``; the weights of the best evaluation are kept.
-    """
-
-    steps: int = 300
-    batch_size: int = 64
-    learning_rate: float = 0.003
-    eval_every: int = 10
-    patience: int = 10
-    seed: int = 0
-    max_seconds: float = MAX_TRAIN_SECONDS
-
-    def __post_init__(self) -> None:
-        check_training_budget(
-            self, most_steps=MAX_TRAIN_STEPS, largest_batch=1024, most_seconds=MAX_TRAIN_SECONDS
-        )
-        check_positive_int(self.patience, "The patience")
+#: The most the time-series page lets one run train.
+LIMITS = TrainingLimits(steps=MAX_TRAIN_STEPS, batch_size=1024, seconds=MAX_TRAIN_SECONDS)
+#: The forecaster's training: 300 Adam steps at most, stopping after 10 evaluations
+#: (every 10 steps) without a lower validation loss; the best weights are kept.
+FORECAST_TRAINING = TrainingConfig(
+    steps=300, eval_every=10, max_seconds=MAX_TRAIN_SECONDS, patience=10
+)
 
 
-class FeatureEmbedding(nn.Module):
+class TrainableFeatureEmbedding(nn.Module):
     r""":math:`\tilde X = g(XW + b)`: ``(B, T, p)`` -> ``(B, T, d_model)``."""
 
     def __init__(self, n_features: int, d_model: int, activation: str) -> None:
@@ -175,7 +160,9 @@ class SeriesForecaster(nn.Module):
     def __init__(self, config: ForecasterConfig) -> None:
         super().__init__()
         self.config = config
-        self.embeddings = FeatureEmbedding(config.n_features, config.d_model, config.activation)
+        self.embeddings = TrainableFeatureEmbedding(
+            config.n_features, config.d_model, config.activation
+        )
         self.positions = PositionalEncoding(config.window, config.d_model, config.positional)
         self.layers = nn.ModuleList(AttentionLayer(config) for _ in range(config.n_layers))
         self.head = nn.Linear(config.d_model, 1)
@@ -198,8 +185,12 @@ def step_macs(config: ForecasterConfig, batch_size: int) -> int:
     return rows * config.n_features * config.d_model + config.n_layers * per_layer
 
 
-def check_budget(config: ForecasterConfig, train: ForecasterTrainingConfig) -> None:
-    """Raise InputError when one step of this model would be too slow for the time budget."""
+def check_budget(config: ForecasterConfig, train: TrainingConfig) -> None:
+    """Raise InputError when ``train`` is beyond the page's limits, or one step of this model
+    would be too slow for the time budget."""
+    if train.patience is None or train.target_accuracy is not None:
+        raise ValueError("The forecaster trains with patience, to no target accuracy.")
+    LIMITS.check(train)
     macs = step_macs(config, train.batch_size)
     if macs > MAX_STEP_MACS:
         raise InputError(

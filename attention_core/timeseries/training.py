@@ -21,44 +21,25 @@ from torch import nn
 
 from attention_core.boundary.arrays import read_only
 from attention_core.boundary.errors import InputError
-from attention_core.timeseries.model import (
-    ForecasterConfig,
-    ForecasterTrainingConfig,
-    SeriesForecaster,
-    check_budget,
-)
+from attention_core.timeseries.model import ForecasterConfig, SeriesForecaster, check_budget
 from attention_core.timeseries.windows import ForecastErrors, SeriesDataset, forecast_errors
-from attention_core.training.budget import Budget
-from attention_core.training.loop import in_turn, train_loop
+from attention_core.training.config import TrainingConfig
+from attention_core.training.loop import TurnQueue, in_turn, train_loop
 from attention_core.training.optimiser import AdamW
+from attention_core.training.result import TrainingProgress, TrainingResult
 
 
 @dataclass(frozen=True)
-class TrainingProgress:
-    """Handed to the progress callback after every evaluation."""
-
-    step: int
-    steps: int
-    train_loss: float
-    val_loss: float
-    seconds: float
-
-
-@dataclass(frozen=True)
-class TrainingResult:
+class ForecasterResult(TrainingResult):
     """Everything a page shows after training, as read-only NumPy arrays (safe to share).
 
-    ``E`` evaluations, ``M`` validation windows, ``L`` layers, ``H`` heads.
+    ``E`` evaluations, ``M`` validation windows, ``L`` layers, ``H`` heads. ``held_out``
+    is the validation loss; ``train_loss`` the mean MSE since the previous evaluation.
     Forecasts are levels in the target's own units, also when the model forecast
     changes; the losses are in the model's scaled units (of changes, then).
     """
 
-    eval_steps: np.ndarray  #: (E,)
-    train_loss: np.ndarray  #: (E,) mean MSE (scaled units) since the previous evaluation
-    val_loss: np.ndarray  #: (E,)
     best_step: int
-    stop_reason: str
-    seconds: float
     val_labels: tuple[str, ...]  #: (M,) the date of each forecast value
     actual: np.ndarray  #: (M,)
     predicted: np.ndarray  #: (M,)
@@ -111,20 +92,22 @@ def _attention_summary(weights: list[torch.Tensor]) -> tuple[np.ndarray, np.ndar
 def train_model(
     dataset: SeriesDataset,
     config: ForecasterConfig,
-    train: ForecasterTrainingConfig,
+    train: TrainingConfig,
     progress: Callable[[TrainingProgress], None] | None = None,
     waiting: Callable[[int], None] | None = None,
-) -> TrainingResult:
+    turns: TurnQueue | None = None,
+) -> ForecasterResult:
     """Train a :class:`SeriesForecaster` on ``dataset`` with Adam on the MSE; bounded and seeded.
 
-    One thread; trainings take turns (:data:`hosting.turns.TRAININGS`) and
-    ``waiting(ahead)`` is called while runs are ahead of this one. The same data,
+    One thread; trainings take turns in ``turns`` (the page passes
+    :data:`hosting.turns.TRAININGS`; None trains at once) and ``waiting(ahead)`` is called
+    while runs are ahead of this one. The same data,
     configs and seed give the same numbers. ``progress`` is called after every evaluation.
     """
     if config.window != dataset.window or config.n_features != dataset.features.shape[1]:
         raise ValueError("The model's window and feature count must match the dataset's.")
     check_budget(config, train)
-    return in_turn(lambda: _train(dataset, config, train, progress), waiting, seed=train.seed)
+    return in_turn(lambda: _train(dataset, config, train, progress), waiting, train.seed, turns)
 
 
 class _ForecastRun:
@@ -138,13 +121,15 @@ class _ForecastRun:
         model: SeriesForecaster,
         windows: _Windows,
         dataset: SeriesDataset,
-        train: ForecasterTrainingConfig,
+        train: TrainingConfig,
         progress: Callable[[TrainingProgress], None] | None,
     ) -> None:
         self.model, self.windows, self.train, self.progress = model, windows, train, progress
         self.train_ends = torch.from_numpy(dataset.train_ends)
         self.val_ends = torch.from_numpy(dataset.val_ends)
         self.generator = torch.Generator().manual_seed(train.seed)
+        assert train.patience is not None  # check_budget refused a run without
+        self.patience = train.patience
         self.history: list[tuple[int, float, float]] = []
         self.best = (math.inf, 0, {k: v.clone() for k, v in model.state_dict().items()})
 
@@ -172,7 +157,7 @@ class _ForecastRun:
             self.progress(TrainingProgress(step, self.train.steps, train_loss, val_loss, seconds))
 
     def stop_reason(self, step: int) -> str | None:
-        if step - self.best[1] >= self.train.patience * self.train.eval_every:
+        if step - self.best[1] >= self.patience * self.train.eval_every:
             return f"stopped early at step {step}: validation loss no longer improved"
         return None
 
@@ -180,9 +165,9 @@ class _ForecastRun:
 def _train(
     dataset: SeriesDataset,
     config: ForecasterConfig,
-    train: ForecasterTrainingConfig,
+    train: TrainingConfig,
     progress: Callable[[TrainingProgress], None] | None,
-) -> TrainingResult:
+) -> ForecasterResult:
     """Adam steps on random training windows, evaluation every ``eval_every``; the best weights."""
     started = time.perf_counter()
     model = SeriesForecaster(config)
@@ -190,8 +175,7 @@ def _train(
     _, initial_weights = _evaluate(model, windows, torch.from_numpy(dataset.val_ends))
     optimiser = AdamW(model.parameters(), train.learning_rate)  # weight decay 0: Adam
     run = _ForecastRun(model, windows, dataset, train, progress)
-    budget = Budget(train.steps, train.eval_every, train.max_seconds, stop_on_divergence=True)
-    stop_reason = train_loop(run, optimiser, budget, started)
+    stop_reason = train_loop(run, optimiser, train, started, stop_on_divergence=True)
     if not run.history:
         raise InputError(
             "Training diverged at once. Choose z-score scaling or a smaller learning rate."
@@ -210,7 +194,7 @@ def _train(
 
 
 def _result(model, windows, dataset, history, best_step, stop_reason, initial_weights, seconds):
-    """Forecasts in the target's units and attention summaries, as a :class:`TrainingResult`."""
+    """Forecasts in the target's units and attention summaries, as a :class:`ForecasterResult`."""
     val_ends = torch.from_numpy(dataset.val_ends)
     forecast, final_weights = _evaluate(model, windows, val_ends)
 
@@ -222,10 +206,10 @@ def _result(model, windows, dataset, history, best_step, stop_reason, initial_we
     after, last_after = _attention_summary(final_weights)
     last_end = int(dataset.val_ends[-1])
     steps, train_loss, val_loss = (read_only(column) for column in zip(*history, strict=True))
-    return TrainingResult(
+    return ForecasterResult(
         eval_steps=steps,
         train_loss=train_loss,
-        val_loss=val_loss,
+        held_out=val_loss,
         best_step=best_step,
         stop_reason=stop_reason,
         seconds=seconds,

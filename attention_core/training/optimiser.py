@@ -10,8 +10,8 @@ r"""AdamW for the two trained models, written out (both training loops use it).
 The same arithmetic, in the same order, as ``torch.optim.AdamW`` (single-tensor
 path; ``tests/core/test_optimiser.py`` compares them step by step). Why not
 torch's own: constructing any ``torch.optim`` optimiser imports
-``torch._dynamo`` and SymPy, about 65 MB of memory and 1.2 s that a classroom
-server would pay for nothing (measured: BENCHMARKS.md). With ``weight_decay=0``
+``torch._dynamo`` and SymPy, memory and an import's wait that a classroom server
+would pay for nothing (a class's peak memory: benchmarks/class_mix.py). With ``weight_decay=0``
 this is Adam. The learning rate may change between steps (:attr:`learning_rate`).
 
 Needs PyTorch; imported only by the training loops.

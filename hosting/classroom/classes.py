@@ -23,7 +23,7 @@ from hosting.classroom.records import (
     NOT_OPEN,
     Answered,
     ClassGoneError,
-    ClassState,
+    ClassRecord,
     Created,
     FullError,
     NotTeacherError,
@@ -100,7 +100,7 @@ class Classes:
                 return Started(code, key, expires_at)
         raise FullError("No free class code was found. Try again.")  # pragma: no cover
 
-    def state(self, code: str) -> ClassState:
+    def state(self, code: str) -> ClassRecord:
         """The class as followers draw it. :class:`ClassGoneError` if it is not open."""
         state = self.store.state(self._code(code), self.clock())
         if state is None:
@@ -115,7 +115,7 @@ class Classes:
         return version
 
     # --- students --------------------------------------------------------------------------
-    def join(self, code: str, student: str) -> ClassState:
+    def join(self, code: str, student: str) -> ClassRecord:
         """Enter (or say "still here" to) a class. :class:`FullError` at ``MAX_STUDENTS``
         present (those heard from in the last ``PRESENT_SECONDS``)."""
         state = self.state(code)

@@ -54,8 +54,8 @@ RECONNECT_SECONDS: Final = 60.0
 WATCH_SECONDS: Final = 0.1
 POLL_SECONDS: Final = 1.0  #: how often the teacher's answers panel redraws
 #: Students' apps a server reruns at once after a change (the next when one's run has ended):
-#: a class of 100 rerun at the same instant held up everybody else's runs on that server
-#: for seconds (BENCHMARKS.md, "A live class").
+#: a class of 100 rerun at the same instant holds up everybody else's runs on that server
+#: (benchmarks/class_session.py times the other students' changes meanwhile).
 RERUNS_AT_ONCE: Final = 1
 RERUN_PATIENCE_SECONDS: Final = 2.0  #: an app that has not redrawn by then frees its place
 #: An app busy with a run of its own declines a rerun and frees its place at once; it is

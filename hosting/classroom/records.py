@@ -28,7 +28,7 @@ class Started:
 
 
 @dataclass(frozen=True)
-class ClassState:
+class ClassRecord:
     """One read of a class.
 
     ``version`` grows with every change the teacher makes (view, question,

@@ -21,7 +21,7 @@ from redis.backoff import ExponentialWithJitterBackoff
 from redis.commands.core import Script
 from redis.retry import Retry
 
-from hosting.classroom.records import Answered, ClassState, Created, RequestUse, unavailable_on
+from hosting.classroom.records import Answered, ClassRecord, Created, RequestUse, unavailable_on
 from hosting.classroom.redis_scripts import (
     ANSWER,
     ASK,
@@ -121,14 +121,14 @@ class RedisStore:
         return None if version is None else int(version)
 
     @unavailable
-    def state(self, code: str, now: float) -> ClassState | None:
+    def state(self, code: str, now: float) -> ClassRecord | None:
         with self._redis.pipeline(transaction=True) as pipe:
             pipe.hgetall(self.prefix(code) + "meta")
             pipe.llen(self.prefix(code) + "asked")
             meta, asked = pipe.execute()
         if not _open(meta.get("expires_at"), now):
             return None
-        return ClassState(
+        return ClassRecord(
             code=code,
             version=int(meta["version"]),
             expires_at=float(meta["expires_at"]),

@@ -2,22 +2,18 @@
 
 ``ATTENTION_CLASS_STORE`` (an environment variable, or a Streamlit secret of
 that name, which the app passes in) holds ``redis://host:port/db`` for Redis;
-empty or unset means SQLite at ``ATTENTION_DATA_DIR``/classes.sqlite3
-(``data/`` beside the app by default).
+empty or unset means SQLite in the data folder (:func:`hosting.settings.class_store_file`).
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from hosting.classroom.sqlite_store import SQLiteStore
 from hosting.classroom.store import ClassStore
+from hosting.settings import class_store_file
 
 SETTING = "ATTENTION_CLASS_STORE"
-DATA_DIR_SETTING = "ATTENTION_DATA_DIR"
-DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "data"
-SQLITE_FILE = "classes.sqlite3"
 
 
 def store_url(secret: str | None = None) -> str:
@@ -33,5 +29,4 @@ def open_store(url: str = "") -> ClassStore:
         return RedisStore(url)
     if url:
         raise ValueError(f"{SETTING} must be a redis:// URL or empty, not {url[:20]!r}")
-    data_dir = Path(os.environ.get(DATA_DIR_SETTING) or DEFAULT_DATA_DIR)
-    return SQLiteStore(data_dir / SQLITE_FILE)
+    return SQLiteStore(class_store_file())

@@ -24,7 +24,7 @@ from hosting.classroom.records import (
     FULL,
     NOT_OPEN,
     Answered,
-    ClassState,
+    ClassRecord,
     Created,
     RequestUse,
     unavailable_on,
@@ -122,7 +122,7 @@ class SQLiteStore:
         return int(row[0]) if row else None
 
     @unavailable
-    def state(self, code: str, now: float) -> ClassState | None:
+    def state(self, code: str, now: float) -> ClassRecord | None:
         with self._lock:
             row = self._db.execute(
                 "SELECT version, expires_at, page, query, question_id, revealed FROM classes "
@@ -137,7 +137,7 @@ class SQLiteStore:
                 "SELECT body FROM questions WHERE code = ? AND id = ?", (code, question_id)
             ).fetchone()
             n_asked = int(asked.fetchone()[0])
-        return ClassState(
+        return ClassRecord(
             code=code,
             version=int(version),
             expires_at=float(expires_at),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from hosting.classroom.records import Answered, ClassState, Created, RequestUse
+from hosting.classroom.records import Answered, ClassRecord, Created, RequestUse
 
 
 class ClassStore(Protocol):
@@ -34,7 +34,7 @@ class ClassStore(Protocol):
     def version(self, code: str, now: float) -> int | None:
         """The class's version; None if gone. What the class watcher reads: one cheap read."""
 
-    def state(self, code: str, now: float) -> ClassState | None:
+    def state(self, code: str, now: float) -> ClassRecord | None:
         """Everything a follower draws; None if gone."""
 
     def set_view(self, code: str, page: str, query_json: str) -> int:

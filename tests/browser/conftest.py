@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hosting.local_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server
+from harness.local_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server
 from tests.browser.helpers import ARTIFACTS
 
 

@@ -26,7 +26,7 @@ def wait_ready(page: Page, timeout: float = 60_000) -> None:
 
 
 def screenshot(page: Page, name: str) -> Path:
-    """Save a full-page screenshot under test-artifacts/ (used by the README)."""
+    """Save a full-page screenshot under test-artifacts/ (used by the docs)."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)

@@ -16,9 +16,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
+from harness.local_server import ROOT, running_server
 from hosting.classroom.classes import Classes
-from hosting.classroom.settings import DATA_DIR_SETTING, open_store
-from hosting.local_server import ROOT, running_server
+from hosting.classroom.settings import open_store
+from hosting.settings import DATA_DIR_SETTING
 from tests.browser.helpers import ARTIFACTS, EXCEPTION, as_shown, wait_ready
 
 FOLLOW_MS = 10_000  #: generous for a loaded test machine; the benchmark measures the real time
@@ -149,7 +150,7 @@ def test_a_class_follows_answers_and_refuses_a_forged_key(
     assert store.present(code) == 2
     panel = teacher.get_by_test_id("stExpander").filter(has_text="The class's answers")
     expect(panel.get_by_test_id("stPlotlyChart")).to_be_visible()
-    panel.screenshot(path=str(ARTIFACTS / "class_answers.png"))  # for the README
+    panel.screenshot(path=str(ARTIFACTS / "class_answers.png"))  # for docs/teaching.md
     click(teacher, "class_reveal")
     expect(panel.get_by_text("Revealed. The answer is")).to_be_visible(timeout=FOLLOW_MS)
     panel.screenshot(path=str(ARTIFACTS / "class_answers_revealed.png"))

@@ -6,8 +6,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from harness.series_files import real_series_dir
 from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
-from tests.real.series_files import real_series_dir
 
 CSV = "date,sales,comment\n" + "".join(
     f"2024-01-{day:02d},{10 + (day % 7) * 0.5:.2f},note {day}\n" for day in range(1, 32)

@@ -1,4 +1,4 @@
-"""The one local `streamlit run` (hosting/local_server.py) that tests and benchmarks start."""
+"""The one local `streamlit run` (harness/local_server.py) that tests and benchmarks start."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hosting.local_server import free_port, streamlit_command, url_of, wait_healthy
+from harness.local_server import free_port, streamlit_command, url_of, wait_healthy
 
 
 def test_the_command_runs_the_script_headless_on_loopback_without_usage_statistics() -> None:

@@ -7,7 +7,7 @@ import time
 import pytest
 import torch
 
-from attention_core.training.budget import Budget
+from attention_core.training.config import TrainingConfig
 from attention_core.training.loop import in_turn, train_loop
 from attention_core.training.optimiser import AdamW
 from hosting.turns import Turns
@@ -40,14 +40,17 @@ class Quadratic:
         return f"stopped by the run at {step}" if step == self.stop_at else None
 
 
-def run_loop(run: Quadratic, budget: Budget, started: float | None = None) -> str:
+def run_loop(
+    run: Quadratic, config: TrainingConfig, started: float | None = None, **flags: bool
+) -> str:
     optimiser = AdamW([run.weight], 0.1)
-    return train_loop(run, optimiser, budget, time.perf_counter() if started is None else started)
+    started = time.perf_counter() if started is None else started
+    return train_loop(run, optimiser, config, started, **flags)
 
 
 def test_the_loop_evaluates_every_interval_and_at_the_last_step() -> None:
     run = Quadratic()
-    reason = run_loop(run, Budget(steps=7, eval_every=3, max_seconds=60))
+    reason = run_loop(run, TrainingConfig(steps=7, eval_every=3, max_seconds=60))
     assert reason == "finished all 7 steps"
     assert [step for step, _ in run.evaluated] == run.reported == [3, 6, 7]
     assert run.rates == list(range(1, 8))
@@ -57,35 +60,39 @@ def test_the_loop_evaluates_every_interval_and_at_the_last_step() -> None:
 
 def test_an_untrained_evaluation_comes_first_without_a_training_loss() -> None:
     run = Quadratic()
-    run_loop(run, Budget(steps=4, eval_every=2, max_seconds=60, evaluate_untrained=True))
+    run_loop(run, TrainingConfig(steps=4, eval_every=2, max_seconds=60), evaluate_untrained=True)
     assert run.evaluated[0] == (0, None)
     assert [step for step, _ in run.evaluated] == [0, 2, 4]
 
 
 def test_the_mean_training_loss_since_the_last_evaluation_is_handed_over() -> None:
     run = Quadratic()
-    run_loop(run, Budget(steps=1, eval_every=1, max_seconds=60))
+    run_loop(run, TrainingConfig(steps=1, eval_every=1, max_seconds=60))
     assert run.evaluated == [(1, 9.0)]  # (0 - 3)^2 before the first update
 
 
 def test_the_run_stops_for_its_own_reason_after_reporting() -> None:
     run = Quadratic(stop_at=4)
     assert (
-        run_loop(run, Budget(steps=10, eval_every=2, max_seconds=60)) == "stopped by the run at 4"
+        run_loop(run, TrainingConfig(steps=10, eval_every=2, max_seconds=60))
+        == "stopped by the run at 4"
     )
     assert run.reported == [2, 4]
 
 
 def test_the_time_budget_stops_at_the_first_evaluation_past_it() -> None:
     run = Quadratic()
-    reason = run_loop(run, Budget(steps=10, eval_every=2, max_seconds=1), time.perf_counter() - 5)
+    reason = run_loop(
+        run, TrainingConfig(steps=10, eval_every=2, max_seconds=1), time.perf_counter() - 5
+    )
     assert reason == "stopped at step 2: time budget of 1 s used"
 
 
 def test_a_loss_that_is_not_finite_stops_before_the_update_when_asked() -> None:
     run = Quadratic(loss_scale=float("inf"))
-    budget = Budget(steps=5, eval_every=1, max_seconds=60, stop_on_divergence=True)
-    assert run_loop(run, budget) == "stopped at step 1: the loss became infinite (diverged)"
+    config = TrainingConfig(steps=5, eval_every=1, max_seconds=60)
+    reason = run_loop(run, config, stop_on_divergence=True)
+    assert reason == "stopped at step 1: the loss became infinite (diverged)"
     assert run.evaluated == [] and float(run.weight.detach()) == 0.0
 
 

@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from benchmarks.cluster import nginx_available, redis_available
+from harness.cluster import nginx_available, redis_available
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -30,7 +30,7 @@ def nginx() -> None:
 
 @pytest.fixture(scope="session")
 def redis_server() -> None:
-    """Debian's redis-server is there (benchmarks.cluster starts one per cluster)."""
+    """Debian's redis-server is there (harness.cluster starts one per cluster)."""
     if not redis_available():
         if os.environ.get("CI"):
             pytest.fail("redis-server is missing: `make test` installs it with apt (as root)")

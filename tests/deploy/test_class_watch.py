@@ -1,4 +1,4 @@
-"""The server's class watcher on a real server, seen on the wire (benchmarks/st_client.py).
+"""The server's class watcher on a real server, seen on the wire (harness/st_client.py).
 
 A student's browser sends nothing while the class is idle: the server's watcher
 (ui.classroom.watch) reads the class's version and, when the teacher changed
@@ -17,11 +17,12 @@ from collections.abc import Iterator
 import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from benchmarks.class_session import QUESTION
-from benchmarks.st_client import TRIGGER, Session
+from harness.class_session import QUESTION
+from harness.local_server import ROOT, running_server
+from harness.st_client import TRIGGER, Session
 from hosting.classroom.classes import Classes
-from hosting.classroom.settings import DATA_DIR_SETTING, open_store
-from hosting.local_server import ROOT, running_server
+from hosting.classroom.settings import open_store
+from hosting.settings import DATA_DIR_SETTING
 from tests.deploy.test_headless_client import _steer
 from tests.deploy.test_replicas import run_async
 

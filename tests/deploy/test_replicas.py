@@ -26,9 +26,9 @@ from typing import Any, TypeVar
 import pytest
 import websockets
 
-from benchmarks.capacity import weights_link
-from benchmarks.cluster import Cluster, running_cluster
-from benchmarks.st_client import TRIGGER, Session
+from harness.cluster import Cluster, running_cluster
+from harness.st_client import TRIGGER, Session
+from harness.students import weights_link
 from hosting.classroom.classes import Classes
 from hosting.classroom.settings import open_store
 

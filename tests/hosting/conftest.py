@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 import redis
 
+from harness.local_server import LOOPBACK, free_port
 from hosting.classroom.classes import Classes
 from hosting.classroom.redis_store import RedisStore
 from hosting.classroom.sqlite_store import SQLiteStore
 from hosting.classroom.store import ClassStore
-from hosting.local_server import LOOPBACK, free_port
 
 REDIS_SERVER = os.environ.get("REDIS_SERVER", "/usr/bin/redis-server")
 START_SECONDS = 10.0  #: how long redis-server may take to answer PING

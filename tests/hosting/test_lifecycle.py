@@ -11,7 +11,7 @@ from hosting.classroom.records import (
     FULL,
     Answered,
     ClassGoneError,
-    ClassState,
+    ClassRecord,
     Created,
     RefusedError,
     RequestUse,
@@ -31,7 +31,7 @@ def test_a_class_lives_from_start_to_end(classes: Classes) -> None:
     started = classes.start()
     code, key = started.code, started.key
     assert started.expires_at == START_TIME + 12 * 3600
-    assert classes.state(code) == ClassState(code=code, version=0, expires_at=started.expires_at)
+    assert classes.state(code) == ClassRecord(code=code, version=0, expires_at=started.expires_at)
     assert classes.version(code) == 0
 
     query = {"sentence": "<b>x</b> attends — ünïcødé ✓", "head": "2"}

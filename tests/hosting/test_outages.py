@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 import redis
 
+from harness.local_server import LOOPBACK, free_port
 from hosting.classroom.classes import Classes
 from hosting.classroom.records import ClassGoneError, Created, RequestUse, StoreUnavailableError
 from hosting.classroom.redis_store import RedisStore
 from hosting.classroom.sqlite_store import SQLiteStore
 from hosting.classroom.store import ClassStore
-from hosting.local_server import LOOPBACK, free_port
 from tests.hosting.conftest import START_TIME, FakeClock, redis_server_or_skip, running_redis
 
 UNAVAILABLE = "The class service cannot be reached right now"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from hosting.classroom import settings
+from hosting import settings
 from hosting.classroom.redis_store import RedisStore
 from hosting.classroom.settings import open_store, store_url
 from hosting.classroom.sqlite_store import SQLiteStore

@@ -11,15 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from hosting.models.packaged import SMOLLM2_INSTRUCT, installed, models_dir
+from hosting.models.packaged import SMOLLM2_INSTRUCT, installed
+from hosting.settings import packaged_dir
 
 
 def real_decoder_file() -> Path:
     """The real SmolLM2-135M-Instruct GGUF file (pinned size; its hash is tested once)."""
-    path = installed(SMOLLM2_INSTRUCT, models_dir())
+    path = installed(SMOLLM2_INSTRUCT, packaged_dir())
     if path is None:
         pytest.fail(
-            f"{SMOLLM2_INSTRUCT.file_name} is not in {models_dir()}: run `make model` "
+            f"{SMOLLM2_INSTRUCT.file_name} is not in {packaged_dir()}: run `make model` "
             "(python -m hosting.models.packaged) to fetch it from PyPI."
         )
     return path

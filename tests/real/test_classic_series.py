@@ -1,7 +1,7 @@
 """The page's default model, with the fix its diagnosis suggests, beats the naive forecast on
 classic real series: statsmodels' sunspots, Nile and CO₂ (benchmark 17 measures the ratios).
 
-`make test` fetches them (tests/real/series_files.py); without them this fails, saying so.
+`make test` fetches them (harness/series_files.py); without them this fails, saying so.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 
 import attention_core as ac
 from attention_core.timeseries.diagnosis import CHANGE
-from benchmarks.classic_series import AT_LEAST, CLASSIC, SEEDS, WINDOW, train
-from benchmarks.classic_series import classic_series as read_classic
-from tests.real.series_files import real_series_dir
+from harness.classic_series import AT_LEAST, CLASSIC, SEEDS, WINDOW, train
+from harness.classic_series import classic_series as read_classic
+from harness.series_files import real_series_dir
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -2,7 +2,7 @@
 there is one, a series of values offered as the target, the whitespace files in columns.
 
 The files come from statsmodels' pinned wheel (``make series``, see
-:mod:`tests.real.series_files`); nothing of it is committed.
+:mod:`harness.series_files`); nothing of it is committed.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import attention_core as ac
-from tests.real.series_files import real_series_dir
+from harness.series_files import real_series_dir
 
 # file → (time-axis columns, their kind, the default target, (rows, columns) read).
 # No time axis: cross sections (survey answers, states, firms), where rows are numbered.

@@ -1,149 +1,72 @@
-"""The shared-training cache (learning, time series): one run per key, bounded, never half-done."""
+"""The learning page's shared figures: built once per view for every session, never changed."""
 
 from __future__ import annotations
 
-import threading
-import time
+from dataclasses import replace
 
+import numpy as np
 import pytest
-from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
+import streamlit as st
 
-from ui.shared.training_cache import TrainingCache
-
-
-def test_two_sessions_asking_at_the_same_moment_train_once_and_share_the_result() -> None:
-    runs: TrainingCache[object, int] = TrainingCache(max_entries=4, ttl_seconds=60)
-    trainings, seen, waited = [], [], []
-    started = threading.Event()
-
-    def train(report) -> object:
-        trainings.append(threading.current_thread().name)
-        started.set()
-        for step in range(5):
-            report(step)
-            time.sleep(0.05)
-        return object()
-
-    def session() -> None:
-        seen.append(runs.get_or_train("reverse|seed 0", train, waited.append))
-
-    first = threading.Thread(target=session, name="first")
-    second = threading.Thread(target=session, name="second")
-    first.start()
-    started.wait()
-    second.start()  # asks while the first is training
-    first.join()
-    second.join()
-    assert trainings == ["first"]
-    assert len(seen) == 2 and seen[0] is seen[1]
-    assert waited and all(update is None or 0 <= update < 5 for update in waited)
-    assert runs.slot("reverse|seed 0").runs == 1
+from attention_core.learning.config import DEFAULTS
+from attention_core.learning.shipped import shipped_run
+from ui.figures.style import NORMAL, PRESENTATION
+from ui.figures.tables import trace_array
+from ui.learning.cache import Trained, answer, curves_figure, probe_target_figure, replay_figure
+from ui.learning.state import LearningState
 
 
-def test_many_threads_at_once_still_train_once() -> None:
-    runs: TrainingCache[int, int] = TrainingCache(max_entries=4, ttl_seconds=60)
-    calls = []
-    barrier = threading.Barrier(8)
-
-    def train(report) -> int:
-        calls.append(1)
-        time.sleep(0.1)
-        return 42
-
-    results = []
-
-    def session() -> None:
-        barrier.wait()
-        results.append(runs.get_or_train("key", train))
-
-    threads = [threading.Thread(target=session) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert calls == [1] and results == [42] * 8
+def shipped(task: str, seed: int = 0, style=NORMAL) -> Trained:
+    """A task's run trained ahead of time (no PyTorch), as the page would hold it."""
+    model, train = DEFAULTS[task]
+    train = replace(train, seed=seed)
+    result = shipped_run(model, train)
+    assert result is not None
+    return Trained(LearningState(task, model, train, style), result)
 
 
-@pytest.mark.parametrize("interruption", [StopException, RerunException])
-def test_a_rerun_that_stops_training_leaves_nothing_and_the_next_session_trains(
-    interruption: type[BaseException],
-) -> None:
-    runs: TrainingCache[str, int] = TrainingCache(max_entries=4, ttl_seconds=60)
-
-    def interrupted(report) -> str:
-        report(10)
-        # What Streamlit raises inside the script thread when the user reruns or leaves.
-        raise interruption(None) if interruption is RerunException else interruption()
-
-    with pytest.raises(interruption):
-        runs.get_or_train("sort", interrupted)
-    assert runs.cached("sort") is None
-    assert runs.slot("sort").progress is None  # no stale progress for the next session
-    assert runs.get_or_train("sort", lambda report: "trained") == "trained"
-    assert runs.slot("sort").runs == 2
+@pytest.fixture(autouse=True)
+def empty_caches() -> None:
+    st.cache_resource.clear()
 
 
-def test_a_session_waiting_while_another_is_interrupted_trains_itself() -> None:
-    runs: TrainingCache[str, int] = TrainingCache(max_entries=4, ttl_seconds=60)
-    started = threading.Event()
-    outcome = {}
-
-    def interrupted(report) -> str:
-        started.set()
-        time.sleep(0.3)
-        raise StopException()
-
-    def first() -> None:
-        try:
-            runs.get_or_train("k", interrupted)
-        except StopException:
-            outcome["first"] = "stopped"
-
-    thread = threading.Thread(target=first)
-    thread.start()
-    started.wait()
-    outcome["second"] = runs.get_or_train("k", lambda report: "second trained")
-    thread.join()
-    assert outcome == {"first": "stopped", "second": "second trained"}
+def test_the_same_view_is_built_once_and_another_view_apart() -> None:
+    first, again = shipped("sort"), shipped("sort")  # two sessions' reruns: equal, not the same
+    assert first is not again and first.digest == again.digest
+    steps = first.result.snapshot_steps
+    curves = curves_figure(first, int(steps[-1]))
+    assert curves_figure(again, int(steps[-1])) is curves
+    assert curves_figure(again, int(steps[0])) is not curves  # another marked step
+    assert replay_figure(again, 3) is replay_figure(first, 3)
+    assert replay_figure(first, 3) is not replay_figure(first, 4)
+    assert probe_target_figure(again) is probe_target_figure(first)
+    typed = (0, 1, 2, 2, 1, 0)
+    assert answer(again, typed) is answer(first, typed)
+    assert answer(first, typed) is not answer(first, (2, 2, 2, 1, 1, 1))
 
 
-def test_the_cache_keeps_at_most_max_entries_dropping_the_least_recently_used() -> None:
-    runs: TrainingCache[str, int] = TrainingCache(max_entries=2, ttl_seconds=60)
-    for key in ("a", "b"):
-        runs.get_or_train(key, lambda report, key=key: key)
-    runs.slot("a")  # used again: now "b" is the oldest
-    runs.get_or_train("c", lambda report: "c")
-    assert len(runs) == 2
-    assert runs.cached("a") == "a" and runs.cached("c") == "c" and runs.cached("b") is None
+def test_the_key_names_the_run_the_seed_and_the_style() -> None:
+    digest = shipped("sort").digest
+    assert shipped("sort", seed=1).digest != digest
+    assert shipped("sort", style=PRESENTATION).digest != digest
+    assert shipped("induction").digest != digest
+    trained = shipped("sort")
+    loss = trained.result.train_loss.copy()
+    loss[-1] += 1e-6  # another run of the same settings (a live one, say) that ended elsewhere
+    other = Trained(trained.state, replace(trained.result, train_loss=loss))
+    assert other.digest != digest
 
 
-def test_expired_results_are_trained_again() -> None:
-    runs: TrainingCache[str, int] = TrainingCache(max_entries=2, ttl_seconds=0.0)
-    runs.get_or_train("a", lambda report: "old")
-    time.sleep(0.01)
-    assert runs.get_or_train("a", lambda report: "new") == "new"
+def test_a_shared_answer_is_the_models_answer_on_the_typed_sequence() -> None:
+    from attention_core.learning.predict import predict
 
-
-def test_two_sessions_training_the_same_real_model_at_once_train_it_once() -> None:
-    from attention_core.learning import training
-    from attention_core.learning.config import DEFAULTS
-
-    runs: TrainingCache[training.LearningResult, training.LearningProgress] = TrainingCache(4, 60)
-    model, train = DEFAULTS["reverse"]
-    results, barrier = [], threading.Barrier(2)
-
-    def session() -> None:
-        barrier.wait()
-        results.append(
-            runs.get_or_train(
-                (model, train), lambda report: training.train_model(model, train, report)
-            )
-        )
-
-    threads = [threading.Thread(target=session) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert results[0] is results[1] and runs.slot((model, train)).runs == 1
-    assert results[0].accuracy[-1] >= 0.99
+    trained = shipped("reverse")
+    shown = answer(trained, tuple(range(1, 9)))
+    prediction = predict(trained.result.final, trained.result.model, np.arange(1, 9))
+    assert (shown.correct, shown.asked) == (prediction.correct, prediction.asked)
+    table = shown.table.to_pandas()
+    assert list(table.loc["model reads"]) == list("12345678")
+    heatmaps = [trace for trace in shown.heads.figure.data if trace.type == "heatmap"]
+    np.testing.assert_allclose(
+        trace_array(heatmaps[0].z), prediction.trace.weights[0, 0], atol=1e-6
+    )

@@ -6,14 +6,16 @@ from streamlit.testing.v1 import AppTest
 
 
 def replay_of_a_one_snapshot_run() -> None:
-    from attention_core.learning.config import DEFAULTS
+    from dataclasses import replace
+
+    from attention_core.learning.config import DEFAULTS, TASK_TRAINING
     from attention_core.learning.training import train_model
     from ui.figures.style import FigureStyle
     from ui.learning.sections import Trained, replay_section
     from ui.learning.state import LearningState
 
-    model, train = DEFAULTS["reverse"]
-    train = type(train)(steps=100, target_accuracy=1e-6, seed=0)  # reached at step 0: stops
+    model, _ = DEFAULTS["reverse"]
+    train = replace(TASK_TRAINING, steps=100, target_accuracy=1e-6)  # reached at step 0: stops
     result = train_model(model, train)
     assert result.snapshot_steps.tolist() == [0]
     replay_section(Trained(LearningState("reverse", model, train, FigureStyle()), result))

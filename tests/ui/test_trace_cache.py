@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from ui.pretrained.cache import ByteBoundedCache
+from ui.pretrained.passes import ByteBoundedCache
 
 
 def test_oldest_values_leave_when_the_bytes_run_out() -> None:

@@ -19,7 +19,8 @@ from streamlit.testing.v1 import AppTest
 
 from hosting.classroom.classes import Classes
 from hosting.classroom.records import ClassError, StoreUnavailableError
-from hosting.classroom.settings import DATA_DIR_SETTING, open_store
+from hosting.classroom.settings import open_store
+from hosting.settings import DATA_DIR_SETTING
 from hosting.turns import Gate
 from tests.views.expanders import CODE, open_expanders
 from ui.classroom import around, class_mode, class_questions, class_session, follow, watch

@@ -20,7 +20,7 @@ from attention_core.learning.tasks import get_task
 from tests.plotly_specs import decode, figure_titled, figures
 from tests.views.expanders import CODE, open_expanders
 from ui.figures.style import NORMAL
-from ui.learning import cached
+from ui.learning import cache
 from ui.learning import training as learning_training
 from ui.learning.sections import TRY_IT_CODE, Trained
 from ui.learning.state import LearningState
@@ -61,7 +61,7 @@ def test_default_link_shows_the_run_trained_ahead_of_time_without_training() -> 
     at = open_page()
     assert_clean(at)
     result = default_result("reverse")
-    assert at.metric[0].value == f"{result.accuracy[-1]:.1%}" and result.accuracy[-1] >= 0.99
+    assert at.metric[0].value == f"{result.held_out[-1]:.1%}" and result.held_out[-1] >= 0.99
     assert any("Trained ahead of time" in caption.value for caption in at.caption)
     assert at.toggle(key="learn_reverse_live").value is False
     replay = figure_titled(at, "Every head at step")
@@ -80,7 +80,7 @@ def test_a_student_can_train_the_shipped_settings_live_once_per_server() -> None
     assert_clean(at)
     live = RUNS.cached((model, train))
     assert live is not None and not live.trained_ahead
-    assert at.metric[0].value == f"{live.accuracy[-1]:.1%}"
+    assert at.metric[0].value == f"{live.held_out[-1]:.1%}"
     replay = figure_titled(at, "Every head at step")
     np.testing.assert_allclose(
         panels(replay)[0], forward(live.final, model, live.probe).weights[0, 0], atol=1e-6
@@ -142,7 +142,7 @@ def test_each_task_trains_from_its_link_and_draws_its_target() -> None:
         target = figure_titled(at, "Target (probe)")
         assert target["layout"]["annotations"][0]["text"] == score
         result = default_result(task)
-        assert result.accuracy[-1] >= 0.99
+        assert result.held_out[-1] >= 0.99
         expected = forward(result.final, result.model, result.probe).weights
         shown = panels(figure_titled(at, "Every head at step"))
         allowed = result.model.attention_mask()  # masked cells are drawn grey (NaN)
@@ -168,11 +168,11 @@ def test_two_sessions_on_one_view_draw_the_same_shared_figures_and_leave_them_un
     last = int(trained.result.snapshot_steps[-1])
     probe = tuple(get_task("sort").parse(get_task("sort").default_probe).tolist())
     shared = [
-        cached.curves_figure(trained, last),
-        cached.replay_figure(trained, len(trained.result.snapshot_steps) - 1),
-        cached.probe_target_figure(trained),
-        cached.answer(trained, probe).heads,
-        cached.answer(trained, probe).target,
+        cache.curves_figure(trained, last),
+        cache.replay_figure(trained, len(trained.result.snapshot_steps) - 1),
+        cache.probe_target_figure(trained),
+        cache.answer(trained, probe).heads,
+        cache.answer(trained, probe).target,
     ]
     before = [drawn.figure.to_json() for drawn in shared]
     built: list[str] = []  # every figure built from here on
@@ -185,7 +185,7 @@ def test_two_sessions_on_one_view_draw_the_same_shared_figures_and_leave_them_un
         return build
 
     for name in ("training_curves", "heads_figure", "target_figure"):
-        monkeypatch.setattr(cached, name, counted(getattr(cached, name)))
+        monkeypatch.setattr(cache, name, counted(getattr(cache, name)))
     first, second = open_page(learn_task="sort"), open_page(learn_task="sort")
     assert_clean(first)
     assert_clean(second)

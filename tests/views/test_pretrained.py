@@ -19,7 +19,7 @@ from attention_core.pretrained import bert, head_measures, loading, rollout
 from tests.plotly_specs import decode, figure_titled
 from tests.views.expanders import CODE, open_expanders
 from tests.views.pretrained_pages import PAGE, page
-from ui.pretrained import runs
+from ui.pretrained import passes
 from ui.pretrained.stages import FAMILY_STAGES
 from ui.shared.safe import unescape_markdown
 
@@ -161,13 +161,13 @@ def test_empty_input_gets_a_message(text: str) -> None:
 
 def test_changing_layer_head_or_query_does_not_rerun_the_forward_pass(monkeypatch) -> None:
     calls = []
-    original = runs.slim_forward
+    original = passes.slim_forward
 
     def counting(*args):
         calls.append(1)
         return original(*args)
 
-    monkeypatch.setattr(runs, "slim_forward", counting)
+    monkeypatch.setattr(passes, "slim_forward", counting)
     at = page(text="A sentence used only by this test, 7f3a.", view="Every step")
     assert len(calls) == 1
     at.selectbox(key="layer").set_value(6).run()

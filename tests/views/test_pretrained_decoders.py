@@ -239,12 +239,12 @@ def test_presentation_mode_and_numbers_work_for_a_decoder(view: str) -> None:
 def test_a_decoders_shown_layer_is_recomputed_once_not_on_every_rerun(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from ui.pretrained import runs
+    from ui.pretrained import passes
 
     calls: list[int] = []
-    recompute = runs.layer_steps
+    recompute = passes.layer_steps
     monkeypatch.setattr(
-        runs,
+        passes,
         "layer_steps",
         lambda model, trace, layer: calls.append(layer) or recompute(model, trace, layer),
     )

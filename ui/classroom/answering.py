@@ -12,7 +12,7 @@ import streamlit as st
 
 from attention_core.teaching.questions import Question, check
 from hosting.classroom import limits
-from hosting.classroom.records import ClassState
+from hosting.classroom.records import ClassRecord
 from ui.classroom.class_questions import (
     UnsendableAnswerError,
     answer_text,
@@ -101,7 +101,7 @@ def _verdict(code: str, question: Question) -> None:
     show(f"**{verdict.headline}** {text}", icon="✅" if verdict.correct else "❌")
 
 
-def question_card(state: ClassState, code: str) -> None:
+def question_card(state: ClassRecord, code: str) -> None:
     """The open question: its answer widget and "Send answer", or, once revealed, the verdict.
 
     It also notes the open question's id until the reveal, so that this run's "Check

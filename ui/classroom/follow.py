@@ -24,7 +24,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from hosting.classroom import limits
-from hosting.classroom.records import ClassError, ClassGoneError, ClassState
+from hosting.classroom.records import ClassError, ClassGoneError, ClassRecord
 from hosting.classroom.views import STUDENT_PARAM
 from ui.classroom.answering import question_card
 from ui.classroom.class_session import (
@@ -116,7 +116,7 @@ def _leave() -> None:
         st.session_state.pop(key, None)
 
 
-def student_bar(state: ClassState, following: bool) -> None:
+def student_bar(state: ClassRecord, following: bool) -> None:
     """Where the student is: following or exploring, and the buttons to change that.
 
     One bordered row (a horizontal container, not columns): each follower draws it on
@@ -139,7 +139,7 @@ def student_bar(state: ClassState, following: bool) -> None:
         st.button("Leave class", key="class_leave", on_click=_leave)
 
 
-def _apply(state: ClassState, target: st.Page) -> NoReturn:
+def _apply(state: ClassRecord, target: st.Page) -> NoReturn:
     """Open the teacher's link on the teacher's page; nothing after this call runs."""
     st.session_state[OPENING_KEY] = (state.page, state.query)
     url.open_link(target, {**link_query(state.query), **class_link(state.code)})
@@ -255,7 +255,7 @@ def _opened_for_class() -> tuple[Opener, View | None]:
 
 
 def _target(
-    state: ClassState,
+    state: ClassRecord,
     page: st.Page,
     pages: Mapping[str, st.Page],
     opened: Opener,

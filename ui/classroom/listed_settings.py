@@ -3,8 +3,8 @@
 A student following the teacher sees the teacher's settings but does not set them.
 Their sidebar lists the model settings in one block instead of drawing a dozen widgets
 (and the text page's sentences and its head and numbers switches are lines of text):
-each of a class's runs after a teacher's change is then about a quarter cheaper for the
-server, which reruns every follower one after another (BENCHMARKS.md, "A live class").
+a widget costs Streamlit far more than a line of text, and the server reruns every
+follower one after another after a teacher's change (benchmarks/class_session.py).
 
 :class:`FromLink` takes the same calls as the widgets (:class:`ui.shared.control_source.Drawn`)
 and reads the link's value where it is *plain*: exactly the text the

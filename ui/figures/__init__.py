@@ -2,8 +2,8 @@
 
 Importing this package sets one process-wide default: no plotly template in the
 figure JSON. Streamlit's chart theme styles every figure in the browser, so
-plotly's own default template (about 3.6 kB of JSON per figure) would be sent
-for nothing.
+plotly's own default template (kilobytes of JSON per figure) would be sent for
+nothing (benchmarks/bytes_per_cell.py counts the bytes sent).
 """
 
 import plotly.io as _plotly_io

@@ -2,15 +2,14 @@
 
 Every ``update_layout`` / ``update_xaxes`` / ``add_trace`` call on a
 ``go.Figure`` walks plotly's property machinery again, and ``make_subplots``
-recomputes its grid each time: that was most of a rerun's server time (a
-13 × 13 heatmap took ~11 ms to build, the two-head grid ~17 ms). The same
-properties given to one ``go.Figure(data=..., layout=...)`` are validated once
-(~1.5 ms) and give the same JSON (tests/ui/test_frozen_figures.py proves it
-for the heatmap builders). Builders describe what a figure contains; this
-module only decides how it is put together.
+recomputes its grid each time: that would be most of a rerun's server time
+(benchmarks/rerun_cost.py). The same properties given to one
+``go.Figure(data=..., layout=...)`` are validated once and give the same JSON
+(tests/ui/test_frozen_figures.py proves it for the heatmap builders). Builders
+describe what a figure contains; this module only decides how it is put together.
 
-Plotly also checks and normalises every property as it builds (~0.9 ms of a
-13 × 13 heatmap's ~1.3 ms). The heatmap builders, the hot path of every rerun,
+Plotly also checks and normalises every property as it builds, most of a heatmap's
+build time. The heatmap builders, the hot path of every rerun,
 build unchecked (``checked=False``): they write each property in the form plotly
 would normalise it to, and tests/ui/test_frozen_figures.py builds each of them
 checked too (:data:`ALWAYS_CHECK`) and requires the same JSON, so a value plotly

@@ -14,8 +14,8 @@ import attention_core as ac
 from attention_core.learning import forward as learned_forward
 from attention_core.learning.tasks import Task, get_task
 from attention_core.maths import attention
-from ui.learning.cached import (
-    SharedChart,
+from ui.learning.cache import (
+    CachedChart,
     Trained,
     answer,
     curves_figure,
@@ -46,8 +46,8 @@ TRY_IT_CODE = (
 )
 
 
-def heads_beside_target(heads: SharedChart, target: SharedChart, task: Task, key: str) -> None:
-    """Every head's attention (left, from :mod:`ui.learning.cached`) beside the target (right)."""
+def heads_beside_target(heads: CachedChart, target: CachedChart, task: Task, key: str) -> None:
+    """Every head's attention (left, from :mod:`ui.learning.cache`) beside the target (right)."""
     left, right = st.columns([3, 1])
     chart(heads, key=f"{key}_heads", place=left)
     chart(target, key=f"{key}_target", place=right)
@@ -58,7 +58,7 @@ def summary_section(trained: Trained) -> None:
     """Held-out accuracy, steps to 99 %, time, and why training stopped."""
     result = trained.result
     columns = st.columns(3)
-    columns[0].metric("Held-out token accuracy", f"{result.accuracy[-1]:.1%}")
+    columns[0].metric("Held-out token accuracy", f"{result.held_out[-1]:.1%}")
     reached = result.steps_to_target
     columns[1].metric("Steps to 99 %", "not reached" if reached is None else f"{reached}")
     columns[2].metric("Training time (one thread)", f"{result.seconds:.1f} s")

@@ -13,8 +13,9 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.boundary import limits
-from attention_core.learning.config import DEFAULTS, TaskTrainingConfig, TinyTransformerConfig
+from attention_core.learning.config import DEFAULTS, TinyTransformerConfig, check_task_training
 from attention_core.learning.tasks import TASKS
+from attention_core.training.config import TrainingConfig
 from ui.figures.style import FigureStyle
 from ui.shared.presentation import current_style
 from ui.shared.safe import show_error
@@ -67,11 +68,11 @@ class LearningState:
 
     task: str
     model: TinyTransformerConfig
-    train: TaskTrainingConfig
+    train: TrainingConfig
     style: FigureStyle
 
 
-def training_settings(task: str) -> tuple[TinyTransformerConfig, TaskTrainingConfig]:
+def training_settings(task: str) -> tuple[TinyTransformerConfig, TrainingConfig]:
     """The settings widgets of ``task`` (its defaults train to 99 % in seconds); checked configs."""
     model, train = DEFAULTS[task]
     key = task_key(task, "")
@@ -122,7 +123,8 @@ def training_settings(task: str) -> tuple[TinyTransformerConfig, TaskTrainingCon
         help="Sets the initial weights and the training batches.",
     )
     model = TinyTransformerConfig(task, int(layers), int(heads), int(d_model), bool(mlp))
-    return model, replace(train, learning_rate=float(rate), steps=int(steps), seed=int(seed))
+    chosen = replace(train, learning_rate=float(rate), steps=int(steps), seed=int(seed))
+    return model, check_task_training(chosen)
 
 
 def read_state() -> LearningState:

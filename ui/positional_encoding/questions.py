@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attention_core as ac
 from attention_core.teaching.position_questions import position_questions
-from ui.positional_encoding import figures, shared
+from ui.positional_encoding import cache, figures
 from ui.positional_encoding.state import PositionalState
 from ui.shared.check_yourself import check_yourself
 
@@ -18,7 +18,7 @@ PAGE = "positional_encoding"
 def check_yourself_section(state: PositionalState) -> None:
     """The questions on this view's encoding (none if the encoding cannot be made)."""
     try:
-        matrix = shared.encoding_view(state).matrix
+        matrix = cache.encoding_view(state).matrix
     except ac.InputError:
         return  # the encoding's own section already says why
     labels = figures.position_labels(state.length)

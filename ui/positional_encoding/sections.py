@@ -8,7 +8,7 @@ import numpy as np
 import streamlit as st
 
 import attention_core as ac
-from ui.positional_encoding import figures, shared
+from ui.positional_encoding import cache, figures
 from ui.positional_encoding.kinds import ENCODINGS
 from ui.positional_encoding.questions import check_yourself_section
 from ui.positional_encoding.state import (
@@ -29,7 +29,7 @@ class Encoding:
     """The page's settings and what they show (the shared matrices and charts)."""
 
     state: PositionalState
-    view: shared.EncodingView
+    view: cache.EncodingView
 
     @property
     def matrix(self) -> np.ndarray:
@@ -83,7 +83,7 @@ def curves_view(encoding: Encoding) -> None:
             st.latex(r"P_{:,\,j} \text{ for the chosen dimensions } j")
         st.caption(f"Shape: each curve is one column P[:, j], {matrix.shape[0]} values")
     if dims:
-        drawn = shared.curves_chart(encoding.state, tuple(dims))
+        drawn = cache.curves_chart(encoding.state, tuple(dims))
         chart(drawn, key=f"{PREFIX}curves_figure", place=left)
     else:
         left.info("Pick at least one dimension to plot.")
@@ -153,7 +153,7 @@ ENCODING_VIEWS = (matrix_view, curves_view, similarity_view, rotary_view)
 def encoding_views(state: PositionalState) -> None:
     """The encoding matrix of ``state`` and every view of it; a clear error if it cannot be made."""
     try:
-        encoding = Encoding(state, shared.encoding_view(state))
+        encoding = Encoding(state, cache.encoding_view(state))
         for view in ENCODING_VIEWS:
             view(encoding)
     except ac.InputError as error:

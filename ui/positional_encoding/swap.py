@@ -6,13 +6,13 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.teaching import word_order
-from ui.positional_encoding import shared
+from ui.positional_encoding import cache
 from ui.positional_encoding.state import DEFAULT_SENTENCE, PREFIX, SWAP_D_MODEL, PositionalState
 from ui.shared.export import download_button, npz_bytes
+from ui.shared.figure_cache import CachedChart
 from ui.shared.matrix_view import chart
 from ui.shared.numbers import short_difference
 from ui.shared.safe import show_error, show_warning
-from ui.shared.shared_figures import SharedChart
 from ui.shared.url import BIND
 
 
@@ -46,7 +46,7 @@ def swap_inputs() -> tuple[ac.Tokens, int, int] | None:
     return tokens, int(first), int(second)
 
 
-def swap_result(title: str, comparison: word_order.SwapComparison, drawn: SharedChart) -> None:
+def swap_result(title: str, comparison: word_order.SwapComparison, drawn: CachedChart) -> None:
     """One panel: its title, the shared weights chart and the two largest differences."""
     st.markdown(f"**{title}**")
     key = f"{PREFIX}swap_{comparison.config.positional}"
@@ -85,7 +85,7 @@ def swap_view(state: PositionalState) -> None:
             "Pick two different words."
         )
     with_kind = kind if kind != "none" else "sinusoidal"
-    panels = shared.swap_panels(shared.Swap(tokens, first, second, with_kind), style)
+    panels = cache.swap_panels(cache.Swap(tokens, first, second, with_kind), style)
     runs = panels.runs
     st.dataframe(panels.table, hide_index=True)
     titles = ("Without positional encoding", f"With {with_kind} encoding")

@@ -16,9 +16,9 @@ import streamlit as st
 
 from attention_core.pretrained.circuits import DETECTORS, strongest
 from attention_core.teaching.head_questions import head_name
+from ui.pretrained.cache import copying_drawn
 from ui.pretrained.head_table import head_table
-from ui.pretrained.runs import COPY_LENGTH
-from ui.pretrained.shared import copying_drawn
+from ui.pretrained.passes import COPY_LENGTH
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import chart
 from ui.shared.url import BIND

@@ -15,7 +15,7 @@ import streamlit as st
 
 from attention_core.pretrained.circuits import strongest
 from attention_core.teaching.head_questions import head_name
-from ui.pretrained.shared import induction_drawn
+from ui.pretrained.cache import induction_drawn
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown

@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 
 from attention_core.pretrained import pooling
 from attention_core.pretrained.loading import Encoded
-from attention_core.pretrained.trace import Tokens
+from attention_core.pretrained.trace import ModelTokens
 from ui.figures import build
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import NORMAL, FigureStyle
@@ -112,7 +112,7 @@ def model_view_title(grid: ModelViewGrid, layers: range) -> str:
 
 
 def model_view_figure(
-    encoded: Encoded | Tokens,
+    encoded: Encoded | ModelTokens,
     weights: np.ndarray,
     style: FigureStyle,
     mask: np.ndarray | None = None,

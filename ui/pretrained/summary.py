@@ -8,8 +8,8 @@ import streamlit as st
 
 from attention_core.pretrained import head_measures
 from attention_core.teaching.head_questions import head_name
+from ui.pretrained.cache import head_measures_frame
 from ui.pretrained.head_table import head_table
-from ui.pretrained.shared import head_measures_frame
 from ui.pretrained.state import PretrainedState
 from ui.shared.url import BIND
 

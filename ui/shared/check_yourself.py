@@ -44,8 +44,8 @@ def widget_key(page: str, number: int, question: Question) -> str:
 
     One key per page, place and kind of question (the kind fixes the widget's type), not
     per question: Streamlit keeps every widget key a session has used until the session
-    ends, so a key per question grew each student's session with every change of view
-    (BENCHMARKS.md, "A live class"). :func:`reset_if_new` clears it for a new question.
+    ends, so a key per question would grow each student's session with every change of
+    view. :func:`reset_if_new` clears it for a new question.
     """
     return f"{KEY_PREFIX}{page}_{number}_{question.id.split('/', 1)[0]}"
 

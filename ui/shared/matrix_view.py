@@ -2,7 +2,7 @@
 
 Any page can call :func:`matrix_stage` with a :class:`ui.shared.stages.Stage` and the
 matrix and the stage's heatmap (:func:`stage_heatmap`), built once per server and shared
-(:class:`ui.shared.shared_figures.SharedChart`).
+(:class:`ui.shared.figure_cache.CachedChart`).
 Every chart keeps plotly's own "download as PNG" button.
 """
 
@@ -25,7 +25,7 @@ from ui.figures.style import NORMAL, FigureStyle
 from ui.figures.tables import figure_tables, matrix_traces
 from ui.shared.code_view import show_code
 from ui.shared.export import csv_bytes, download_button, matrix_frame, npz_bytes
-from ui.shared.shared_figures import SharedChart
+from ui.shared.figure_cache import CachedChart
 from ui.shared.stages import KEY_SIDE, QUERY_SIDE, Stage
 
 PLOTLY_CONFIG = {
@@ -68,7 +68,7 @@ def _axis_title(side: str) -> str:
 
 
 def chart(
-    figure: go.Figure | SharedChart,
+    figure: go.Figure | CachedChart,
     key: str | None = None,
     *,
     place: DeltaGenerator | ModuleType = st,
@@ -79,12 +79,12 @@ def chart(
 
     Screen readers announce the chart by ``alt``; by default it is written from the
     numbers the figure draws (:func:`ui.figures.describe.describe_figure`), after
-    ``lead``, a sentence the page knows better; a :class:`SharedChart` brings the one
+    ``lead``, a sentence the page knows better; a :class:`CachedChart` brings the one
     written with it. Every chart in the app goes through here;
     a chart that draws matrices also gets "Read as a table" (:func:`read_as_table`), so it
     needs a ``key`` unique on the page.
     """
-    if isinstance(figure, SharedChart):  # its text alternative was written with it
+    if isinstance(figure, CachedChart):  # its text alternative was written with it
         figure, alt = figure.figure, alt or " ".join(part for part in (lead, figure.alt) if part)
     text = alt or describe_figure(figure, lead)
     place.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch", alt=text)
@@ -99,8 +99,8 @@ def read_as_table(figure: go.Figure, key: str, place: DeltaGenerator | ModuleTyp
 
     A screen reader can walk a table cell by cell; it cannot read a heatmap. Labels are
     shown as text (``st.text``, ``st.table``), never as markup. The tables are built only
-    while the expander is open (opening it reruns the page): they were more than half of
-    the bytes and a third of the server time of every rerun (BENCHMARKS.md, capacity).
+    while the expander is open (opening it reruns the page): built for every chart on every
+    rerun, they would weigh on every rerun's bytes and server time (benchmarks/capacity.py).
     """
     expander = place.expander(
         "Read as a table", icon=":material/table:", key=f"table_{key}", on_change="rerun"
@@ -132,7 +132,7 @@ def token_arrow(tokens: tuple[str, ...], labels: tuple[str, ...]) -> pa.Table:
     """Tokens and labels indexed by position, as the Arrow table the browser is sent.
 
     Built once per sentence for every session: Streamlit would convert a DataFrame
-    to Arrow on every rerun (~0.4 ms), and a whole class reruns the same view at once.
+    to Arrow on every rerun, and a whole class reruns the same view at once.
     An Arrow table is immutable, so sessions share it safely; its pandas metadata keeps
     the position as the table's index, so it is shown as the DataFrame was.
     """
@@ -172,14 +172,14 @@ def matrix_stage(
     *,
     key: str,
     shapes: Sequence[str] = (),
-    figure: go.Figure | SharedChart,
+    figure: go.Figure | CachedChart,
     title: str | None = None,
     show_numbers: bool = False,
     style: FigureStyle = NORMAL,
     code: Sequence[Callable] = (),
 ) -> None:
     """Formula, shape, words and "The code" (left) beside ``figure``, the heatmap of
-    ``matrix (R, C)`` (:func:`stage_heatmap`, mostly shared: :class:`SharedChart`).
+    ``matrix (R, C)`` (:func:`stage_heatmap`, mostly shared: :class:`CachedChart`).
 
     With ``show_numbers`` the rounded numbers and a CSV button follow. ``key`` must
     be unique on the page; it also names the CSV file. ``code``: the core

@@ -1,7 +1,7 @@
 """The course notes' worked examples as Streamlit views, shared by several pages.
 
 Their figures and printed numbers are the same for every reader: built once per server
-(per style) and shared by every session (:mod:`ui.shared.shared_figures`).
+(per style) and shared by every session (:mod:`ui.shared.figure_cache`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from attention_core.teaching import walkthrough_steps
 from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
 from ui.shared import numbers
+from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures
 from ui.shared.matrix_view import chart
-from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
 
 DAYS = [f"day {index}" for index in range(1, 6)]
 
@@ -42,13 +42,13 @@ class FiveDayView:
     """One side (masked or not) of the five-day example: our weights, numbers as text."""
 
     result: walkthrough_steps.FiveDayReproduction
-    figure: SharedChart  #: our exact weights (5, 5)
+    figure: CachedChart  #: our exact weights (5, 5)
     printed_weights: str  #: the notes' weights (3 decimals)
     printed_output: str  #: the notes' outputs (5, 2)
     rounded_context: str  #: ours with the weights rounded to 3 decimals first
 
 
-@shared_figures(FIVE_DAY_VIEWS)
+@cached_figures(FIVE_DAY_VIEWS)
 def five_day_view(masked: bool, style: FigureStyle) -> FiveDayView:
     """The five-day example with or without the causal mask, built once for every session."""
     result = read_only_fields(walkthrough_steps.five_day_reproduction(masked))
@@ -62,7 +62,7 @@ def five_day_view(masked: bool, style: FigureStyle) -> FiveDayView:
     )
     return FiveDayView(
         result,
-        shared_chart(figure),
+        cached_chart(figure),
         numbers.format_matrix(result.printed_weights, 3),
         numbers.format_matrix(result.printed_output),
         numbers.format_matrix(result.rounded_context),

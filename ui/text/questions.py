@@ -13,7 +13,7 @@ from attention_core.teaching.attention_questions import text_questions
 from attention_core.teaching.questions import Question
 from ui.shared.check_yourself import check_yourself
 from ui.shared.matrix_view import chart
-from ui.text.runs import heatmap_figure
+from ui.text.cache import heatmap_figure
 from ui.text.sections import default_query
 from ui.text.state import TextState
 

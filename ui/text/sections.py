@@ -13,7 +13,7 @@ from ui.shared.safe import show_info
 from ui.shared.stages import shape_caption, stage_title
 from ui.shared.tabs import Tab
 from ui.shared.url import BIND
-from ui.text.runs import axes, grid_figure, head_view_figure, heatmap_figure, matrix_of
+from ui.text.cache import axes, grid_figure, head_view_figure, heatmap_figure, matrix_of
 from ui.text.stage_arrays import stage_code, stage_matrix
 from ui.text.state import PREFIX, TextState
 

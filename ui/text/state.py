@@ -23,8 +23,8 @@ from ui.shared.presentation import current_style
 from ui.shared.safe import show_error, show_warning
 from ui.shared.stages import Stage, stages_for
 from ui.text import mask_inputs
+from ui.text.cache import RunInputs, compute
 from ui.text.mask_inputs import encode, mask_editor, padding_hint
-from ui.text.runs import RunInputs, compute
 from ui.text.stage_arrays import all_matrices
 
 PREFIX = ""  #: the text page's widget and URL keys have no prefix (its links came first)

@@ -29,7 +29,7 @@ from ui.time_series.training_figures import forecast_figure, loss_figure
 
 if TYPE_CHECKING:  # both import torch; at run time they are imported only once training is on
     from attention_core.timeseries.model import ForecasterConfig
-    from attention_core.timeseries.training import TrainingResult
+    from attention_core.timeseries.training import ForecasterResult
 
 #: The training settings' switch (ui.time_series.training draws it) and a flag that trains
 #: on the next run without the button: a remedy's click asks for both.
@@ -51,7 +51,7 @@ def _apply_remedy(differenced: bool) -> None:
     st.session_state[TRAIN_NOW_KEY] = True
 
 
-def verdict(result: TrainingResult, dataset: ac.SeriesDataset) -> None:
+def verdict(result: ForecasterResult, dataset: ac.SeriesDataset) -> None:
     """Who won, in words; when the naive forecast did, why (from the data) and what to try."""
     model, naive = result.model_errors.mae, result.naive_errors.mae
     if model < naive:
@@ -91,7 +91,7 @@ def _error_beside_naive(
 
 
 def show_training(
-    result: TrainingResult,
+    result: ForecasterResult,
     dataset: ac.SeriesDataset,
     model_config: ForecasterConfig,
     style: FigureStyle,
@@ -130,7 +130,7 @@ def show_training(
         loss_figure(
             result.eval_steps,
             result.train_loss,
-            result.val_loss,
+            result.held_out,
             best_step=result.best_step,
             style=style,
         ),

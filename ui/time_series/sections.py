@@ -18,7 +18,7 @@ from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown, show_error
 from ui.shared.url import BIND
 from ui.shared.worked_examples import five_days
-from ui.time_series import runs
+from ui.time_series import cache
 from ui.time_series.state import NEEDS_DATA, PREFIX, TimeSeriesState, reset
 from ui.time_series.training import TRAINING_INTRO, training_section, training_settings
 
@@ -50,7 +50,7 @@ def window_attention(state: TimeSeriesState, head: int) -> None:
     """Embed one window of the scaled series and show its attention (untrained weights).
 
     The run, its charts and its table are shared by every session on the same view
-    (:mod:`ui.time_series.runs`); this draws them.
+    (:mod:`ui.time_series.cache`); this draws them.
     """
     assert state.frame is not None and state.columns is not None  # the caller checked
     frame, window, style = state.frame, state.window, state.style
@@ -66,7 +66,7 @@ def window_attention(state: TimeSeriesState, head: int) -> None:
         bind=BIND,
         help="Move the window through time; row numbers count from 0.",
     )
-    inputs = runs.window_inputs(
+    inputs = cache.window_inputs(
         state.fingerprint,
         state.columns,
         window,
@@ -75,25 +75,25 @@ def window_attention(state: TimeSeriesState, head: int) -> None:
         state.config,
         state.feature_activation,
     )
-    run = runs.window_run(inputs, frame)
-    series = runs.series_chart(inputs.series, end, style, frame)
+    run = cache.window_run(inputs, frame)
+    series = cache.series_chart(inputs.series, end, style, frame)
     chart(series, key=f"{PREFIX}series_chart", place=st)
     st.caption(escape_markdown(f"Window: {run.labels[0]} to {run.labels[-1]} ({window} steps)."))
     if run.error is not None:
         show_error(run.error)
         return
-    weights = runs.weights_chart(inputs, head, style, run)
+    weights = cache.weights_chart(inputs, head, style, run)
     chart(weights, key=f"{PREFIX}weights_chart", place=st)
-    lags = runs.lag_chart(inputs, head, state.period, style, run)
+    lags = cache.lag_chart(inputs, head, state.period, style, run)
     chart(lags, key=f"{PREFIX}lag_chart", place=st)
-    chart(runs.context_chart(inputs, style, run), key=f"{PREFIX}context", place=st)
+    chart(cache.context_chart(inputs, style, run), key=f"{PREFIX}context", place=st)
     with st.expander("All heads and the numbers"):
-        chart(runs.heads_chart(inputs, style, run), key=f"{PREFIX}heads_grid", place=st)
-        table = runs.weights_table(inputs, head, style.decimals, run)
+        chart(cache.heads_chart(inputs, style, run), key=f"{PREFIX}heads_grid", place=st)
+        table = cache.weights_table(inputs, head, style.decimals, run)
         st.dataframe(table, key=f"{PREFIX}weights_table")
         download_button(
             "Weights as CSV",
-            functools.partial(runs.weights_csv, run, head),
+            functools.partial(cache.weights_csv, run, head),
             "attention_weights.csv",
             key=f"{PREFIX}weights_csv",
         )

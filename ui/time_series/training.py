@@ -11,7 +11,7 @@ same links. What a run shows, and why the naive forecast may win:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,6 +21,9 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.boundary import limits
+from attention_core.training.config import TrainingConfig
+from attention_core.training.result import TrainingProgress
+from hosting.turns import TRAININGS
 from ui.figures.style import FigureStyle
 from ui.shared.safe import show_error, show_info
 from ui.shared.training_cache import TrainingCache
@@ -31,8 +34,8 @@ from ui.time_series.state import PREFIX
 from ui.time_series.training_figures import loss_figure
 
 if TYPE_CHECKING:  # both import torch; at run time they are imported only once training is on
-    from attention_core.timeseries.model import ForecasterConfig, ForecasterTrainingConfig
-    from attention_core.timeseries.training import TrainingResult
+    from attention_core.timeseries.model import ForecasterConfig
+    from attention_core.timeseries.training import ForecasterResult
 
 LEARNING_RATES = (0.001, 0.003, 0.01)
 BATCH_SIZE = 64
@@ -43,13 +46,13 @@ REDRAW_SECONDS = 0.3
 
 
 #: Every trained forecaster of this server process, shared by all sessions.
-RUNS: TrainingCache[TrainingResult, object] = TrainingCache(
+RUNS: TrainingCache[ForecasterResult, object] = TrainingCache(
     MAX_CACHED_TRAININGS, ttl_seconds=CACHE_TTL_SECONDS
 )
 
 
 @dataclass(frozen=True)
-class TrainingSettings:
+class TrainingChoices:
     """What the training widgets say: steps, layers N, feed-forward width, learning rate,
     and whether the model forecasts the change from one step to the next."""
 
@@ -60,7 +63,7 @@ class TrainingSettings:
     differenced: bool = False
 
 
-def training_settings() -> TrainingSettings:
+def training_settings() -> TrainingChoices:
     """The training widgets, drawn with or without data (like the page's window settings)."""
     first, second, third, fourth = st.columns(4)
     steps = first.slider(
@@ -78,16 +81,16 @@ def training_settings() -> TrainingSettings:
         "Learning rate", LEARNING_RATES, 0.003, key=f"{PREFIX}lr", bind=BIND
     )
     differenced = st.toggle(CHANGE_LABEL, key=CHANGE_KEY, bind=BIND, help=CHANGE_HELP)
-    return TrainingSettings(int(steps), int(layers), int(hidden), float(rate), differenced)
+    return TrainingChoices(int(steps), int(layers), int(hidden), float(rate), differenced)
 
 
 def training_configs(
-    settings: TrainingSettings,
+    settings: TrainingChoices,
     config: ac.AttentionConfig,
     activation: str,
     n_features: int,
     window: int,
-) -> tuple[ForecasterConfig, ForecasterTrainingConfig]:
+) -> tuple[ForecasterConfig, TrainingConfig]:
     """The core's model and training configs for these settings, checked against the budget."""
     from attention_core.timeseries import model as forecaster  # imports torch: only here
 
@@ -103,8 +106,12 @@ def training_configs(
         mask=config.mask,
         sliding_window=config.window,
     )
-    train_config = forecaster.ForecasterTrainingConfig(
-        steps=settings.steps, batch_size=BATCH_SIZE, learning_rate=settings.rate, seed=config.seed
+    train_config = replace(
+        forecaster.FORECAST_TRAINING,
+        steps=settings.steps,
+        batch_size=BATCH_SIZE,
+        learning_rate=settings.rate,
+        seed=config.seed,
     )
     forecaster.check_budget(model_config, train_config)
     return model_config, train_config
@@ -113,9 +120,9 @@ def training_configs(
 def train_with_progress(
     dataset: ac.SeriesDataset,
     model_config: ForecasterConfig,
-    train_config: ForecasterTrainingConfig,
+    train_config: TrainingConfig,
     style: FigureStyle,
-) -> TrainingResult:
+) -> ForecasterResult:
     """Train once, drawing a progress bar and the live loss curves."""
     from attention_core.timeseries import training as trainer  # imports torch: only here
 
@@ -124,11 +131,13 @@ def train_with_progress(
 
     with LiveProgress("Training…", curves, REDRAW_SECONDS) as live:
 
-        def on_progress(update) -> None:
-            text = f"Step {update.step} of {update.steps}: validation loss {update.val_loss:.4f}"
-            live.step(update.step, update.steps, text, update.train_loss, update.val_loss)
+        def on_progress(update: TrainingProgress) -> None:
+            text = f"Step {update.step} of {update.steps}: validation loss {update.held_out:.4f}"
+            live.step(update.step, update.steps, text, update.train_loss, update.held_out)
 
-        return trainer.train_model(dataset, model_config, train_config, on_progress, live.in_queue)
+        return trainer.train_model(
+            dataset, model_config, train_config, on_progress, live.in_queue, TRAININGS
+        )
 
 
 CHANGE_LABEL = "Forecast the change from one step to the next (differencing)"
@@ -157,7 +166,7 @@ def training_section(
     scaling: str,
     activation: str,
     config: ac.AttentionConfig,
-    settings: TrainingSettings,
+    settings: TrainingChoices,
     style: FigureStyle,
     period: int | None,
 ) -> None:

@@ -12,8 +12,8 @@ from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
 from ui.shared import numbers
 from ui.shared.code_view import show_code
+from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures
 from ui.shared.matrix_view import chart
-from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
 from ui.shared.worked_examples import five_days, notes_versus_ours
 from ui.walkthrough.lecture import LECTURE_CODE
 from ui.walkthrough.state import PREFIX, WalkthroughState
@@ -29,13 +29,13 @@ class FourWordsView:
     """The NLP notes' four words: inputs and outputs as text, and the weights' heatmap."""
 
     inputs: tuple[str, ...]  #: X (4, 3), W_Q, W_K, W_V (3, 3), printed as NumPy does
-    figure: SharedChart  #: the weights (4, 4)
+    figure: CachedChart  #: the weights (4, 4)
     printed: str  #: the notes' printed context (4, 3)
     ours: str  #: our context (4, 3)
     difference: float  #: max |ours − printed|
 
 
-@shared_figures(STYLE_VIEWS)
+@cached_figures(STYLE_VIEWS)
 def four_words_view(style: FigureStyle) -> FourWordsView:
     """The four-word example, built once per style for every session."""
     examples = ac.examples
@@ -46,7 +46,7 @@ def four_words_view(style: FigureStyle) -> FourWordsView:
             numbers.format_matrix(matrix, 0)
             for matrix in (examples.FOUR_WORD_VECTORS, *examples.four_word_weights())
         ),
-        figure=shared_chart(
+        figure=cached_chart(
             heatmap(trace.weights, words, words, title="Attention weights (4, 4)", style=style)
         ),
         printed=numbers.format_matrix(examples.FOUR_WORDS_PRINTED_OUTPUT),
@@ -57,8 +57,8 @@ def four_words_view(style: FigureStyle) -> FourWordsView:
     )
 
 
-@shared_figures(STYLE_VIEWS)
-def cool_figures(style: FigureStyle) -> tuple[SharedChart, SharedChart, SharedChart]:
+@cached_figures(STYLE_VIEWS)
+def cool_figures(style: FigureStyle) -> tuple[CachedChart, CachedChart, CachedChart]:
     """*attention is cool*: weights W (3, 3), values V (3, 4) and context C = W V (3, 4)."""
     examples = ac.examples
     tokens = list(examples.COOL_TOKENS)
@@ -82,7 +82,7 @@ def cool_figures(style: FigureStyle) -> tuple[SharedChart, SharedChart, SharedCh
             **values,
         ),
     )
-    return shared_chart(weights), shared_chart(values_figure), shared_chart(context)
+    return cached_chart(weights), cached_chart(values_figure), cached_chart(context)
 
 
 def four_words(style: FigureStyle) -> None:

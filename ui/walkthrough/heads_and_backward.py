@@ -9,7 +9,7 @@ from ui.shared import numbers
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
 from ui.shared.url import BIND
-from ui.walkthrough import shared_views as shared
+from ui.walkthrough import cache
 from ui.walkthrough.lecture import LECTURE_CODE, explain
 from ui.walkthrough.state import PREFIX, WalkthroughState
 
@@ -54,10 +54,10 @@ def heads_section(state: WalkthroughState) -> None:
         )
         or DEFAULT_COMBINE
     )
-    example = shared.multi_head(head_width)
+    example = cache.multi_head(head_width)
     n_heads = example.trace.weights.shape[0]
     st.markdown(f"e = 12, h = {head_width} gives **{n_heads} head{'s' * (n_heads > 1)}**.")
-    chart(shared.head_weights_figure(head_width, style), key=f"{PREFIX}head_weights", place=st)
+    chart(cache.head_weights_figure(head_width, style), key=f"{PREFIX}head_weights", place=st)
     st.caption(
         f"Each head computed on its own gives the same numbers: max difference "
         f"{numbers.format_difference(example.separate_difference)}. The heads never talk "
@@ -73,7 +73,7 @@ def heads_section(state: WalkthroughState) -> None:
     st.latex(combine_formulas[strategy])
     show_code((*LECTURE_CODE[5], *ac.COMBINATIONS[strategy].shown))
     chart(
-        shared.head_output_figure(head_width, strategy, style),
+        cache.head_output_figure(head_width, strategy, style),
         key=f"{PREFIX}head_output",
         place=st,
     )
@@ -102,7 +102,7 @@ def backward_section(state: WalkthroughState) -> None:
     )
     causal = controls[1].toggle("Causal mask", False, key=f"{PREFIX}grad_causal", bind=BIND)
     with st.spinner("Asking PyTorch's autograd…"):
-        view = shared.gradient_view(int(seed), bool(causal), style)
+        view = cache.gradient_view(int(seed), bool(causal), style)
     chart(view.figure, key=f"{PREFIX}gradients", place=st)
     st.dataframe(view.table, hide_index=True)
     check = view.check

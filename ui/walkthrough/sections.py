@@ -10,7 +10,7 @@ from ui.shared.matrix_view import chart
 from ui.shared.safe import show_error
 from ui.shared.tabs import Section
 from ui.shared.url import BIND
-from ui.walkthrough import shared_views as shared
+from ui.walkthrough import cache
 from ui.walkthrough.examples import examples_section
 from ui.walkthrough.heads_and_backward import backward_section, heads_section
 from ui.walkthrough.lecture import LECTURE_CODE, LECTURE_STEPS, explain
@@ -39,7 +39,7 @@ def lookup_section(state: WalkthroughState) -> None:
     y = sliders[1].slider(
         "Query, axis 1 (stage ↔ page)", -3.0, 3.0, 1.0, 0.1, key=f"{PREFIX}query_1", bind=BIND
     )
-    view = shared.lookup_view(x, y, style)
+    view = cache.lookup_view(x, y, style)
     chart(view.figure, key=f"{PREFIX}lookup_figure", place=st)
     st.dataframe(view.table, hide_index=True)
     examples, trace = ac.examples, view.trace
@@ -74,7 +74,7 @@ def scaling_section(state: WalkthroughState) -> None:
         key=f"{PREFIX}n_keys",
         bind=BIND,
     )
-    view = shared.scaling_view(n_keys, style)
+    view = cache.scaling_view(n_keys, style)
     chart(view.figure, key=f"{PREFIX}saturation_figure", place=st)
     st.dataframe(view.frame, hide_index=True)
     table = view.table
@@ -99,7 +99,7 @@ def masking_section(state: WalkthroughState) -> None:
         "scores S (5, 5) from the five-day example · mask (5, 5) · weights (5, 5)",
         code=LECTURE_CODE[4],
     )
-    view = shared.masking_view(state.style)
+    view = cache.masking_view(state.style)
     for index, (column, panel) in enumerate(zip(st.columns(3), view.panels, strict=True)):
         chart(panel, key=f"{PREFIX}mask_{index}", place=column)
     formulas = st.columns(3)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from attention_core.boundary.errors import InputError
-from attention_core.learning.config import TaskTrainingConfig
+from attention_core.learning.config import TASK_TRAINING, check_task_training
 
 
 @pytest.mark.parametrize(
@@ -23,10 +25,10 @@ from attention_core.learning.config import TaskTrainingConfig
 )
 def test_training_config_refuses_each_out_of_range_value(changes: dict, message: str) -> None:
     with pytest.raises(InputError) as refused:
-        TaskTrainingConfig(**changes)
+        check_task_training(replace(TASK_TRAINING, **changes))
     assert str(refused.value).startswith(message)
 
 
 def test_the_smallest_and_largest_learning_rates_are_accepted() -> None:
-    assert TaskTrainingConfig(learning_rate=1e-5).learning_rate == 1e-5
-    assert TaskTrainingConfig(learning_rate=0.1).learning_rate == 0.1
+    assert replace(TASK_TRAINING, learning_rate=1e-5).learning_rate == 1e-5
+    assert replace(TASK_TRAINING, learning_rate=0.1).learning_rate == 0.1

@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from attention_core.learning import claims, training
-from attention_core.learning.config import DEFAULTS, TaskTrainingConfig
+from attention_core.learning.config import DEFAULTS, TASK_TRAINING
 from attention_core.learning.forward import forward
 from attention_core.learning.model import TinyTransformer, load_arrays, weights_as_arrays
 from attention_core.learning.predict import predict
@@ -26,18 +26,18 @@ SEEDS = range(5)
 AT_LEAST = 4  # of 5 seeds; measured over seeds 0-29: every one (BENCHMARKS.md)
 
 
-def train_default(task: str, seed: int) -> training.LearningResult:
+def train_default(task: str, seed: int) -> training.TinyTransformerResult:
     model, train = DEFAULTS[task]
     return training.train_model(model, replace(train, seed=seed))
 
 
 @pytest.fixture(scope="module")
-def reverse_runs() -> dict[int, training.LearningResult]:
+def reverse_runs() -> dict[int, training.TinyTransformerResult]:
     return {seed: train_default("reverse", seed) for seed in SEEDS}
 
 
 @pytest.fixture(scope="module")
-def induction_runs() -> dict[int, training.LearningResult]:
+def induction_runs() -> dict[int, training.TinyTransformerResult]:
     return {seed: train_default("induction", seed) for seed in SEEDS}
 
 
@@ -55,7 +55,7 @@ def test_induction_forms_both_heads_of_the_circuit_for_most_seeds(induction_runs
     """Layer 2 grows an induction head and layer 1 a previous-token head while accuracy rises."""
     kept = [seed for seed, result in induction_runs.items() if claims.forms_the_circuit(result)]
     assert len(kept) >= AT_LEAST, {
-        seed: (float(r.accuracy[-1]), float(r.scores["induction"][-1][1].max()))
+        seed: (float(r.held_out[-1]), float(r.scores["induction"][-1][1].max()))
         for seed, r in induction_runs.items()
     }
     for result in induction_runs.values():  # none of it was there at the start
@@ -109,7 +109,7 @@ def test_snapshots_run_from_untrained_to_final_and_their_attention_is_the_cores(
         rtol=0,
         atol=1e-7,
     )
-    assert not result.snapshot_weights.flags.writeable and not result.accuracy.flags.writeable
+    assert not result.snapshot_weights.flags.writeable and not result.held_out.flags.writeable
 
 
 def test_trained_attention_by_the_core_matches_torch(induction_runs) -> None:
@@ -128,7 +128,7 @@ def test_trained_attention_by_the_core_matches_torch(induction_runs) -> None:
 
 def test_same_settings_and_seed_give_the_same_numbers(reverse_runs) -> None:
     again = train_default("reverse", 0)
-    np.testing.assert_array_equal(again.loss, reverse_runs[0].loss)
+    np.testing.assert_array_equal(again.train_loss, reverse_runs[0].train_loss)
     np.testing.assert_array_equal(again.snapshot_weights, reverse_runs[0].snapshot_weights)
 
 
@@ -149,22 +149,22 @@ def test_an_exception_from_progress_ends_the_run_and_frees_the_queue_and_threads
     threads = torch.get_num_threads()
     model, train = DEFAULTS["reverse"]
     with pytest.raises(StopError):
-        training.train_model(model, train, stop)
+        training.train_model(model, train, stop, turns=TRAININGS)
     assert TRAININGS.running == 0 and TRAININGS.waiting == 0
     assert torch.get_num_threads() == threads
 
 
 def test_the_step_budget_stops_a_run_that_cannot_reach_its_target() -> None:
     model, _ = DEFAULTS["sort"]
-    result = training.train_model(model, TaskTrainingConfig(steps=30, eval_every=10))
+    result = training.train_model(model, replace(TASK_TRAINING, steps=30, eval_every=10))
     assert result.stop_reason == "finished all 30 steps"
     np.testing.assert_array_equal(result.eval_steps, [0, 10, 20, 30])
 
 
 def test_the_learning_rate_is_constant_until_the_target_then_anneals_linearly_to_zero() -> None:
-    train = TaskTrainingConfig(learning_rate=0.01, extra_steps=100)
+    train = replace(TASK_TRAINING, learning_rate=0.01, extra_steps=100)
     assert training.learning_rate(train, 50, None) == 0.01
     assert training.learning_rate(train, 200, 200) == 0.01
     assert training.learning_rate(train, 250, 200) == pytest.approx(0.005)
     assert training.learning_rate(train, 300, 200) == 0.0
-    assert training.learning_rate(TaskTrainingConfig(learning_rate=0.01), 300, 200) == 0.01
+    assert training.learning_rate(replace(TASK_TRAINING, learning_rate=0.01), 300, 200) == 0.01

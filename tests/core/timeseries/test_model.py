@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -106,14 +107,14 @@ AT_LEAST = 4  # of 5 seeds: training is chaotic, each CPU rounds differently
 
 
 @pytest.fixture(scope="module")
-def seasonal_runs() -> dict[int, trainer.TrainingResult]:
+def seasonal_runs() -> dict[int, trainer.ForecasterResult]:
     """150 seeded steps on the seasonal sample per seed (about a second each, one thread)."""
     PROGRESS.clear()
     return {
         seed: trainer.train_model(
             seasonal_dataset(),
             forecaster.ForecasterConfig(1, 28),
-            forecaster.ForecasterTrainingConfig(steps=150, seed=seed),
+            replace(forecaster.FORECAST_TRAINING, steps=150, seed=seed),
             PROGRESS.append if seed == 0 else None,
         )
         for seed in SEEDS
@@ -126,7 +127,7 @@ def test_short_training_beats_the_naive_forecast_on_the_seasonal_sample(seasonal
         for seed, run in seasonal_runs.items()
         if run.model_errors.mae < 0.6 * run.naive_errors.mae
         and run.model_errors.rmse < 0.6 * run.naive_errors.rmse
-        and run.val_loss[-1] < 0.5 * run.val_loss[0]
+        and run.held_out[-1] < 0.5 * run.held_out[0]
     ]
     assert len(better) >= AT_LEAST, better
 
@@ -162,10 +163,10 @@ def test_same_seed_gives_the_same_numbers() -> None:
     dataset = seasonal_dataset(window=7)
     config = forecaster.ForecasterConfig(n_features=1, window=7, d_model=8)
     first = trainer.train_model(
-        dataset, config, forecaster.ForecasterTrainingConfig(steps=20, seed=5)
+        dataset, config, replace(forecaster.FORECAST_TRAINING, steps=20, seed=5)
     )
     second = trainer.train_model(
-        dataset, config, forecaster.ForecasterTrainingConfig(steps=20, seed=5)
+        dataset, config, replace(forecaster.FORECAST_TRAINING, steps=20, seed=5)
     )
     np.testing.assert_array_equal(first.predicted, second.predicted)
     np.testing.assert_array_equal(first.weights_after, second.weights_after)
@@ -177,12 +178,17 @@ def test_early_stopping_keeps_the_best_weights() -> None:
     result = trainer.train_model(
         dataset,
         config,
-        forecaster.ForecasterTrainingConfig(
-            steps=400, learning_rate=0.1, eval_every=5, patience=2, seed=1
+        replace(
+            forecaster.FORECAST_TRAINING,
+            steps=400,
+            learning_rate=0.1,
+            eval_every=5,
+            patience=2,
+            seed=1,
         ),
     )
     assert "stopped early" in result.stop_reason or result.eval_steps[-1] == 400
-    assert result.best_step == int(result.eval_steps[np.argmin(result.val_loss)])
+    assert result.best_step == int(result.eval_steps[np.argmin(result.held_out)])
 
 
 @pytest.mark.parametrize(
@@ -193,8 +199,9 @@ def test_early_stopping_keeps_the_best_weights() -> None:
     ],
 )
 def test_train_config_refuses_out_of_budget_values(changes: dict, words: str) -> None:
+    model = forecaster.ForecasterConfig(n_features=1, window=8)
     with pytest.raises(ac.InputError, match=words):
-        forecaster.ForecasterTrainingConfig(**changes)
+        forecaster.check_budget(model, replace(forecaster.FORECAST_TRAINING, **changes))
 
 
 def test_model_config_names_valid_head_counts() -> None:
@@ -205,7 +212,7 @@ def test_model_config_names_valid_head_counts() -> None:
 def test_too_big_a_model_is_refused_before_training() -> None:
     config = forecaster.ForecasterConfig(n_features=5, window=128, d_model=512, n_heads=8)
     with pytest.raises(ac.InputError, match="too big to train"):
-        forecaster.check_budget(config, forecaster.ForecasterTrainingConfig())
+        forecaster.check_budget(config, forecaster.FORECAST_TRAINING)
 
 
 # --- Torch stays out of the core -------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -23,22 +25,22 @@ def rising_season(n_rows: int = 400) -> pd.DataFrame:
     return pd.DataFrame({"y": 0.1 * t + np.sin(2 * np.pi * t / 12) + noise})
 
 
-def train(differenced: bool, seed: int, steps: int = 150) -> trainer.TrainingResult:
+def train(differenced: bool, seed: int, steps: int = 150) -> trainer.ForecasterResult:
     dataset = ac.prepare_dataset(rising_season(), ["y"], "y", WINDOW, differenced=differenced)
     return trainer.train_model(
         dataset,
         forecaster.ForecasterConfig(1, WINDOW),
-        forecaster.ForecasterTrainingConfig(steps=steps, seed=seed),
+        replace(forecaster.FORECAST_TRAINING, steps=steps, seed=seed),
     )
 
 
 @pytest.fixture(scope="module")
-def runs() -> dict[tuple[bool, int], trainer.TrainingResult]:
+def runs() -> dict[tuple[bool, int], trainer.ForecasterResult]:
     """150 steps per seed, on levels and on changes (a fraction of a second each, one thread)."""
     return {(changes, seed): train(changes, seed) for changes in (False, True) for seed in SEEDS}
 
 
-def mae_ratio(run: trainer.TrainingResult) -> float:
+def mae_ratio(run: trainer.ForecasterResult) -> float:
     return run.model_errors.mae / run.naive_errors.mae
 
 

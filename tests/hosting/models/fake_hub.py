@@ -28,7 +28,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from hosting.local_server import LOOPBACK, free_port
+from harness.local_server import LOOPBACK, free_port
 
 
 def git_blob_id(content: bytes) -> str:
@@ -127,7 +127,7 @@ class FakeHub:
 
 
 def _handler_for(hub: FakeHub) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class HubHandler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def log_message(self, format: str, *args: object) -> None:
@@ -217,7 +217,7 @@ def _handler_for(hub: FakeHub) -> type[BaseHTTPRequestHandler]:
             if send_body:
                 self.wfile.write(body)
 
-    return Handler
+    return HubHandler
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from hosting.local_server import LOOPBACK
+from harness.local_server import LOOPBACK
 from hosting.models.packaged import PackagedModel
 
 
@@ -26,7 +26,7 @@ class Index:
         self.requests: list[str] = []
         index = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class IndexHandler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
                 index.requests.append(self.path)
                 if self.path == f"/simple/{entry.package}/":
@@ -51,7 +51,7 @@ class Index:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer((LOOPBACK, 0), Handler)
+        self.server = ThreadingHTTPServer((LOOPBACK, 0), IndexHandler)
         self.url = f"http://{LOOPBACK}:{self.server.server_address[1]}/simple"
 
     def listing(self, port: int) -> list[dict[str, object]]:

@@ -20,7 +20,7 @@ from huggingface_hub import constants
 # Private, but it is the code that reports a Xet download's progress to our class.
 from huggingface_hub.utils._xet_progress_reporting import XetDownloadProgressReporter
 
-from hosting.local_server import ROOT
+from harness.local_server import ROOT
 from hosting.models.catalogue import BUNDLED, CatalogueEntry
 from hosting.models.errors import ModelSourceError
 from hosting.models.hub import _ByteCounter, cached_folder, download

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hosting.local_server import LOOPBACK
+from harness.local_server import LOOPBACK
 from hosting.models.errors import ModelSourceError
 from hosting.models.packaged import (
     SMOLLM2_INSTRUCT,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from ui.pretrained import runs
+from ui.pretrained import passes
 
 
 def test_decoder_passes_started_together_run_one_after_another() -> None:
@@ -22,7 +22,7 @@ def test_decoder_passes_started_together_run_one_after_another() -> None:
 
     results: list[str] = []
     threads = [
-        threading.Thread(target=lambda: results.append(runs._one_at_a_time(a_pass)))
+        threading.Thread(target=lambda: results.append(passes._one_at_a_time(a_pass)))
         for _ in range(4)
     ]
     for thread in threads:

@@ -10,9 +10,9 @@ import pytest
 from tests.plotly_specs import figures
 from tests.views.pretrained_pages import page
 from ui.figures.style import NORMAL
-from ui.pretrained import shared
+from ui.pretrained import cache
 from ui.pretrained.models import BUNDLED_KEY
-from ui.pretrained.runs import PageModel
+from ui.pretrained.passes import PageModel
 from ui.pretrained.stage_table import stage_matrix
 from ui.pretrained.stages import FAMILY_STAGES
 from ui.pretrained.state import PretrainedState, default_query
@@ -29,8 +29,8 @@ def state_for(text: str, layer: int = 1, head: int = 1) -> PretrainedState:
     return PretrainedState(model, text, None, encoded, trace, layer, head, query, False, NORMAL)
 
 
-def head_view_of(state: PretrainedState, query: int | None) -> shared.SharedChart:
-    return shared.head_view_drawn(
+def head_view_of(state: PretrainedState, query: int | None) -> cache.CachedChart:
+    return cache.head_view_drawn(
         digest=state.digest,
         layer=state.layer,
         heads=(state.head,),
@@ -57,8 +57,8 @@ def test_every_steps_heatmaps_are_one_shared_object_per_layer_and_head() -> None
     stage = FAMILY_STAGES["bert"].layer_stages(state.model.info, state.layer)["weights"]
     shown = (("weights", stage, stage_matrix(steps, "weights", state.head), "Attention weights"),)
 
-    def built(head: int) -> dict[str, shared.SharedChart]:
-        return shared.stage_figures(
+    def built(head: int) -> dict[str, cache.CachedChart]:
+        return cache.stage_figures(
             digest=state.digest,
             layer=state.layer,
             head=head,
@@ -74,13 +74,13 @@ def test_every_steps_heatmaps_are_one_shared_object_per_layer_and_head() -> None
 
 def test_two_sessions_on_one_view_build_its_head_view_once(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
-    original = shared.head_view
+    original = cache.head_view
 
     def counting(*args, **kwargs):
         calls.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(shared, "head_view", counting)
+    monkeypatch.setattr(cache, "head_view", counting)
     text = TEXT + " Counted."
     first = page(text=text, view="Head view", layer="2")
     second = page(text=text, view="Head view", layer="2")
@@ -94,19 +94,19 @@ def shared_figures_of(view: str, state: PretrainedState) -> list:
         return [head_view_of(state, state.query).figure]
     if view == "Model view":
         return [
-            shared.model_view_drawn(
+            cache.model_view_drawn(
                 digest=state.digest, first=0, stop=6, style=NORMAL, _state=state
             ).figure,  # the bundled model's 6 layers are one group
-            shared.head_weights_drawn(
+            cache.head_weights_drawn(
                 digest=state.digest, layer=1, head=1, style=NORMAL, _state=state
             ).figure,
         ]
     if view == "Rollout":
         return [
-            shared.rollout_drawn(digest=state.digest, layer=1, style=NORMAL, _state=state).figure
+            cache.rollout_drawn(digest=state.digest, layer=1, style=NORMAL, _state=state).figure
         ]
     shown = tuple(FAMILY_STAGES["bert"].layer_stages(state.model.info, 1))
-    built = shared.stage_figures(  # the page's steps; already built by its run
+    built = cache.stage_figures(  # the page's steps; already built by its run
         digest=state.digest,
         layer=1,
         head=1,

@@ -11,7 +11,7 @@ import plotly.tools
 
 from ui.figures.describe import describe_figure
 from ui.figures.tables import figure_tables
-from ui.shared.shared_figures import digest, shared_chart
+from ui.shared.figure_cache import cached_chart, digest
 
 WEIGHTS = np.array([[0.7, 0.2, 0.1], [0.25, 0.5, 0.25]], dtype=np.float32)
 
@@ -28,14 +28,14 @@ def sent(figure: go.Figure) -> dict:
 
 
 def test_a_shared_chart_sends_the_same_json_and_keeps_the_description_of_its_numbers() -> None:
-    shared = shared_chart(numbered_heatmap())
+    shared = cached_chart(numbered_heatmap())
     assert sent(shared.figure) == sent(numbered_heatmap())
     assert shared.alt == describe_figure(numbered_heatmap())
-    assert shared_chart(numbered_heatmap(), alt="Given.").alt == "Given."
+    assert cached_chart(numbered_heatmap(), alt="Given.").alt == "Given."
 
 
 def test_its_tables_read_the_numbers_and_the_numbered_axes_back() -> None:
-    (table,) = figure_tables(shared_chart(numbered_heatmap()).figure)
+    (table,) = figure_tables(cached_chart(numbered_heatmap()).figure)
     (plain,) = figure_tables(numbered_heatmap())
     assert list(table.frame.index) == ["5", "6"] == list(plain.frame.index)
     assert list(table.frame.columns) == ["0", "10", "20"]
@@ -55,7 +55,7 @@ def test_a_digest_names_the_settings_and_the_bytes_of_the_arrays() -> None:
 
 
 def test_a_shared_charts_numbered_axes_are_described_as_numbers() -> None:
-    figure = shared_chart(numbered_heatmap()).figure
+    figure = cached_chart(numbered_heatmap()).figure
     assert describe_figure(figure) == describe_figure(numbered_heatmap())
     assert "bdata" not in describe_figure(figure)
 

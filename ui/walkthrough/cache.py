@@ -1,9 +1,9 @@
-"""The walkthrough's figures and tables, built once per server and shared by every session.
+"""The walkthrough's figures and tables, built once per server for every session.
 
 A view of a lecture step is named by a few small settings (a slider's value, a head
 width, the :class:`FigureStyle`); a class following its teacher reruns the same view for
 every student, so each builder here runs once per view and server, and every session
-draws the very same objects (:func:`ui.shared.shared_figures.shared_figures`).
+draws the very same objects (:func:`ui.shared.figure_cache.cached_figures`).
 Everything returned is read-only: figures are only drawn, tables are immutable Arrow
 tables (Streamlit would convert a DataFrame again on every run), arrays are frozen.
 
@@ -25,7 +25,7 @@ from attention_core.boundary.arrays import read_only_fields
 from attention_core.teaching import score_scaling, soft_lookup, walkthrough_steps
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
-from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
+from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures
 from ui.shared.worked_examples import DAYS
 from ui.walkthrough import figures as wf
 
@@ -58,11 +58,11 @@ class LookupView:
     """The soft lookup for one query, its figure and its table."""
 
     trace: soft_lookup.LookupTrace
-    figure: SharedChart
+    figure: CachedChart
     table: pa.Table
 
 
-@shared_figures(LOOKUP_VIEWS)
+@cached_figures(LOOKUP_VIEWS)
 def lookup_view(x: float, y: float, style: FigureStyle) -> LookupView:
     """Step 1 for the query ``(x, y)``: keys, query and weights, and the lookup table."""
     examples = ac.examples
@@ -85,7 +85,7 @@ def lookup_view(x: float, y: float, style: FigureStyle) -> LookupView:
         trace.weights,
         style.decimals,
     )
-    return LookupView(trace, shared_chart(figure), arrow(frame))
+    return LookupView(trace, cached_chart(figure), arrow(frame))
 
 
 # --- Lecture step 3 ------------------------------------------------------------
@@ -96,11 +96,11 @@ class ScalingView:
     """Softmax saturation for ``n`` keys: the core table, its figure and its table."""
 
     table: score_scaling.SaturationTable
-    figure: SharedChart
+    figure: CachedChart
     frame: pa.Table
 
 
-@shared_figures(SCALING_VIEWS)
+@cached_figures(SCALING_VIEWS)
 def scaling_view(n_keys: int, style: FigureStyle) -> ScalingView:
     """Step 3 for ``n_keys`` keys: three measures against width d, unscaled vs scaled."""
     table = read_only_fields(score_scaling.softmax_saturation(n_keys=n_keys))
@@ -126,7 +126,7 @@ def scaling_view(n_keys: int, style: FigureStyle) -> ScalingView:
         },
     )
     figure = wf.saturation_figure(table.widths, unscaled, scaled, style=style)
-    return ScalingView(table, shared_chart(figure), arrow(frame))
+    return ScalingView(table, cached_chart(figure), arrow(frame))
 
 
 # --- Lecture step 4 ------------------------------------------------------------
@@ -137,16 +137,16 @@ class MaskingView:
     """The five days' right mask beside two mistakes: three heatmaps and their numbers."""
 
     result: walkthrough_steps.MaskingComparison
-    panels: tuple[SharedChart, ...]  #: right, × 0/1 mask, column softmax
+    panels: tuple[CachedChart, ...]  #: right, × 0/1 mask, column softmax
     table: pa.Table
 
 
-@shared_figures(STYLE_VIEWS)
+@cached_figures(STYLE_VIEWS)
 def masking_view(style: FigureStyle) -> MaskingView:
     """Step 4: the weights of each variant and each query's forbidden weight and row sum."""
     result = read_only_fields(walkthrough_steps.five_day_masking())
     panels = tuple(
-        shared_chart(heatmap(weights, DAYS, DAYS, title=title, mask=mask, style=style))
+        cached_chart(heatmap(weights, DAYS, DAYS, title=title, mask=mask, style=style))
         for title, weights, mask in (
             ("Right: −∞, then softmax", result.right, result.mask),
             ("Wrong: × 0/1 mask", result.multiplied, None),
@@ -168,17 +168,17 @@ def masking_view(style: FigureStyle) -> MaskingView:
 # --- Lecture step 5 ------------------------------------------------------------
 
 
-@shared_figures(HEAD_GRID_VIEWS)
+@cached_figures(HEAD_GRID_VIEWS)
 def multi_head(head_width: int) -> walkthrough_steps.MultiHeadExample:
     """The multi-head example with heads of ``head_width`` (read-only, outputs too)."""
     return read_only_fields(walkthrough_steps.multi_head_example(head_width=head_width))
 
 
-@shared_figures(HEAD_GRID_VIEWS)
-def head_weights_figure(head_width: int, style: FigureStyle) -> SharedChart:
+@cached_figures(HEAD_GRID_VIEWS)
+def head_weights_figure(head_width: int, style: FigureStyle) -> CachedChart:
     """Each head's attention weights ``(H, 5, 5)``, four panels a row."""
     weights = multi_head(head_width).trace.weights
-    return shared_chart(
+    return cached_chart(
         heatmap_grid(
             weights,
             DAYS,
@@ -191,11 +191,11 @@ def head_weights_figure(head_width: int, style: FigureStyle) -> SharedChart:
     )
 
 
-@shared_figures(HEAD_OUTPUT_VIEWS)
-def head_output_figure(head_width: int, strategy: str, style: FigureStyle) -> SharedChart:
+@cached_figures(HEAD_OUTPUT_VIEWS)
+def head_output_figure(head_width: int, strategy: str, style: FigureStyle) -> CachedChart:
     """The heads combined by ``strategy``: ``(5, 12)`` for concat, else ``(5, h)``."""
     output = multi_head(head_width).combined[strategy]
-    return shared_chart(
+    return cached_chart(
         heatmap(
             output,
             DAYS,
@@ -216,11 +216,11 @@ class GradientView:
     """The hand-written backward pass checked against autograd, its figure and its table."""
 
     check: GradientCheck
-    figure: SharedChart
+    figure: CachedChart
     table: pa.Table
 
 
-@shared_figures(GRADIENT_VIEWS)
+@cached_figures(GRADIENT_VIEWS)
 def gradient_check(seed: int, causal: bool) -> GradientCheck:
     """The backward pass by hand and by autograd for one example (read-only), whatever the style."""
     from attention_core.teaching import gradcheck  # imports PyTorch: only for this step
@@ -228,7 +228,7 @@ def gradient_check(seed: int, causal: bool) -> GradientCheck:
     return read_only_fields(gradcheck.check_gradients(gradcheck.gradient_example(seed, causal)))
 
 
-@shared_figures(GRADIENT_VIEWS)
+@cached_figures(GRADIENT_VIEWS)
 def gradient_view(seed: int, causal: bool, style: FigureStyle) -> GradientView:
     """Step 6 for one example: W_Q, W_K, W_V's gradients by hand, and max |hand − autograd|."""
     check = gradient_check(seed, causal)
@@ -237,5 +237,5 @@ def gradient_view(seed: int, causal: bool, style: FigureStyle) -> GradientView:
         hand, title="Gradient each weight matrix receives (by hand)", style=style
     )
     return GradientView(
-        check, shared_chart(figure), arrow(wf.difference_frame(check.max_difference))
+        check, cached_chart(figure), arrow(wf.difference_frame(check.max_difference))
     )

@@ -23,8 +23,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.local_server import (
+    LOOPBACK,
+    ROOT,
+    free_port,
+    stop,
+    streamlit_command,
+    url_of,
+    wait_healthy,
+)
 from hosting.classroom.settings import SETTING as CLASS_STORE_SETTING
-from hosting.local_server import LOOPBACK, ROOT, free_port, streamlit_command, url_of, wait_healthy
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -149,7 +157,7 @@ def wait_redis(process: subprocess.Popen, port: int, timeout: float = 30.0) -> N
 
 
 def start_replica(script: Path, port: int, env: dict[str, str]) -> subprocess.Popen:
-    """One `streamlit run` replica (hosting.local_server's command) with ``env`` added."""
+    """One `streamlit run` replica (harness.local_server's command) with ``env`` added."""
     return subprocess.Popen(
         streamlit_command(script, port),
         cwd=ROOT,
@@ -157,14 +165,6 @@ def start_replica(script: Path, port: int, env: dict[str, str]) -> subprocess.Po
         stdout=subprocess.DEVNULL,
         stderr=subprocess.STDOUT,
     )
-
-
-def _stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
 
 
 @contextlib.contextmanager
@@ -203,7 +203,7 @@ def running_cluster(
         for process in cluster.replicas.values():
             process.terminate()
         for process in cluster.replicas.values():
-            _stop(process)
+            stop(process)
         if cluster.redis is not None:
-            _stop(cluster.redis)
+            stop(cluster.redis)
         shutil.rmtree(directory, ignore_errors=True)

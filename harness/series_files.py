@@ -2,7 +2,7 @@
 
 The statsmodels wheel ships about forty CSV files under ``statsmodels/datasets/``
 (sunspots, the Nile, Mauna Loa CO₂, US macro data, …). ``make test`` fetches them
-first (``make series``: ``python -m tests.real.series_files``): pip downloads the
+first (``make series``: ``python -m harness.series_files``): pip downloads the
 pinned wheel without its dependencies, and every ``statsmodels/datasets/**/*.csv``
 in it is extracted into ``ATTENTION_DATA_DIR``/series (``data/series``, ignored by
 git; kept when already there). Nothing of the wheel is committed. Without the files
@@ -11,7 +11,6 @@ the corpus tests fail, saying how to get them: a real corpus is part of every ru
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -19,7 +18,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from hosting.classroom.settings import DATA_DIR_SETTING, DEFAULT_DATA_DIR
+from hosting.settings import data_dir
 
 STATSMODELS = "statsmodels==0.15.0"
 DATASETS = "statsmodels/datasets/"
@@ -29,7 +28,7 @@ COMPLETE = ".complete"
 
 def series_dir() -> Path:
     """Where the corpus is kept: ``ATTENTION_DATA_DIR``/series."""
-    return Path(os.environ.get(DATA_DIR_SETTING) or DEFAULT_DATA_DIR) / "series"
+    return data_dir() / "series"
 
 
 def _extract(wheel: Path, folder: Path) -> int:
@@ -77,7 +76,7 @@ def real_series_dir() -> Path:
     if not _complete(folder):
         pytest.fail(
             f"statsmodels' datasets are not in {folder}: `make test` fetches them "
-            "(`make series`, python -m tests.real.series_files)."
+            "(`make series`, python -m harness.series_files)."
         )
     return folder / DATASETS
 

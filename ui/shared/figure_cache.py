@@ -1,15 +1,15 @@
 """Figures built once per server and shared by every session that shows the same view.
 
 A class following its teacher reruns the same view for every student, one after
-another on one process: a figure built per session was most of a follower's run on
-the pages that built theirs each time (BENCHMARKS.md, "Every page for a class").
-:func:`shared_figures` caches a builder's figures as Streamlit resources: one object
+another on one process: a figure built per session would be most of a follower's run
+(benchmarks/class_pages.py measures a class following the teacher over every page).
+:func:`cached_figures` caches a builder's figures as Streamlit resources: one object
 per key for every session, never pickled (``st.cache_data`` would rebuild each
 figure with all of plotly's checks on the way out).
 
 A shared figure is read-only by contract: everything that changes it happens inside
 the builder, and drawing it (``st.plotly_chart``) only reads it. A builder returns a
-:class:`SharedChart` (:func:`shared_chart`): the figure with its text alternative, written once too.
+:class:`CachedChart` (:func:`cached_chart`): the figure with its text alternative, written once too.
 
 Keys should be small (settings, sizes, the style): Streamlit hashes every argument of
 every call again on each run. An argument whose name starts with ``_`` is left out of
@@ -43,7 +43,7 @@ STYLE_HASHES: Mapping[type, Callable[[Any], Any]] = {FigureStyle: repr}
 Builder = TypeVar("Builder", bound=Callable[..., Any])
 
 
-def shared_figures(
+def cached_figures(
     max_entries: int, hash_funcs: Mapping[type, Callable[[Any], Any]] | None = None
 ) -> Callable[[Builder], Builder]:
     """Cache a figure builder's results for every session: at most ``max_entries`` figures
@@ -60,7 +60,7 @@ def shared_figures(
 
 
 @dataclass(frozen=True)
-class SharedChart:
+class CachedChart:
     """A shared figure and its text alternative (what ``ui.shared.matrix_view.chart``
     would otherwise write from the figure on every run)."""
 
@@ -68,7 +68,7 @@ class SharedChart:
     alt: str
 
 
-def shared_chart(figure: go.Figure, alt: str | None = None) -> SharedChart:
+def cached_chart(figure: go.Figure, alt: str | None = None) -> CachedChart:
     """A finished ``figure`` to share, with ``alt`` or else the description of its numbers
     (:func:`ui.figures.describe.describe_figure`).
 
@@ -76,7 +76,7 @@ def shared_chart(figure: go.Figure, alt: str | None = None) -> SharedChart:
     once, instead of on every draw; the description is written before that.
     """
     text = alt if alt is not None else describe_figure(figure)
-    return SharedChart(encode_arrays(figure), text)
+    return CachedChart(encode_arrays(figure), text)
 
 
 def digest(named: object, *arrays: np.ndarray) -> str:

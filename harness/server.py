@@ -1,6 +1,6 @@
 """What the browser benchmarks read off a running server: page states, memory and CPU time.
 
-Starting the server (and the Chromium flags) is hosting/local_server.py's, shared with
+Starting the server (and the Chromium flags) is harness/local_server.py's, shared with
 the browser tests.
 """
 

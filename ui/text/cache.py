@@ -1,16 +1,16 @@
-"""The text page's runs and figures, computed once per server and shared by every session.
+"""The text page's runs and figures, computed once per server for every session.
 
 A run is named by a :class:`RunInputs`: the query tokens, the key tokens (``None`` in
 self-attention), the config and the custom-mask code (or ``None``). Every cached
 function takes the RunInputs and is keyed by its digest, a short string computed once per
-rerun; Streamlit's hashing of the full tokens and config for each of a view's ~11
-cached calls was ~7 % of a weights-view rerun (BENCHMARKS.md, capacity). The figure
+rerun, so that Streamlit does not hash the full tokens and config again for each of a
+view's cached calls (a rerun's cost: benchmarks/rerun_cost.py). The figure
 builders also take the run itself as ``_run``, which Streamlit leaves out of the key
 (it follows from the RunInputs), instead of asking the run cache again for every figure.
 
 This module is imported once per process; a page script runs again on every rerun,
 so the cached functions live here rather than in ``views/text.py``
-(defining them again on each rerun cost another ~9 %).
+(defining them again on each rerun would cost every rerun).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from attention_core.boundary.arrays import read_only_fields
 from ui.figures.describe import describe_head_view
 from ui.figures.head_view import head_view
 from ui.figures.style import FigureStyle
+from ui.shared.figure_cache import STYLE_HASHES, CachedChart, cached_chart, cached_figures, digest
 from ui.shared.matrix_view import stage_heatmap
-from ui.shared.shared_figures import STYLE_HASHES, SharedChart, digest, shared_chart, shared_figures
 from ui.shared.stages import Stage, axis_labels, stage_title, stages_for
 from ui.text.mask_inputs import decode
 from ui.text.stage_arrays import key_side_matrix, stage_matrix
@@ -62,7 +62,7 @@ class RunInputs:
 # Runs and figures are cached as resources: one object shared by every session with the
 # same key, never changed once made (a run's arrays are read-only; drawing a figure only
 # reads it). st.cache_data would pickle each on the way in and out; a figure comes back
-# out rebuilt with all of plotly's checks, ~1.1 ms per 13 × 13 heatmap (BENCHMARKS.md).
+# out rebuilt with all of plotly's checks.
 KEY_HASHES = {RunInputs: lambda inputs: inputs.digest, **STYLE_HASHES}
 
 
@@ -100,7 +100,7 @@ def matrix_of(run: ac.AttentionRun, name: str, head: int | None, second: bool) -
     return key_side_matrix(run, name) if second else stage_matrix(run, name, head)
 
 
-cache_figure = shared_figures(FIGURE_CACHE_ENTRIES, {RunInputs: lambda inputs: inputs.digest})
+cache_figure = cached_figures(FIGURE_CACHE_ENTRIES, {RunInputs: lambda inputs: inputs.digest})
 
 
 @cache_figure
@@ -111,7 +111,7 @@ def heatmap_figure(
     second: bool,
     style: FigureStyle,
     _run: ac.AttentionRun,
-) -> SharedChart:
+) -> CachedChart:
     """One stage's heatmap: one head, or the key sentence's side when ``second``.
 
     ``_run`` is ``compute(inputs)``, passed in (a leading underscore: not hashed).
@@ -121,7 +121,7 @@ def heatmap_figure(
     matrix = matrix_of(run, key, head, second)
     rows, cols = axes(inputs, stage, matrix.shape, second)
     title = stage_title(stage, head, second)
-    return shared_chart(
+    return cached_chart(
         stage_heatmap(stage, matrix, rows, cols, title=title, mask=run.mask, style=style)
     )
 
@@ -129,14 +129,14 @@ def heatmap_figure(
 @cache_figure
 def grid_figure(
     inputs: RunInputs, name: str, style: FigureStyle, _run: ac.AttentionRun
-) -> SharedChart:
+) -> CachedChart:
     """Every head's matrix of a per-head stage, side by side (``_run`` = ``compute(inputs)``)."""
     run = _run
     stage = stages_for(run.config, run.is_cross)[name]
     stack = stage_matrix(run, name)
     rows, cols = axes(inputs, stage, stack.shape, False)
     title = f"{stage.title} · all heads"
-    return shared_chart(
+    return cached_chart(
         stage_heatmap(stage, stack, rows, cols, title=title, mask=run.mask, style=style)
     )
 
@@ -148,11 +148,11 @@ def head_view_figure(
     heads: tuple[int, ...],
     style: FigureStyle,
     _run: ac.AttentionRun,
-) -> SharedChart:
+) -> CachedChart:
     """Lines from the query token(s) to every key, one colour per head (``_run`` as above),
     described by its weights (:func:`ui.figures.describe.describe_head_view`)."""
     query_labels, key_labels = inputs.labels
     weights = _run.trace.weights
     figure = head_view(weights, query_labels, key_labels, heads=heads, query=query, style=style)
     alt = describe_head_view(weights, heads, query, query_labels, key_labels)
-    return shared_chart(figure, alt)
+    return cached_chart(figure, alt)

@@ -1,8 +1,8 @@
-"""The time-series page's window runs and figures, computed once per server and shared.
+"""The time-series page's window runs and figures, computed once per server for every session.
 
 A class following its teacher reruns the same view for every student, one after another
-on one process; building this page's figures in each session's run was most of a
-follower's rerun (~75 ms of server CPU per follower; ~16 ms with them shared). Here a
+on one process; building this page's figures in each session's run would be most of a
+follower's rerun (benchmarks/class_pages.py measures it). Here a
 window view is computed and drawn once per server and every session with the same view
 gets the same objects.
 
@@ -30,12 +30,12 @@ from attention_core.boundary.arrays import read_only_fields
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import FigureStyle
 from ui.shared.export import csv_bytes, matrix_frame
-from ui.shared.shared_figures import (
+from ui.shared.figure_cache import (
     FIGURE_TTL_SECONDS,
-    SharedChart,
+    CachedChart,
+    cached_chart,
+    cached_figures,
     digest,
-    shared_chart,
-    shared_figures,
 )
 from ui.time_series import figures
 
@@ -107,8 +107,8 @@ KEY_HASHES = {
     SeriesInputs: lambda inputs: inputs.digest,
     WindowInputs: lambda inputs: inputs.digest,
 }
-shared_series = shared_figures(SERIES_ENTRIES, KEY_HASHES)
-shared_window = shared_figures(WINDOW_FIGURE_ENTRIES, KEY_HASHES)
+cached_series = cached_figures(SERIES_ENTRIES, KEY_HASHES)
+cached_window = cached_figures(WINDOW_FIGURE_ENTRIES, KEY_HASHES)
 
 
 def window_inputs(
@@ -156,14 +156,14 @@ def window_run(inputs: WindowInputs, _frame: pd.DataFrame) -> WindowRun:
     return read_only_fields(WindowRun(labels, target, trace.weights, trace.concat, trace.mask))
 
 
-@shared_series
+@cached_series
 def series_chart(
     series: SeriesInputs, end: int, style: FigureStyle, _frame: pd.DataFrame
-) -> SharedChart:
+) -> CachedChart:
     """The target and the scaled features over the whole series, the window shaded."""
     values, scaler = scaler_of(series, _frame)
     scaled = scaler.transform(values)
-    return shared_chart(
+    return cached_chart(
         figures.series_figure(
             np.asarray(_frame.index),
             _frame[series.target].to_numpy(dtype=float),
@@ -180,12 +180,12 @@ def _weights(run: WindowRun) -> np.ndarray:
     return run.weights
 
 
-@shared_window
+@cached_window
 def weights_chart(
     inputs: WindowInputs, head: int, style: FigureStyle, _run: WindowRun
-) -> SharedChart:
+) -> CachedChart:
     """One head's ``(T, T)`` weights with the window's target along both axes."""
-    return shared_chart(
+    return cached_chart(
         figures.attention_over_time(
             _weights(_run)[head],
             _run.labels,
@@ -198,12 +198,12 @@ def weights_chart(
     )
 
 
-@shared_window
+@cached_window
 def lag_chart(
     inputs: WindowInputs, head: int, period: int | None, style: FigureStyle, _run: WindowRun
-) -> SharedChart:
+) -> CachedChart:
     """The last day's row of one head's weights, over lags."""
-    return shared_chart(
+    return cached_chart(
         figures.lag_bars(
             {f"head {head + 1}": _weights(_run)[head][-1]},
             _run.labels,
@@ -214,13 +214,13 @@ def lag_chart(
     )
 
 
-@shared_window
-def context_chart(inputs: WindowInputs, style: FigureStyle, _run: WindowRun) -> SharedChart:
+@cached_window
+def context_chart(inputs: WindowInputs, style: FigureStyle, _run: WindowRun) -> CachedChart:
     """Every day's context vector ``(T, H·d_v)``: columns by head and dimension."""
     config = inputs.config
     dims = [f"h{h + 1}·{j}" for h in range(config.n_heads) for j in range(config.d_v)]
     assert _run.concat is not None  # as _weights
-    return shared_chart(
+    return cached_chart(
         heatmap(
             _run.concat,
             list(_run.labels),
@@ -236,11 +236,11 @@ def context_chart(inputs: WindowInputs, style: FigureStyle, _run: WindowRun) -> 
     )
 
 
-@shared_window
-def heads_chart(inputs: WindowInputs, style: FigureStyle, _run: WindowRun) -> SharedChart:
+@cached_window
+def heads_chart(inputs: WindowInputs, style: FigureStyle, _run: WindowRun) -> CachedChart:
     """Every head's ``(T, T)`` weights side by side."""
     labels = list(_run.labels)
-    return shared_chart(
+    return cached_chart(
         heatmap_grid(
             _weights(_run),
             labels,
@@ -258,7 +258,7 @@ def weights_frame(run: WindowRun, head: int) -> pd.DataFrame:
     return matrix_frame(_weights(run)[head], run.labels, run.labels)
 
 
-@shared_window
+@cached_window
 def weights_table(inputs: WindowInputs, head: int, decimals: int, _run: WindowRun) -> pa.Table:
     """The table on screen: one head's weights rounded to ``decimals``, as the Arrow table
     the browser is sent (Streamlit would convert a DataFrame again on every rerun).

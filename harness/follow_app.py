@@ -1,4 +1,4 @@
-"""A stand-in for the app's class following (issue 21), for benchmarks/class_session.py's own test.
+"""A stand-in for the app's class following, for benchmarks/class_session.py's own test.
 
 The app's contract, in a few lines and nothing else: opening any page with
 ``?class=CODE`` joins class CODE (the real store: ``hosting.classroom``), a

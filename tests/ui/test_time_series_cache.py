@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 import attention_core as ac
 from ui.figures.style import NORMAL, PRESENTATION
 from ui.shared.export import csv_bytes, matrix_frame
-from ui.time_series import runs, sections
+from ui.time_series import cache, sections
 from ui.time_series.state import load_sample, load_upload
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "time_series.py")
@@ -30,10 +30,10 @@ VIEW = {"ts_seed": "501"}
 
 def inputs_for(
     config: ac.AttentionConfig = CONFIG, end: int | None = None, fingerprint: str = SEASONAL
-) -> runs.WindowInputs:
+) -> cache.WindowInputs:
     frame = load_sample("seasonal")
     end = len(frame) - 1 if end is None else end
-    return runs.window_inputs(fingerprint, (["sales"], "sales"), 28, "zscore", end, config, "relu")
+    return cache.window_inputs(fingerprint, (["sales"], "sales"), 28, "zscore", end, config, "relu")
 
 
 def test_a_digest_changes_with_every_input_of_a_view_and_only_with_them() -> None:
@@ -43,9 +43,9 @@ def test_a_digest_changes_with_every_input_of_a_view_and_only_with_them() -> Non
         inputs_for(ac.AttentionConfig(d_model=16, n_heads=2, mask="causal", seed=1)),
         inputs_for(end=100),
         inputs_for(fingerprint="upload:0123456789abcdef"),
-        runs.window_inputs(SEASONAL, (["sales"], "sales"), 27, "zscore", 729, CONFIG, "relu"),
-        runs.window_inputs(SEASONAL, (["sales"], "sales"), 28, "minmax", 729, CONFIG, "relu"),
-        runs.window_inputs(SEASONAL, (["sales"], "sales"), 28, "zscore", 729, CONFIG, "tanh"),
+        cache.window_inputs(SEASONAL, (["sales"], "sales"), 27, "zscore", 729, CONFIG, "relu"),
+        cache.window_inputs(SEASONAL, (["sales"], "sales"), 28, "minmax", 729, CONFIG, "relu"),
+        cache.window_inputs(SEASONAL, (["sales"], "sales"), 28, "zscore", 729, CONFIG, "tanh"),
     ]
     assert len({key.digest for key in others} | {base.digest}) == len(others) + 1
 
@@ -59,8 +59,8 @@ def test_a_series_is_read_once_and_shared_not_copied_for_each_rerun() -> None:
 def test_a_view_run_is_shared_read_only_and_holds_the_cores_numbers() -> None:
     frame = load_sample("seasonal")
     inputs = inputs_for()
-    run = runs.window_run(inputs, frame)
-    assert runs.window_run(inputs, frame) is run
+    run = cache.window_run(inputs, frame)
+    assert cache.window_run(inputs, frame) is run
     assert run.weights is not None and not run.weights.flags.writeable
     with pytest.raises(ValueError, match="read-only"):
         run.weights[0, 0, 0] = 1.0
@@ -74,20 +74,20 @@ def test_a_view_run_is_shared_read_only_and_holds_the_cores_numbers() -> None:
 @pytest.mark.parametrize(
     "build",
     [
-        lambda inputs, run, style: runs.weights_chart(inputs, 0, style, run),
-        lambda inputs, run, style: runs.lag_chart(inputs, 0, 7, style, run),
-        lambda inputs, run, style: runs.context_chart(inputs, style, run),
-        lambda inputs, run, style: runs.heads_chart(inputs, style, run),
-        lambda inputs, run, style: runs.weights_table(inputs, 0, style.decimals, run),
+        lambda inputs, run, style: cache.weights_chart(inputs, 0, style, run),
+        lambda inputs, run, style: cache.lag_chart(inputs, 0, 7, style, run),
+        lambda inputs, run, style: cache.context_chart(inputs, style, run),
+        lambda inputs, run, style: cache.heads_chart(inputs, style, run),
+        lambda inputs, run, style: cache.weights_table(inputs, 0, style.decimals, run),
     ],
     ids=["weights", "lags", "context", "heads", "table"],
 )
 def test_a_window_figure_is_one_object_per_view_and_another_for_another_view(
-    build: Callable[[runs.WindowInputs, runs.WindowRun, object], object],
+    build: Callable[[cache.WindowInputs, cache.WindowRun, object], object],
 ) -> None:
     frame = load_sample("seasonal")
     inputs, other = inputs_for(), inputs_for(ac.AttentionConfig(n_heads=2, mask="causal", seed=9))
-    run, other_run = runs.window_run(inputs, frame), runs.window_run(other, frame)
+    run, other_run = cache.window_run(inputs, frame), cache.window_run(other, frame)
     first = build(inputs, run, NORMAL)
     assert build(inputs, run, NORMAL) is first
     assert build(other, other_run, NORMAL) is not first
@@ -97,12 +97,12 @@ def test_a_window_figure_is_one_object_per_view_and_another_for_another_view(
 def test_the_series_chart_is_shared_per_data_and_window_not_per_model() -> None:
     frame = load_sample("seasonal")
     inputs = inputs_for()
-    figure = runs.series_chart(inputs.series, inputs.end, NORMAL, frame)
+    figure = cache.series_chart(inputs.series, inputs.end, NORMAL, frame)
     seeded = inputs_for(ac.AttentionConfig(d_model=16, n_heads=2, mask="causal", seed=3))
-    assert runs.series_chart(seeded.series, seeded.end, NORMAL, frame) is figure
-    assert runs.series_chart(inputs.series, 100, NORMAL, frame) is not figure
+    assert cache.series_chart(seeded.series, seeded.end, NORMAL, frame) is figure
+    assert cache.series_chart(inputs.series, 100, NORMAL, frame) is not figure
     upload = inputs_for(fingerprint="upload:0123456789abcdef")
-    assert runs.series_chart(upload.series, upload.end, NORMAL, frame) is not figure
+    assert cache.series_chart(upload.series, upload.end, NORMAL, frame) is not figure
 
 
 def open_page(**query_params: str) -> AppTest:
@@ -118,20 +118,20 @@ def specs(at: AppTest) -> list[str]:
 
 
 def test_two_sessions_on_one_view_draw_the_same_shared_figures_unchanged() -> None:
-    runs.window_run.clear()
-    runs.weights_chart.clear()
+    cache.window_run.clear()
+    cache.weights_chart.clear()
     first = open_page(**VIEW)
     drawn = specs(first)
     assert len(drawn) == 5
     seed = ac.AttentionConfig(d_model=16, n_heads=2, positional="learned", mask="causal", seed=501)
     inputs, frame = inputs_for(seed), load_sample("seasonal")
-    shared = runs.weights_chart(inputs, 0, NORMAL, runs.window_run(inputs, frame))
+    shared = cache.weights_chart(inputs, 0, NORMAL, cache.window_run(inputs, frame))
     before = shared.figure.to_json()
     assert json.loads(before)["layout"]["title"]["text"].startswith("Attention weights of head 1")
     second = open_page(**VIEW)
     assert specs(second) == drawn  # the same figures, spec for spec
     assert shared.figure.to_json() == before  # drawing them changed nothing shared
-    assert runs.weights_chart(inputs, 0, NORMAL, runs.window_run(inputs, frame)) is shared
+    assert cache.weights_chart(inputs, 0, NORMAL, cache.window_run(inputs, frame)) is shared
     assert specs(open_page(ts_seed="502")) != drawn
 
 
@@ -140,7 +140,7 @@ def test_the_weights_table_sends_the_bytes_of_the_rounded_dataframe() -> None:
     (table,) = at.dataframe
     seed = ac.AttentionConfig(d_model=16, n_heads=2, positional="learned", mask="causal", seed=501)
     inputs = inputs_for(seed)
-    run = runs.window_run(inputs, load_sample("seasonal"))
+    run = cache.window_run(inputs, load_sample("seasonal"))
     assert run.weights is not None
     frame = matrix_frame(run.weights[0], run.labels, run.labels)
     expected = convert_pandas_df_to_arrow_bytes(frame.round(NORMAL.decimals))

@@ -1,10 +1,10 @@
-"""The positional-encoding page's numbers and charts, built once per server and shared.
+"""The positional-encoding page's numbers and charts, built once per server for every session.
 
 A class following its teacher reruns the same view for every student, one after
 another on one process; building the figures (and the swap's two attention runs)
-again in each session was most of a follower's rerun (29 ms of server CPU, now
-~16). Here every matrix, run and chart is made once per view and handed to every
-session that shows it (:func:`ui.shared.shared_figures.shared_figures`), in as few
+again in each session would be most of a follower's rerun (benchmarks/class_pages.py
+measures it). Here every matrix, run and chart is made once per view and handed to every
+session that shows it (:func:`ui.shared.figure_cache.cached_figures`), in as few
 cached calls as the page allows: Streamlit hashes each argument of each call again.
 
 Keys are small: a :class:`PositionalState` (four settings and the style, hashed as
@@ -28,7 +28,7 @@ from attention_core.teaching import word_order
 from ui.figures.style import FigureStyle
 from ui.positional_encoding import figures
 from ui.positional_encoding.state import SWAP_D_MODEL, PositionalState
-from ui.shared.shared_figures import SharedChart, shared_chart, shared_figures
+from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures
 
 #: A view's settings, hashed as their repr (a frozen dataclass's repr lists every field).
 STATE_HASHES = {PositionalState: repr}
@@ -52,13 +52,13 @@ class EncodingView:
 
     matrix: np.ndarray
     similarity: np.ndarray
-    matrix_chart: SharedChart
-    similarity_chart: SharedChart
+    matrix_chart: CachedChart
+    similarity_chart: CachedChart
     offsets: word_order.RotaryOffsets | None
-    rotary_chart: SharedChart | None
+    rotary_chart: CachedChart | None
 
 
-@shared_figures(VIEWS_HELD, STATE_HASHES)
+@cached_figures(VIEWS_HELD, STATE_HASHES)
 def encoding_view(state: PositionalState) -> EncodingView:
     """Everything the encoding ``state`` names shows, but its curves (one call per section).
 
@@ -67,14 +67,14 @@ def encoding_view(state: PositionalState) -> EncodingView:
     kind, length, width, base = state.kind, state.length, state.d_model, state.base
     matrix = read_only(word_order.position_matrix(kind, length, width, base), copy=False)
     similarity = read_only(word_order.position_similarity(matrix), copy=False)
-    matrix_chart = shared_chart(
+    matrix_chart = cached_chart(
         figures.encoding_heatmap(
             matrix,
             title=f"{kind} encoding ({length} positions × {width} dimensions)",
             style=state.style,
         )
     )
-    similarity_chart = shared_chart(
+    similarity_chart = cached_chart(
         figures.similarity_heatmap(
             similarity, title="How alike two positions are: P Pᵀ", style=state.style
         )
@@ -84,7 +84,7 @@ def encoding_view(state: PositionalState) -> EncodingView:
     offsets = read_only_fields(
         word_order.rotary_offset_scores(width, max_offset=length - 1, base=base)
     )
-    rotary_chart = shared_chart(
+    rotary_chart = cached_chart(
         figures.rotary_offset_figure(
             offsets.starts,
             offsets.offsets,
@@ -96,11 +96,11 @@ def encoding_view(state: PositionalState) -> EncodingView:
     return EncodingView(matrix, similarity, matrix_chart, similarity_chart, offsets, rotary_chart)
 
 
-@shared_figures(SMALL_HELD, STATE_HASHES)
-def curves_chart(state: PositionalState, dims: tuple[int, ...]) -> SharedChart:
+@cached_figures(SMALL_HELD, STATE_HASHES)
+def curves_chart(state: PositionalState, dims: tuple[int, ...]) -> CachedChart:
     """Columns ``dims`` of ``P`` as curves over the position."""
     matrix = encoding_view(state).matrix
-    return shared_chart(
+    return cached_chart(
         figures.dimension_curves(matrix, dims, title="Selected dimensions", style=state.style)
     )
 
@@ -129,10 +129,10 @@ class SwapPanels:
 
     runs: dict[str, word_order.SwapComparison]
     table: pa.Table
-    charts: dict[str, SharedChart]
+    charts: dict[str, CachedChart]
 
 
-@shared_figures(SMALL_HELD, {Swap: repr})
+@cached_figures(SMALL_HELD, {Swap: repr})
 def swap_panels(swap: Swap, style: FigureStyle) -> SwapPanels:
     """``compare_swapped`` on the fixed one-head model, without and with an encoding.
 
@@ -159,7 +159,7 @@ def swap_panels(swap: Swap, style: FigureStyle) -> SwapPanels:
         }
     )
     charts = {
-        positional: shared_chart(
+        positional: cached_chart(
             figures.swap_grid(
                 run.weights[0],
                 run.realigned_weights[0],

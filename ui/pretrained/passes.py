@@ -12,14 +12,22 @@ the page draws one layer's at a time: a 30-layer decoder's would not fit the cac
 bundled encoder's is three times its slim pass. So no view asks which family it draws, and
 the bundled encoder's score split needs no second pass. A sentence pair's type ids go into
 the encoder's pass (:func:`~attention_core.pretrained.slim.slim_forward`).
+
+:class:`ByteBoundedCache` holds the passes and layers: least recently used, bounded by bytes
+rather than a count (a pass grows with the square of its length, so a count is either
+wasteful or unsafe), always keeping the newest. Sessions that miss one key at once compute
+it once: a class following its teacher asks for the same new layer in every session within
+a second.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Generic, TypeVar
 
 import numpy as np
 import streamlit as st
@@ -29,21 +37,65 @@ from attention_core.pretrained.checkpoint import FAMILIES, Checkpoint, load_chec
 from attention_core.pretrained.head_split import head_score_split
 from attention_core.pretrained.slim import SlimTrace, layer_steps, slim_forward
 from attention_core.pretrained.token_text import KEY, style_of
-from attention_core.pretrained.trace import BlockTrace, ModelInfo, Tokens
-from ui.pretrained.cache import ByteBoundedCache
+from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTokens
 from ui.pretrained.models import LOCAL_PREFIX
+
+Value = TypeVar("Value")
+
+
+class ByteBoundedCache(Generic[Value]):
+    """``get(key, compute)``: the cached value, or ``compute()`` stored with its size."""
+
+    def __init__(self, max_bytes: int, size_of: Callable[[Value], int]) -> None:
+        self.max_bytes = max_bytes
+        self.size_of = size_of
+        self._entries: OrderedDict[Hashable, tuple[Value, int]] = OrderedDict()
+        self._computing: dict[Hashable, threading.Event] = {}  #: keys being computed, and when done
+        self._lock = threading.Lock()
+        self.misses = 0
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(size for _, size in self._entries.values())
+
+    def get(self, key: Hashable, compute: Callable[[], Value]) -> Value:
+        while True:
+            with self._lock:
+                if key in self._entries:
+                    self._entries.move_to_end(key)
+                    return self._entries[key][0]
+                running = self._computing.get(key)
+                if running is None:
+                    done = self._computing[key] = threading.Event()
+                    break
+            running.wait()  # another session computes it: read its result (or compute on failure)
+        try:
+            value = compute()  # outside the lock: other sessions keep reading meanwhile
+            size = self.size_of(value)
+            with self._lock:
+                self.misses += 1
+                self._entries[key] = (value, size)
+                self._entries.move_to_end(key)
+                while len(self._entries) > 1 and self.total_bytes > self.max_bytes:
+                    self._entries.popitem(last=False)
+        finally:
+            with self._lock:
+                del self._computing[key]
+            done.set()
+        return value
+
 
 # A 128-token slim pass of the bundled model keeps 6 MB (6 layers x 12 heads x 128² weights and
 # 6 x 128 x 384 inputs, float32), one recomputed layer 3.6 MB; a decoder's slim pass at 128
-# tokens 7.5 MB (distilgpt2) to 25 MB (SmolLM2-135M), one recomputed layer 5-6 MB (BENCHMARKS.md,
-# "Decoders"). 40 MB holds two of the longest or a classroom's worth of sentences, within the
-# page's 150 MB budget beside the 90 MB model.
+# tokens 7.5 MB (distilgpt2) to 25 MB (SmolLM2-135M), one recomputed layer 5-6 MB
+# (benchmarks/decoders.py). 40 MB holds two of the longest or a classroom's worth of
+# sentences, within the page's 150 MB budget beside the 90 MB model.
 TRACE_CACHE_BYTES = 40 * 1024 * 1024
 MODELS_HELD = 1  #: checkpoints other than the bundled one kept loaded at once per server
 COPY_SEED = 0
 COPY_LENGTH = 40  #: random tokens in each copy of the heads-that-copy test input
 
-Encoding = loading.Encoded | Tokens
+Encoding = loading.Encoded | ModelTokens
 
 
 @st.cache_resource(show_spinner="Loading all-MiniLM-L6-v2 (once per server) …")
@@ -67,8 +119,8 @@ def checkpoint_at(folder: str) -> Checkpoint:
 
 @st.cache_resource(show_spinner=False)
 def pass_lock() -> threading.Lock:
-    """One decoder forward pass at a time per server: each needs ~90-120 MB while it runs
-    (BENCHMARKS.md, "Decoders"), so students starting at once queue instead of adding up."""
+    """One decoder forward pass at a time per server: each needs memory of its own while it
+    runs (benchmarks/decoders.py), so students starting at once queue instead of adding up."""
     return threading.Lock()
 
 

@@ -1,10 +1,10 @@
-"""The learning page's figures and tables, built once per server and shared by every session.
+"""The learning page's figures and tables, built once per server for every session.
 
 A class following its teacher reruns the same view for every student, one after
-another: building the curves, the replayed heads and "Try it" was two thirds of each
-rerun (~55 ms). They are the same for every session that shows the same run with the
-same settings and style, so each is built once, with its text alternative
-(:func:`ui.shared.shared_figures.shared_figures`) and keyed by :attr:`Trained.digest`,
+another: building the curves, the replayed heads and "Try it" would be most of each
+rerun (benchmarks/class_pages.py). They are the same for every session that shows the
+same run with the same settings and style, so each is built once, with its text alternative
+(:func:`ui.shared.figure_cache.cached_figures`) and keyed by :attr:`Trained.digest`,
 a short string computed once per rerun, with the step or the typed sequence.
 
 A finished run (shipped, or trained live and frozen in ``ui.learning.training.RUNS``)
@@ -26,10 +26,10 @@ from attention_core.learning.predict import Prediction, predict
 from attention_core.learning.tasks import IGNORE, Task, get_task
 from ui.learning.figures import heads_figure, target_figure, training_curves
 from ui.learning.state import LearningState
-from ui.shared.shared_figures import SharedChart, digest, shared_chart, shared_figures
+from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures, digest
 
 if TYPE_CHECKING:
-    from attention_core.learning.result import LearningResult
+    from attention_core.learning.result import TinyTransformerResult
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Trained:
     """
 
     state: LearningState
-    result: LearningResult
+    result: TinyTransformerResult
     digest: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -51,14 +51,14 @@ class Trained:
         named = (self.state, result.model, result.train, result.trained_ahead, *result.scores)
         arrays = (
             result.eval_steps,
-            result.loss,
-            result.accuracy,
+            result.train_loss,
+            result.held_out,
             *result.scores.values(),
             result.probe,
             result.snapshot_steps,
             result.snapshot_weights,
             *arrays_to_dict(result.final).values(),
-        )  # ~0.1 ms for the largest settings
+        )  # cheap beside the run: hashed once per rerun
         object.__setattr__(self, "digest", digest(named, *arrays))
 
     @property
@@ -76,26 +76,26 @@ class Trained:
 FIGURES_HELD = 32
 ANSWERS_HELD = 32
 KEYS = {Trained: lambda trained: trained.digest}
-cache_figure = shared_figures(FIGURES_HELD, KEYS)
+cache_figure = cached_figures(FIGURES_HELD, KEYS)
 
 
 @cache_figure
-def curves_figure(trained: Trained, marker_step: int) -> SharedChart:
+def curves_figure(trained: Trained, marker_step: int) -> CachedChart:
     """Loss, held-out accuracy and every head's score over training, ``marker_step`` marked."""
     result = trained.result
     figure = training_curves(
         result.eval_steps,
-        result.loss,
-        result.accuracy,
+        result.train_loss,
+        result.held_out,
         result.scores,
         marker_step=marker_step,
         style=trained.state.style,
     )
-    return shared_chart(figure)
+    return cached_chart(figure)
 
 
 @cache_figure
-def replay_figure(trained: Trained, index: int) -> SharedChart:
+def replay_figure(trained: Trained, index: int) -> CachedChart:
     """Every head on the probe at snapshot ``index`` (weights by attention_core)."""
     result = trained.result
     figure = heads_figure(
@@ -106,15 +106,15 @@ def replay_figure(trained: Trained, index: int) -> SharedChart:
         trained.state.style,
         f"Every head at step {int(result.snapshot_steps[index])}",
     )
-    return shared_chart(figure)
+    return cached_chart(figure)
 
 
 @cache_figure
-def probe_target_figure(trained: Trained) -> SharedChart:
+def probe_target_figure(trained: Trained) -> CachedChart:
     """The task's target pattern on the run's probe."""
     task = get_task(trained.result.model.task)
     style = trained.state.style
-    return shared_chart(target_figure(task, trained.result.probe, trained.mask, style, "probe"))
+    return cached_chart(target_figure(task, trained.result.probe, trained.mask, style, "probe"))
 
 
 @dataclass(frozen=True)
@@ -124,11 +124,11 @@ class Answer:
     correct: int
     asked: int
     table: pa.Table  #: the answers, one column per position (Arrow: immutable, shareable)
-    heads: SharedChart
-    target: SharedChart
+    heads: CachedChart
+    target: CachedChart
 
 
-@shared_figures(ANSWERS_HELD, KEYS)
+@cached_figures(ANSWERS_HELD, KEYS)
 def answer(trained: Trained, probe: tuple[int, ...]) -> Answer:
     """The model's answer to ``probe`` (token ids, parsed by the task) and its figures."""
     result, style = trained.result, trained.state.style
@@ -138,7 +138,7 @@ def answer(trained: Trained, probe: tuple[int, ...]) -> Answer:
         prediction.correct,
         prediction.asked,
         pa.Table.from_pandas(answer_table(task, prediction)),
-        shared_chart(
+        cached_chart(
             heads_figure(
                 task,
                 prediction.tokens,
@@ -148,7 +148,7 @@ def answer(trained: Trained, probe: tuple[int, ...]) -> Answer:
                 "Every head of the trained model on your sequence",
             )
         ),
-        shared_chart(target_figure(task, prediction.tokens, trained.mask, style, "your sequence")),
+        cached_chart(target_figure(task, prediction.tokens, trained.mask, style, "your sequence")),
     )
 
 

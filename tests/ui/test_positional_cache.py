@@ -22,8 +22,8 @@ from tests.views.expanders import TABLE, expander_keys, open_expanders
 from ui.figures import build
 from ui.figures.style import NORMAL, PRESENTATION
 from ui.figures.tables import trace_array
+from ui.positional_encoding import cache
 from ui.positional_encoding import figures as pe_figures
-from ui.positional_encoding import shared
 from ui.positional_encoding.state import SWAP_D_MODEL, PositionalState
 from ui.shared.export import csv_bytes, matrix_frame
 
@@ -44,20 +44,20 @@ def drawn_json(figure) -> str:
 
 
 def test_a_view_is_built_once_for_every_caller_and_again_for_other_settings() -> None:
-    view = shared.encoding_view(SINUSOIDAL)
-    assert shared.encoding_view(PositionalState(24, 16, "sinusoidal", 10_000.0, NORMAL)) is view
+    view = cache.encoding_view(SINUSOIDAL)
+    assert cache.encoding_view(PositionalState(24, 16, "sinusoidal", 10_000.0, NORMAL)) is view
     for other in (
         PositionalState(25, 16, "sinusoidal", 10_000.0, NORMAL),
         PositionalState(24, 16, "learned", 10_000.0, NORMAL),
         PositionalState(24, 16, "sinusoidal", 100.0, NORMAL),
         PositionalState(24, 16, "sinusoidal", 10_000.0, PRESENTATION),
     ):
-        assert shared.encoding_view(other) is not view
-    assert shared.encoding_view(SINUSOIDAL).matrix_chart.figure is view.matrix_chart.figure
+        assert cache.encoding_view(other) is not view
+    assert cache.encoding_view(SINUSOIDAL).matrix_chart.figure is view.matrix_chart.figure
 
 
 def test_a_shared_view_holds_the_core_numbers_read_only() -> None:
-    view = shared.encoding_view(ROTARY)
+    view = cache.encoding_view(ROTARY)
     expected = word_order.position_matrix("rotary", 24, 16, 500.0)
     np.testing.assert_array_equal(view.matrix, expected)
     np.testing.assert_array_equal(view.similarity, expected @ expected.T)
@@ -67,28 +67,28 @@ def test_a_shared_view_holds_the_core_numbers_read_only() -> None:
     for array in (view.matrix, view.similarity, view.offsets.scores):
         with pytest.raises(ValueError, match="read-only"):
             array[0, 0] = 1.0
-    assert shared.encoding_view(SINUSOIDAL).offsets is None  # rotary only
+    assert cache.encoding_view(SINUSOIDAL).offsets is None  # rotary only
 
 
 def test_curves_are_keyed_by_the_chosen_dimensions_in_their_order() -> None:
-    chart = shared.curves_chart(SINUSOIDAL, (3, 10))
-    assert shared.curves_chart(SINUSOIDAL, (3, 10)) is chart
-    assert shared.curves_chart(SINUSOIDAL, (10, 3)) is not chart
-    assert shared.curves_chart(SINUSOIDAL, (3,)) is not chart
+    chart = cache.curves_chart(SINUSOIDAL, (3, 10))
+    assert cache.curves_chart(SINUSOIDAL, (3, 10)) is chart
+    assert cache.curves_chart(SINUSOIDAL, (10, 3)) is not chart
+    assert cache.curves_chart(SINUSOIDAL, (3,)) is not chart
     names = [trace["name"] for trace in build.plain(chart.figure)[0]]
     assert names == ["dim 3", "dim 10"]
 
 
 def test_a_swap_is_run_once_for_every_caller_and_its_arrays_are_read_only() -> None:
-    panels = shared.swap_panels(shared.Swap(SENTENCE, 1, 4, "sinusoidal"), NORMAL)
+    panels = cache.swap_panels(cache.Swap(SENTENCE, 1, 4, "sinusoidal"), NORMAL)
     assert (
-        shared.swap_panels(
-            shared.Swap(ac.tokenize("the dog bit the man"), 1, 4, "sinusoidal"), NORMAL
+        cache.swap_panels(
+            cache.Swap(ac.tokenize("the dog bit the man"), 1, 4, "sinusoidal"), NORMAL
         )
         is panels
     )
-    assert shared.swap_panels(shared.Swap(SENTENCE, 1, 4, "rotary"), NORMAL) is not panels
-    assert shared.swap_panels(shared.Swap(SENTENCE, 0, 4, "sinusoidal"), NORMAL) is not panels
+    assert cache.swap_panels(cache.Swap(SENTENCE, 1, 4, "rotary"), NORMAL) is not panels
+    assert cache.swap_panels(cache.Swap(SENTENCE, 0, 4, "sinusoidal"), NORMAL) is not panels
     assert list(panels.runs) == ["none", "sinusoidal"]
     for positional, run in panels.runs.items():
         config = ac.AttentionConfig(d_model=SWAP_D_MODEL, n_heads=1, positional=positional)
@@ -139,8 +139,8 @@ def test_two_sessions_on_one_view_draw_the_same_specs_and_leave_the_shared_figur
     params = {"pe_kind": "rotary", "pe_length": "21", "pe_d_model": "12", "pe_base": "700"}
     first = open_page(**params)
     assert not first.exception
-    view = shared.encoding_view(PositionalState(21, 12, "rotary", 700.0, NORMAL))
-    swap = shared.swap_panels(shared.Swap(SENTENCE, 1, 4, "rotary"), NORMAL)
+    view = cache.encoding_view(PositionalState(21, 12, "rotary", 700.0, NORMAL))
+    swap = cache.swap_panels(cache.Swap(SENTENCE, 1, 4, "rotary"), NORMAL)
     held = [view.matrix_chart, view.similarity_chart, view.rotary_chart, *swap.charts.values()]
     before = [drawn_json(chart.figure) for chart in held if chart is not None]
     second = open_page(**params)
@@ -151,7 +151,7 @@ def test_two_sessions_on_one_view_draw_the_same_specs_and_leave_the_shared_figur
     sent = {json.dumps(spec, sort_keys=True) for spec in figures(second)}
     assert {json.dumps(json.loads(spec), sort_keys=True) for spec in before} <= sent
     # The shared objects are still the ones the cache hands out.
-    assert shared.encoding_view(PositionalState(21, 12, "rotary", 700.0, NORMAL)) is view
+    assert cache.encoding_view(PositionalState(21, 12, "rotary", 700.0, NORMAL)) is view
 
 
 # --- Downloads, built on click ------------------------------------------------
@@ -202,5 +202,5 @@ def test_read_as_a_table_reads_the_numbers_of_the_shared_encoded_figures() -> No
     np.testing.assert_allclose(
         shown.to_numpy(dtype=float), np.round(matrix.astype(np.float32), 2), atol=1e-6
     )
-    again = shared.encoding_view(PositionalState(6, 4, "sinusoidal", 10_000.0, NORMAL))
+    again = cache.encoding_view(PositionalState(6, 4, "sinusoidal", 10_000.0, NORMAL))
     assert isinstance(build.plain(again.matrix_chart.figure)[0][0]["z"], dict)  # still encoded

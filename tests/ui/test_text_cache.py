@@ -7,7 +7,7 @@ import pytest
 
 import attention_core as ac
 from attention_core.boundary.arrays import read_only_fields
-from ui.text.runs import RunInputs
+from ui.text.cache import RunInputs
 
 SENTENCE = ac.tokenize("The cat sat on the mat.")
 OTHER = ac.tokenize("The cat sat on the rug.")
