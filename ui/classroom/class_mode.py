@@ -2,7 +2,7 @@
 
 :func:`ui.classroom.around.around_page` installs it for a session in a class, once per
 run. A student following the teacher sees the teacher's settings listed, not drawn
-(:mod:`ui.shared.control_source`), finds the questions folded (the teacher asks the class
+(:mod:`ui.classroom.listed_settings`), finds the questions folded (the teacher asks the class
 instead, and every new view of the teacher would ask new questions anyway; folded, they
 are not even computed, so a teacher's change reaches a whole class sooner: benchmark
 ``class_pages``), and finds the question the class has open shown without its "Check"
