@@ -145,8 +145,8 @@ def main() -> None:
     if presentation_toggle():
         st.html(PRESENTATION_CSS)
     # A live class (ui.classroom.around): the bars above the page (a follower's app may
-    # open the teacher's view instead); after it, a teacher's view is sent to the class.
-    class_around.before_page(page, PAGES)
+    # open the teacher's view instead) and the page's mode in a class; after the page, a
+    # teacher's view is sent to the class.
     with class_around.around_page(page, PAGES):
         page.run()
     # The modules this run imported live as long as the server: keep the cyclic garbage

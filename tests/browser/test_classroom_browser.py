@@ -61,7 +61,7 @@ def click(page: Page, key: str) -> None:
 def shows_text(page: Page, sentence: str) -> None:
     """Wait until a follower's text page lists ``sentence`` (the server's watcher; no reload).
 
-    A follower's sentence is a line of text, not a box (ui.shared.control_source), with
+    A follower's sentence is a line of text, not a box (ui.classroom.listed_settings), with
     invisible word joiners inside addresses (ui.shared.safe.escape_markdown)."""
     line = page.get_by_test_id("stMarkdownContainer").filter(has_text="Sentence:")
     expect(line).to_contain_text(as_shown(f"Sentence: {sentence}"), timeout=FOLLOW_MS)

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
 from attention_core.boundary.registry import TEMPERATURE, WINDOW
-from ui.shared.control_source import CHANGE_HINT, summary, written
+from ui.classroom.listed_settings import CHANGE_HINT, summary, written
 from ui.shared.safe import escape_markdown, unescape_markdown
 
 Link = dict[str, str | list[str]]
@@ -27,8 +27,11 @@ def settings_script(mode: str, page: str = "text") -> None:
     """Read ``page``'s model settings as ``mode`` says; keep the config (or the error)."""
     import streamlit as st
 
-    from ui.shared import class_session
-    from ui.shared.control_source import Drawn, FromLink, NotPlainError
+    from ui.classroom import class_session
+    from ui.classroom.class_mode import CLASS_MODE
+    from ui.classroom.listed_settings import FromLink, NotPlainError
+    from ui.shared import page_mode
+    from ui.shared.control_source import Drawn
     from ui.shared.controls import ControlOptions, attention_controls
     from ui.time_series import state as series
 
@@ -38,6 +41,7 @@ def settings_script(mode: str, page: str = "text") -> None:
         st.session_state[class_session.ROLE_KEY] = class_session.Role("ABCDEF")
         st.session_state[class_session.FOLLOWING_KEY] = True
         st.session_state[class_session.BAR_DRAWN_KEY] = True  # as the class bar's run sets
+        page_mode.use(CLASS_MODE)  # as app.py's run does for a session in a class
     source = {"drawn": Drawn(), "link": FromLink()}.get(mode)
     try:
         st.session_state["config"] = attention_controls(prefix, options, source)

@@ -23,10 +23,10 @@ from hosting.classroom.settings import open_store
 from hosting.settings import DATA_DIR_SETTING
 from hosting.turns import Gate
 from tests.views.expanders import CODE, open_expanders
-from ui.classroom import around, follow, watch
+from ui.classroom import around, class_mode, class_questions, class_session, follow, watch
+from ui.classroom.listed_settings import CHANGE_HINT
 from ui.classroom.results import results_csv
-from ui.shared import check_yourself, class_questions, class_session, url
-from ui.shared.control_source import CHANGE_HINT
+from ui.shared import check_yourself, page_mode, url
 from ui.shared.safe import escape_markdown, unescape_markdown
 from ui.text import questions as text_page_questions
 
@@ -257,7 +257,7 @@ def test_a_followers_check_yourself_is_folded_until_opened_and_not_even_computed
     asked.clear()
     student.run()
     assert check_boxes(student) == [] and asked == []
-    assert check_yourself.FOLDED in [caption.value for caption in student.caption]
+    assert class_mode.FOLDED in [caption.value for caption in student.caption]
 
     student.toggle(key=check_yourself.OPEN_KEY).set_value(True).run()
     assert check_boxes(student) == teachers  # the teacher's view asks the same questions
@@ -500,6 +500,24 @@ def test_the_results_csv_counts_answers_and_names_no_student(own_store: Classes)
     assert "student-" not in text
 
 
+def test_a_session_has_the_class_mode_only_while_it_is_in_a_class() -> None:
+    """The one way a class reaches a page (ui.shared.page_mode): installed by every run of
+    a teacher or a student, gone once the class ends; alone, a session has none."""
+    alone = new_session().run()
+    assert page_mode.MODE_KEY not in alone.session_state
+    teacher, role = start_class()
+    teach(teacher, text=SENTENCE)
+    student = join_by_link(role.code)
+    for session in (teacher, student):
+        assert session.session_state[page_mode.MODE_KEY] is class_mode.CLASS_MODE
+    teacher.switch_page("views/classroom.py").run()
+    teacher.button(key="class_end").click().run()
+    student.run()
+    for session in (teacher, student):
+        assert page_mode.MODE_KEY not in session.session_state
+    assert student.text_area(key="text").value == SENTENCE  # the widgets again
+
+
 def test_a_join_link_with_a_wrong_code_says_so_and_the_page_still_works() -> None:
     student = new_session()
     student.query_params["class"] = "ZZZZZZ"
@@ -726,7 +744,7 @@ def test_a_student_cannot_check_the_classs_open_question_before_the_reveal(
     assert not student.exception
     buttons = [button.key for button in student.button]
     assert f"{key}_check" not in buttons and f"{key}_answer" not in check_boxes(student)
-    assert check_yourself.ASKED_OF_CLASS in [info.value for info in student.info]
+    assert class_mode.ASKED_OF_CLASS in [info.value for info in student.info]
     assert escape_markdown(question.prompt) in [md.value for md in student.markdown]
     assert not [*student.success, *student.error]  # no verdict of it while it is open
     assert [b for b in buttons if b.endswith("_check")]  # the other questions still check
@@ -736,7 +754,7 @@ def test_a_student_cannot_check_the_classs_open_question_before_the_reveal(
 
     teacher.button(key="class_reveal").click().run()
     student.run()  # revealed: checked here as before
-    assert check_yourself.ASKED_OF_CLASS not in [info.value for info in student.info]
+    assert class_mode.ASKED_OF_CLASS not in [info.value for info in student.info]
     box = student.selectbox(key=f"{key}_answer") if question.kind == "choice" else None
     if box is not None:
         box.set_value(question.correct[0]).run()

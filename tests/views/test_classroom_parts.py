@@ -19,11 +19,7 @@ from PIL import Image
 from attention_core.teaching.questions import CHOICE, NUMBER, Question, check
 from hosting.classroom.limits import MAX_ANSWER_CHARS
 from ui.classroom import figures
-from ui.classroom.results import CHART_NUMBERS, answer_rows, chart_rows, results_csv
-from ui.classroom.state import base_url
-from ui.figures.style import NORMAL
-from ui.shared.check_yourself import digest
-from ui.shared.class_questions import (
+from ui.classroom.class_questions import (
     TOO_LARGE,
     UnsendableAnswerError,
     answer_text,
@@ -32,9 +28,13 @@ from ui.shared.class_questions import (
     question_id,
     question_json,
 )
-from ui.shared.class_session import (
+from ui.classroom.class_session import (
     link_query,
 )
+from ui.classroom.results import CHART_NUMBERS, answer_rows, chart_rows, results_csv
+from ui.classroom.state import base_url
+from ui.figures.style import NORMAL
+from ui.shared.check_yourself import digest
 
 CHOICE_QUESTION = Question(
     id="strongest-key/head1/query2",

@@ -13,20 +13,20 @@ import streamlit as st
 from attention_core.teaching.questions import Question, check
 from hosting.classroom import limits
 from hosting.classroom.records import ClassRecord
-from ui.shared.check_yourself import answer_widget
-from ui.shared.class_questions import (
+from ui.classroom.class_questions import (
     UnsendableAnswerError,
     answer_text,
     answer_value,
     question_from_json,
 )
-from ui.shared.class_session import (
+from ui.classroom.class_session import (
     allowed,
     attempt,
     classes,
     note_open_question,
     student_id,
 )
+from ui.shared.check_yourself import answer_widget
 from ui.shared.safe import escape_markdown, show_info, show_warning
 
 ANSWER_KEY = "class_answer"
@@ -51,7 +51,7 @@ def _sent(code: str) -> dict[str, str]:
 
 def _my_answer(code: str, question: Question) -> str | None:
     """The answer this student sent, read from the store once per session and question:
-    after a reload (the same student: :func:`ui.shared.class_session.student_id`) the
+    after a reload (the same student: :func:`ui.classroom.class_session.student_id`) the
     caption and the verdict still show it."""
     sent, looked_up = _sent(code), _mine(code)["looked_up"]
     if question.id not in sent and question.id not in looked_up:
@@ -105,7 +105,7 @@ def question_card(state: ClassRecord, code: str) -> None:
     """The open question: its answer widget and "Send answer", or, once revealed, the verdict.
 
     It also notes the open question's id until the reveal, so that this run's "Check
-    yourself" holds that question back (:func:`ui.shared.class_session.asked_of_class`).
+    yourself" holds that question back (:func:`ui.classroom.class_session.asked_of_class`).
     """
     open_id = None if state.question is None or state.revealed else str(state.question["id"])
     note_open_question(code, open_id)

@@ -1,11 +1,12 @@
 """What app.py does around every page for a class: before it, the bars; after it, the view.
 
-One call each side keeps the navigation script short: :func:`before_page` joins from a
-``class=`` link, shows why a class ended, draws the teacher's or the student's bar (a
-follower's app may open the teacher's view instead: nothing after that runs);
-:func:`around_page` publishes a teacher's view, or tells the server's class watcher that a
-student's run has ended (even one that stopped early). Around the whole run, :func:`run_turn`
-makes a class's followers take turns.
+One call around the page keeps the navigation script short: :func:`around_page` joins from
+a ``class=`` link, installs the class's page mode for a session in a class (the one way a
+class reaches a page: :mod:`ui.classroom.class_mode`), shows why a class ended, draws the
+teacher's or the student's bar (a follower's app may open the teacher's view instead:
+nothing after that runs); after the page, it publishes a teacher's view, or tells the
+server's class watcher that a student's run has ended (even one that stopped early).
+Around the whole run, :func:`run_turn` makes a class's followers take turns.
 """
 
 from __future__ import annotations
@@ -16,15 +17,18 @@ from contextlib import contextmanager
 import streamlit as st
 
 from hosting.turns import Gate
+from ui.classroom.class_mode import CLASS_MODE
+from ui.classroom.class_session import following, role, show_gone_message, teaching
 from ui.classroom.follow import join_from_link, student_done, student_run
 from ui.classroom.state import PAGE
 from ui.classroom.teaching import publish, teacher_bar
-from ui.shared.class_session import following, show_gone_message, teaching
+from ui.shared import page_mode
 
 
 def before_page(page: st.Page, pages: Mapping[str, st.Page]) -> None:
     """The class bars above ``page``, or the teacher's view opened instead of it."""
     join_from_link()
+    page_mode.use(CLASS_MODE if role() is not None else None)
     show_gone_message()
     if teaching() is not None:
         if page.url_path not in ("", PAGE):  # Home has none; the class page has its own
@@ -35,13 +39,15 @@ def before_page(page: st.Page, pages: Mapping[str, st.Page]) -> None:
 
 @contextmanager
 def around_page(page: st.Page, pages: Mapping[str, st.Page]) -> Iterator[None]:
-    """Around the page's run: a teacher's content page (not Home, not the class page) is
-    then sent to the class; a student's ended run lets the server rerun the next app.
+    """Around the page's run: first :func:`before_page` (which may stop the run); a
+    teacher's content page (not Home, not the class page) is then sent to the class; a
+    student's ended run lets the server rerun the next app.
 
     A page that stops early (``st.stop()``: no sentence, a refused setting) or fails is
     not sent, so the class keeps the teacher's last whole view; the student's run still
     counts as ended (else the watcher would hold the class's next rerun back 2 s).
     """
+    before_page(page, pages)
     done = student_done()
     try:
         yield

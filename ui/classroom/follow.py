@@ -27,10 +27,7 @@ from hosting.classroom import limits
 from hosting.classroom.records import ClassError, ClassGoneError, ClassRecord
 from hosting.classroom.views import STUDENT_PARAM
 from ui.classroom.answering import question_card
-from ui.classroom.server_watch import watcher
-from ui.classroom.watch import WATCHED_FRAGMENT, View, Watcher
-from ui.shared import url
-from ui.shared.class_session import (
+from ui.classroom.class_session import (
     BAR_DRAWN_KEY,
     FOLLOWING_KEY,
     STUDENT_ID_KEY,
@@ -47,6 +44,9 @@ from ui.shared.class_session import (
     set_role,
     student_id,
 )
+from ui.classroom.server_watch import watcher
+from ui.classroom.watch import WATCHED_FRAGMENT, View, Watcher
+from ui.shared import url
 from ui.shared.safe import show_info
 
 APPLIED_KEY = "class_applied_view"  #: the teacher's view this app last showed

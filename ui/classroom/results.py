@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from attention_core.teaching.questions import CHOICE, Question, check
+from ui.classroom.class_questions import answer_value, question_from_json
 from ui.classroom.figures import AnswerCount
-from ui.shared.class_questions import answer_value, question_from_json
 
 CSV_COLUMNS = ("question", "prompt", "answer", "count", "right")
 #: Rows of a number question's live chart: the numbers most given, then the rest summed

@@ -1,7 +1,7 @@
 """The class page's sections: start, join or resume a class; a teacher's code, link and results.
 
 Which sections show depends on this session's role (:func:`sections_for`). Every error a
-class request meets is shown as text (:func:`ui.shared.class_session.attempt`).
+class request meets is shown as text (:func:`ui.classroom.class_session.attempt`).
 """
 
 from __future__ import annotations
@@ -10,11 +10,7 @@ import streamlit as st
 
 from hosting.classroom import limits
 from ui.classroom import figures
-from ui.classroom.follow import join
-from ui.classroom.results import results_csv, results_rows
-from ui.classroom.state import ClassroomState
-from ui.classroom.teaching import PUBLISHED_KEY, answers_table, live_answers
-from ui.shared.class_session import (
+from ui.classroom.class_session import (
     Role,
     allowed,
     attempt,
@@ -23,6 +19,10 @@ from ui.shared.class_session import (
     request_id,
     set_role,
 )
+from ui.classroom.follow import join
+from ui.classroom.results import results_csv, results_rows
+from ui.classroom.state import ClassroomState
+from ui.classroom.teaching import PUBLISHED_KEY, answers_table, live_answers
 from ui.shared.export import download_button
 from ui.shared.safe import escape_markdown
 from ui.shared.tabs import Section

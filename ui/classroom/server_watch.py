@@ -18,9 +18,9 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.runtime import Runtime
 from streamlit.runtime.app_session import AppSession, AppSessionState
 
+from ui.classroom.class_session import classes
 from ui.classroom.watch import WATCHED_FRAGMENT, Link, Watcher
 from ui.shared import url
-from ui.shared.class_session import classes
 
 
 def _rerun_if_idle(

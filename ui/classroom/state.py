@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from ui.shared.class_session import URL_CODE, Role, role
+from ui.classroom.class_session import URL_CODE, Role, role
 
 PREFIX = "class_"
 PAGE = "classroom"  #: the page's URL path

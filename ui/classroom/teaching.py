@@ -15,12 +15,10 @@ import streamlit as st
 from hosting.classroom import limits
 from hosting.classroom.records import ClassError
 from ui.classroom import figures
-from ui.classroom.figures import AnswerCount
-from ui.classroom.results import answer_rows, chart_rows
-from ui.shared.class_questions import (
+from ui.classroom.class_questions import (
     question_from_json,
 )
-from ui.shared.class_session import (
+from ui.classroom.class_session import (
     Role,
     attempt,
     classes,
@@ -28,6 +26,8 @@ from ui.shared.class_session import (
     request_id,
     teaching,
 )
+from ui.classroom.figures import AnswerCount
+from ui.classroom.results import answer_rows, chart_rows
 from ui.shared.matrix_view import chart
 from ui.shared.presentation import current_style
 from ui.shared.safe import escape_markdown, show_error

@@ -33,7 +33,7 @@ from hosting.classroom import limits
 from hosting.classroom.classes import Classes
 from hosting.classroom.records import ClassError, ClassGoneError
 from hosting.classroom.views import STUDENT_PARAM
-from ui.shared.class_session import URL_CODE, link_query
+from ui.classroom.class_session import URL_CODE, link_query
 
 WATCHED_FRAGMENT = "class_watched"  #: the key of the fragment a student's full run draws
 #: A view to open: the page's script hash and the query string of the teacher's link.

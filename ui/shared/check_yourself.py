@@ -10,14 +10,10 @@ a select box shows its choices as plain text already.
 Predict, then reveal: ``chart_for`` gives the chart a question asks about (or None);
 with ``reveal_after`` that chart appears only once the question has been checked.
 
-A session teaching a class also gets "Ask the class" under each question
-(:func:`ui.shared.class_session.ask_button`). A student following the teacher finds the
-questions folded (one switch opens them): the teacher asks the class instead, and every
-new view of the teacher would ask new questions anyway. Folded, they are not even
-computed, so the teacher's change reaches a whole class sooner (benchmarks/class_session.py).
-While the class has a question open and not yet revealed, a student's section
-shows that same question without its "Check" (:func:`held_for_class`): the answer is
-given above the page first, and checked here once the teacher reveals it.
+The page's mode (:mod:`ui.shared.page_mode`) may fold the questions away (one switch
+opens them; folded, they are not even computed), hold a question back from its "Check"
+(:func:`held`), and draw something under each "Check" (a live class does all three:
+:mod:`ui.classroom.class_mode`).
 """
 
 from __future__ import annotations
@@ -28,22 +24,14 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from attention_core.teaching.questions import CHOICE, Question, check
-from ui.shared import class_session
+from ui.shared import page_mode
 from ui.shared.safe import escape_markdown
 
 TITLE = "Check yourself"
 KEY_PREFIX = "check_"  #: every widget key of the section starts so (none is bound to the link)
 NUMBER_STEP = 0.01
 PLACEHOLDER = "Choose an answer"
-OPEN_KEY = f"{KEY_PREFIX}open"  #: a follower's switch that unfolds the questions
-FOLDED = (
-    "You are following the teacher, who may ask the class a question instead. "
-    "The questions on this view are folded away until you open them."
-)
-ASKED_OF_CLASS = (
-    "Your teacher has asked the class this question: answer it above. "
-    "You can check it here once the answer is revealed."
-)
+OPEN_KEY = f"{KEY_PREFIX}open"  #: the switch that unfolds folded questions
 
 
 def digest(question: Question) -> str:
@@ -96,15 +84,16 @@ def _remember(key: str) -> None:
     st.session_state[f"{key}_checked"] = st.session_state.get(f"{key}_answer")
 
 
-def held_for_class(key: str, question: Question, chart: Callable[[], None] | None,
-                   reveal_after: bool) -> bool:  # fmt: skip
-    """If this student's class has ``question`` open, unrevealed: show it with a note, not
-    checked (nor its chart if the chart gives the answer away), and return True."""
-    if not class_session.asked_of_class(question, digest(question)):
+def held(key: str, question: Question, chart: Callable[[], None] | None,
+         reveal_after: bool) -> bool:  # fmt: skip
+    """If the page's mode holds ``question`` back: show it with the mode's note, not checked
+    (nor its chart if the chart gives the answer away), and return True."""
+    note = page_mode.current().question_held(question)
+    if note is None:
         return False
-    st.session_state.pop(f"{key}_checked", None)  # asked anew once the answer is revealed
+    st.session_state.pop(f"{key}_checked", None)  # asked anew once it is no longer held
     st.markdown(escape_markdown(question.prompt))
-    st.info(ASKED_OF_CLASS, icon=":material/campaign:")
+    st.info(note, icon=":material/campaign:")
     if chart is not None and not reveal_after:
         chart()
     return True
@@ -121,11 +110,11 @@ def show_question(
     key = widget_key(page, number, question)
     reset_if_new(key, question)
     st.markdown(f"**Question {number}**")
-    if held_for_class(key, question, chart, reveal_after):
+    if held(key, question, chart, reveal_after):
         return
     answer = answer_widget(question, f"{key}_answer")
     st.button(f"Check answer {number}", key=f"{key}_check", on_click=_remember, args=(key,))
-    class_session.ask_button(question, key, digest(question))  # only while teaching a class
+    page_mode.current().beside_question(question, key)
     answered = f"{key}_checked" in st.session_state  # checked once: the chart stays shown
     if answered and st.session_state[f"{key}_checked"] == answer:  # else: changed, check again
         verdict = check(question, answer)
@@ -140,10 +129,12 @@ def show_question(
 
 
 def unfolded() -> bool:
-    """Whether the questions are shown: always, except to a follower who has not opened them."""
-    if not class_session.following():
+    """Whether the questions are shown: always, unless the page's mode folds them and the
+    switch that opens them is off."""
+    folded = page_mode.current().questions_folded()
+    if folded is None:
         return True
-    st.caption(FOLDED)
+    st.caption(folded)
     return st.toggle("Show the questions", key=OPEN_KEY)
 
 

@@ -17,7 +17,8 @@ from streamlit.delta_generator import DeltaGenerator
 import attention_core as ac
 from attention_core.boundary import limits
 from attention_core.boundary.registry import GRID, PADDING, TEMPERATURE, WINDOW, Registry
-from ui.shared.control_source import Controls, read_settings
+from ui.shared import page_mode
+from ui.shared.control_source import Controls
 from ui.shared.url import warn_refused
 
 D_MODEL_DEFAULT = 16
@@ -178,9 +179,8 @@ def attention_controls(
 ) -> ac.AttentionConfig:
     """The model controls in the sidebar; return the validated config.
 
-    Drawn as widgets, except for a student following the teacher: their sidebar lists
-    the link's settings (:class:`ui.shared.control_source.FromLink`), unless a value is
-    not plain, when the widgets are drawn after all. ``source`` forces one of the two.
+    Read from the source the page's mode gives (:mod:`ui.shared.page_mode`: the widgets,
+    or the link's settings listed); ``source`` forces one.
     Raises :class:`attention_core.InputError` for a combination the core
     refuses (e.g. one-hot embeddings narrower than the vocabulary are checked
     later, by the core, with the tokens).
@@ -190,7 +190,9 @@ def attention_controls(
     with st.sidebar:
         if source is not None:
             return model_settings(source, prefix, options)
-        return read_settings(lambda chosen: model_settings(chosen, prefix, options))
+        return page_mode.current().read_settings(
+            lambda chosen: model_settings(chosen, prefix, options)
+        )
 
 
 def model_settings(source: Controls, prefix: str, options: ControlOptions) -> ac.AttentionConfig:

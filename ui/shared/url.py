@@ -147,7 +147,7 @@ def keep_in_link(key: str) -> None:
 
     Streamlit takes the parameter of a bound widget that a run does not draw out of the
     link at the run's end; a value this run reads from the link instead
-    (:class:`ui.shared.control_source.FromLink`) must stay. Streamlit's internals (it is
+    (:class:`ui.classroom.listed_settings.FromLink`) must stay. Streamlit's internals (it is
     pinned), as :func:`open_link`; the widget binds again when it is next drawn.
     """
     ctx = get_script_run_ctx()

@@ -22,7 +22,7 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as ac
-from ui.shared import class_session
+from ui.shared import page_mode
 from ui.shared.safe import show_info, show_warning
 
 URL_KEY = "cmask"
@@ -115,8 +115,8 @@ def _append_padding(text_key: str) -> None:
 def padding_hint(key_tokens: Sequence[str], text_key: str) -> None:
     """If no key is a padding token, say how to add some and offer a button that does.
 
-    ``text_key`` is the session key of the text area that holds the keys' sentence. A
-    student following the teacher has no text area (the sentences are listed), so no button.
+    ``text_key`` is the session key of the text area that holds the keys' sentence. No
+    button when the settings are not this session's to change (the page's mode says).
     """
     if any(token in ac.PAD_TOKENS for token in key_tokens):
         return
@@ -125,6 +125,6 @@ def padding_hint(key_tokens: Sequence[str], text_key: str) -> None:
         "sentences to a common length: add <pad> or [PAD] at the end of the sentence and "
         "their columns turn grey."
     )
-    if class_session.settings_listed():
+    if page_mode.current().settings_fixed():
         return
     st.button("Append two `<pad>` tokens", on_click=_append_padding, args=(text_key,))

@@ -15,8 +15,8 @@ import streamlit as st
 import attention_core as ac
 from attention_core.boundary.registry import GRID, PADDING
 from ui.figures.style import FigureStyle
-from ui.shared import url
-from ui.shared.control_source import Controls, read_settings
+from ui.shared import page_mode, url
+from ui.shared.control_source import Controls
 from ui.shared.controls import attention_controls, control_keys
 from ui.shared.matrix_view import npz_download
 from ui.shared.presentation import current_style
@@ -59,12 +59,9 @@ class TextState:
 
 
 def read_texts() -> tuple[str, str | None]:
-    """The sentence, and the second sentence when cross-attention is on (else None).
-
-    A student following the teacher reads the teacher's as a line of text
-    (:func:`ui.shared.control_source.read_settings`).
-    """
-    return read_settings(_texts, hint="")
+    """The sentence, and the second sentence when cross-attention is on (else None), read
+    as the page's mode says (:mod:`ui.shared.page_mode`); a list of them ends with no note."""
+    return page_mode.current().read_settings(_texts, note=False)
 
 
 def _texts(source: Controls) -> tuple[str, str | None]:
@@ -169,12 +166,9 @@ def mask_code(config: ac.AttentionConfig, queries: ac.Tokens, keys: ac.Tokens | 
 
 
 def view_settings(config: ac.AttentionConfig, run: ac.AttentionRun) -> tuple[int, bool]:
-    """The head to inspect (counted from 1) and the numbers toggle, beside the run's download.
-
-    A student following the teacher gets the teacher's two as a line of text instead
-    (:func:`ui.shared.control_source.read_settings`).
-    """
-    return read_settings(lambda source: _view_choices(source, config, run))
+    """The head to inspect (counted from 1) and the numbers toggle, beside the run's download,
+    read as the page's mode says (:mod:`ui.shared.page_mode`)."""
+    return page_mode.current().read_settings(lambda source: _view_choices(source, config, run))
 
 
 def _view_choices(

@@ -1,11 +1,12 @@
 """A live class in this browser session: the server's one store, this session's role, questions.
 
-Every page may be part of a class (app.py draws the teacher's and the students' bars around
-it) and "Check yourself" offers "Ask the class" while this session teaches, so this module
-sits below both. The class itself lives in :class:`hosting.classroom.classes.Classes`; here is
-only what a browser session keeps: its role (a teacher holds the code and the teacher key, a
-student the code and an anonymous random id) and its rate limits. Every session_state key of
-the feature starts with ``class_``.
+Every page may be part of a class: app.py draws the teacher's and the students' bars around
+it (:mod:`ui.classroom.around`), and the page reaches the class only through the class's
+page mode (:mod:`ui.classroom.class_mode`), which reads this module. The class itself
+lives in :class:`hosting.classroom.classes.Classes`; here is only what a browser session
+keeps: its role (a teacher holds the code and the teacher key, a student the code and an
+anonymous random id) and its rate limits. Every session_state key of the feature starts
+with ``class_``.
 
 Questions travel as JSON (:func:`question_json`) and come back as core
 :class:`~attention_core.teaching.questions.Question` objects (:func:`question_from_json`), so
@@ -36,7 +37,7 @@ from hosting.classroom.views import (
     unpack_lists,
     usable_name,
 )
-from ui.shared.class_questions import question_id, question_json
+from ui.classroom.class_questions import question_id, question_json
 from ui.shared.safe import show_error, show_warning
 
 URL_CODE = CLASS_PARAM  #: the join link's parameter: ``/?class=K7QH3M``
