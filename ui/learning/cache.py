@@ -1,6 +1,6 @@
 """The learning page's figures and tables, built once per server for every session.
 
-A class following its teacher reruns the same view for every student, one after
+Every student of a lecture reruns the same view, one after
 another: building the curves, the replayed heads and "Try it" would be most of each
 rerun (benchmarks/class_pages.py). They are the same for every session that shows the
 same run with the same settings and style, so each is built once, with its text alternative
@@ -68,9 +68,9 @@ class Trained:
         return model.attention_mask() if model.causal else None
 
 
-# Per builder (each keeps its own): a class follows its teacher through a handful of
+# Per builder (each keeps its own): a lecture goes through a handful of
 # runs (task, settings, seed) and replay steps; the link holds the typed sequence too,
-# so followers share one answer. A student exploring alone adds entries of their own,
+# so a lecture's students share one answer. A student exploring alone adds entries of their own,
 # which evict first. A figure is ~0.1 MB (induction's defaults, 4 heads; ~0.2 MB with
 # 8): ~13 MB for the four builders at most (the class mix peak is near its 600 MB limit).
 FIGURES_HELD = 32

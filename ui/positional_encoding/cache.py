@@ -1,8 +1,8 @@
 """The positional-encoding page's numbers and charts, built once per server for every session.
 
-A class following its teacher reruns the same view for every student, one after
+Every student of a lecture reruns the same view, one after
 another on one process; building the figures (and the swap's two attention runs)
-again in each session would be most of a follower's rerun (benchmarks/class_pages.py
+again in each session would be most of a student's rerun (benchmarks/class_pages.py
 measures it). Here every matrix, run and chart is made once per view and handed to every
 session that shows it (:func:`ui.shared.figure_cache.cached_figures`), in as few
 cached calls as the page allows: Streamlit hashes each argument of each call again.
@@ -32,7 +32,7 @@ from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures
 
 #: A view's settings, hashed as their repr (a frozen dataclass's repr lists every field).
 STATE_HASHES = {PositionalState: repr}
-#: Views held: a class shows a handful of views, each in normal and presentation style.
+#: Views held: a lecture shows a handful of views, each in normal and presentation style.
 #: The largest (512 × 512: P and P Pᵀ, 2 MB each, their two heatmaps with z as base64
 #: and hover labels; rotary's offsets) holds ~8.5 MB (measured), so 12 of the largest
 #: stay near ~100 MB; a default view (64 × 64) holds ~0.5 MB.

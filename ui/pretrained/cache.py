@@ -1,7 +1,7 @@
 """The pretrained page's figures and tables, built once per server for every session.
 
-A class following its teacher reruns the same view for every student: a head view, a
-model view or a step's heatmap built in each session's run was most of a follower's
+Every student of a lecture reruns the same view: a head view, a
+model view or a step's heatmap built in each session's run was most of a student's
 rerun. Each builder here is a :func:`ui.shared.figure_cache.cached_figures` resource,
 keyed by :attr:`PretrainedState.digest` (the model and the input, a short string) and
 the view's own settings (layer, head, query, style); the state itself goes in as
@@ -17,7 +17,7 @@ again, which cost more than building a small key.
 Bounds (at most 128 tokens, :data:`attention_core.boundary.limits.MAX_TOKENS`): a head
 view at 128 tokens with every query holds at most 2,000 lines (~1 MB of Python lists), a
 model view one group of at most 6 rows of panels pooled to 32 × 32 (≤ 0.75 MB), a step's
-heatmap at 128 tokens ~0.5 MB. A class shows a handful of views at once; each count below
+heatmap at 128 tokens ~0.5 MB. A lecture shows a handful of views at once; each count below
 keeps a few views per builder, so all of them together stay under ~60 MB.
 """
 
@@ -40,7 +40,7 @@ from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures
 from ui.shared.matrix_view import stage_heatmap
 from ui.shared.stages import Stage, axis_labels
 
-HEAD_VIEWS = 16  #: ≤ 1 MB each at 128 tokens; a class's few views, with head sets and queries
+HEAD_VIEWS = 16  #: ≤ 1 MB each at 128 tokens; a lecture's few views, with head sets and queries
 MODEL_VIEWS = 8  #: ≤ 0.75 MB each (pooled): a 30-layer model's 5 groups of layers, and a few more
 HEATMAPS = 32  #: one head's weights or rollout, ≤ 0.5 MB each at 128 tokens
 STAGE_VIEWS = 6  #: a head's ~12 steps, ≤ 0.5 MB each at 128 tokens: ≤ 36 MB in all

@@ -6,7 +6,7 @@ as it always was. A deeper one is paged through with the "Layers" control (1-6, 
 page. It starts at the group holding the chosen layer, and follows the chosen layer when that
 changes (the Layer control, a head table's row, a strongest head's button); paging changes
 nothing else. A link's group wins when a link is opened: Streamlit lets the link's value
-override one set here on that run, so a class following its teacher sees the teacher's group.
+override one set here on that run, so a shared link shows its group.
 """
 
 from __future__ import annotations

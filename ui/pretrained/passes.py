@@ -16,7 +16,7 @@ the encoder's pass (:func:`~attention_core.pretrained.slim.slim_forward`).
 :class:`ByteBoundedCache` holds the passes and layers: least recently used, bounded by bytes
 rather than a count (a pass grows with the square of its length, so a count is either
 wasteful or unsafe), always keeping the newest. Sessions that miss one key at once compute
-it once: a class following its teacher asks for the same new layer in every session within
+it once: every student of a lecture asks for the same new layer within
 a second.
 """
 
@@ -88,7 +88,7 @@ class ByteBoundedCache(Generic[Value]):
 # A 128-token slim pass of the bundled model keeps 6 MB (6 layers x 12 heads x 128² weights and
 # 6 x 128 x 384 inputs, float32), one recomputed layer 3.6 MB; a decoder's slim pass at 128
 # tokens 7.5 MB (distilgpt2) to 25 MB (SmolLM2-135M), one recomputed layer 5-6 MB
-# (benchmarks/decoders.py). 40 MB holds two of the longest or a classroom's worth of
+# (benchmarks/decoders.py). 40 MB holds two of the longest or a lecture's worth of
 # sentences, within the page's 150 MB budget beside the 90 MB model.
 TRACE_CACHE_BYTES = 40 * 1024 * 1024
 MODELS_HELD = 1  #: checkpoints other than the bundled one kept loaded at once per server

@@ -31,7 +31,7 @@ from ui.shared.stages import Stage, axis_labels, stage_title, stages_for
 from ui.text.mask_inputs import decode
 from ui.text.stage_arrays import key_side_matrix, stage_matrix
 
-# Reruns of one session hit these caches; a classroom of different sentences
+# Reruns of one session hit these caches; a room of students with their own sentences
 # evicts. The biggest run (128 tokens, d_model 512, 16 heads) is ~20 MB.
 RUN_CACHE_ENTRIES = 8
 FIGURE_CACHE_ENTRIES = 48

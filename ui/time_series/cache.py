@@ -1,8 +1,8 @@
 """The time-series page's window runs and figures, computed once per server for every session.
 
-A class following its teacher reruns the same view for every student, one after another
+Every student of a lecture reruns the same view, one after another
 on one process; building this page's figures in each session's run would be most of a
-follower's rerun (benchmarks/class_pages.py measures it). Here a
+student's rerun (benchmarks/class_pages.py measures it). Here a
 window view is computed and drawn once per server and every session with the same view
 gets the same objects.
 
@@ -92,7 +92,7 @@ class WindowRun:
 
 
 # st.cache_resource bounds each builder's cache on its own; these are entries per function.
-# Reruns of one session hit them; a class shows a handful of views (the teacher's current
+# Reruns of one session hit them; a lecture shows a handful of views (the current
 # one and the last few, one head at a time). Sizes measured at the largest view (an upload
 # of 100,000 × 50, T = 128, 16 heads, d_model 512), and far less for the usual ones:
 # a run ~2.7 MB; the series chart (~2,000 points on each of 51 lines) ~3.6 MB; the

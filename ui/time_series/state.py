@@ -82,7 +82,7 @@ class TimeSeriesState:
 
 # The series are shared by every session (st.cache_resource: one object, never changed;
 # the page and the core only read them). st.cache_data unpickled a copy in every rerun of
-# every session: up to 40 MB for the largest upload, for each follower of a class.
+# every session: up to 40 MB for the largest upload, for each student on the view.
 @st.cache_resource(max_entries=4, show_spinner=False)
 def load_sample(name: str) -> pd.DataFrame:
     """A built-in series; plotly ships its stock prices inside the package (no network)."""

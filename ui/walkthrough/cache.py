@@ -1,8 +1,8 @@
 """The walkthrough's figures and tables, built once per server for every session.
 
 A view of a lecture step is named by a few small settings (a slider's value, a head
-width, the :class:`FigureStyle`); a class following its teacher reruns the same view for
-every student, so each builder here runs once per view and server, and every session
+width, the :class:`FigureStyle`); every student of a lecture reruns the same view, so
+each builder here runs once per view and server, and every session
 draws the very same objects (:func:`ui.shared.figure_cache.cached_figures`).
 Everything returned is read-only: figures are only drawn, tables are immutable Arrow
 tables (Streamlit would convert a DataFrame again on every run), arrays are frozen.
@@ -34,14 +34,14 @@ if TYPE_CHECKING:  # importing gradcheck imports PyTorch: only when step 6 is sh
 
 #: Views keyed by the style alone: two styles, room to spare.
 STYLE_VIEWS = 4
-#: Step 1's query plane: a class visits a handful of the 61 × 61 slider positions.
+#: Step 1's query plane: a lecture visits a handful of the 61 × 61 slider positions.
 LOOKUP_VIEWS = 64
-#: Step 3: up to 63 key counts × 2 styles exist; a class looks at a few.
+#: Step 3: up to 63 key counts × 2 styles exist; a lecture looks at a few.
 SCALING_VIEWS = 32
 #: Step 5: 6 head widths × 2 styles (the grid), × 4 ways to combine (the output).
 HEAD_GRID_VIEWS = 12
 HEAD_OUTPUT_VIEWS = 48
-#: Step 6: any seed, masked or not, × 2 styles; a class tries a few seeds.
+#: Step 6: any seed, masked or not, × 2 styles; a lecture tries a few seeds.
 GRADIENT_VIEWS = 16
 
 

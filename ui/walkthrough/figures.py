@@ -1,4 +1,4 @@
-"""Figures and tables of the classroom walkthrough.
+"""Figures and tables of the walkthrough.
 
 Figure builders take arrays, labels and a :class:`ui.figures.style.FigureStyle` and
 return a ``plotly.graph_objects.Figure``; table builders return a DataFrame
