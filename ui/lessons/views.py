@@ -7,7 +7,7 @@ naming the step and the setting, what the page's link would not take:
 * a number beyond float range, which every link loses before its page runs
   (:func:`ui.shared.url.overflowing`);
 * a model setting that is not one the page's own widgets write or offer, read by the very
-  function that reads a follower's link (:class:`ui.shared.control_source.FromLink` over
+  function that reads a follower's link (:class:`ui.classroom.listed_settings.FromLink` over
   :func:`ui.shared.controls.model_settings`), and a combination the core refuses.
 
 The pages' other settings (a view, a head, a layer …) are checked by their widgets when
@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 import attention_core as ac
 from attention_core.learning.tasks import TASKS
 from attention_core.teaching.lesson import Lesson, LessonStep
+from ui.classroom.listed_settings import FromLink, NotPlainError
 from ui.learning import state as learning
 from ui.positional_encoding import state as positional_encoding
 from ui.pretrained import state as pretrained
 from ui.shared import url
-from ui.shared.control_source import Controls, FromLink, NotPlainError
+from ui.shared.control_source import Controls
 from ui.shared.controls import ControlOptions, model_settings
 from ui.text import state as text
 from ui.time_series import state as time_series
