@@ -101,8 +101,9 @@ def header(run: dict) -> str:
         f"{machine['cpu']} ({machine['cores']} cores{load_text}), commit {commit}, "
         f"Python {versions['python']}, torch {versions['torch']}, NumPy {versions['numpy']}."
     )
+    note = f" {run['note']}" if run.get("note") else ""  # what the figures cannot show
     if run.get("source", ONE_RUN) == ONE_RUN:
-        return f"Measured in one run of `make bench` on {run['date']} on {where}"
+        return f"Measured in one run of `make bench` on {run['date']} on {where}{note}"
     return (
         f"**Not one run: {run['source']}.** Measured {run['date']} on {where} "
         "The next full `make bench` replaces them with one run."

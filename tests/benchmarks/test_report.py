@@ -48,6 +48,11 @@ def test_one_run_header_names_date_machine_load_commit_and_versions() -> None:
     )
 
 
+def test_a_note_on_the_run_is_said_in_the_header() -> None:
+    line = report.header(_run(note="The machine was shared."))
+    assert line.endswith("NumPy 2.4.0. The machine was shared.")
+
+
 def test_a_dirty_tree_is_said_in_the_header() -> None:
     assert "commit abc1234 with uncommitted changes," in report.header(_run(dirty=True))
 
