@@ -64,6 +64,12 @@ def step_views() -> list[tuple[str, dict[str, str], bool]]:
     ]  # fmt: skip
 
 
+def marker(view: dict[str, str]) -> dict[str, str]:
+    """What a follower's link holds once it shows ``view``: the lesson and the step's number
+    (a setting at its widget's default, such as the first tab, is not in a link)."""
+    return {LESSON_PARAM: view[LESSON_PARAM], STEP_PARAM: view[STEP_PARAM]}
+
+
 async def course(where: Where, followers: int) -> tuple[ClassTally, list[float], int, int, float]:
     """(tally, follow times, answers asked for, answers counted, server CPU s)."""
     tally = ClassTally()
@@ -71,7 +77,7 @@ async def course(where: Where, followers: int) -> tuple[ClassTally, list[float],
     cpu, times, expected, counted = sum(map(cpu_seconds, where.pids)), [], 0, 0
     for number, (page, view, asks) in enumerate(step_views(), start=1):
         await asyncio.sleep(GAP_S)
-        times += await steer(where, code, key, sessions, page, view, tally)
+        times += await steer(where, code, key, sessions, page, view, tally, shown=marker(view))
         if not asks:
             continue
         question = QUESTION | {"id": f"bench-step{number}", "lesson": COURSE, "step": number}

@@ -162,17 +162,18 @@ async def steer(
     page: str,
     wanted: dict[str, str],
     tally: ClassTally,
+    shown: dict[str, str] | None = None,
 ) -> list[float]:
-    """The teacher opens ``page`` with ``wanted``; each follower's time to show it (s).
+    """The teacher opens ``page`` with ``wanted``; each follower's time to show it (s): to
+    a full run whose link holds ``shown`` (default: all of ``wanted``).
 
     A follower that has not within SEEN_TIMEOUT_S counts as missed, and as
     SEEN_TIMEOUT_S. The times are also added to ``tally.follow_s``.
     """
     sent = time.perf_counter()
     await asyncio.to_thread(where.classes.steer, code, key, uuid.uuid4().hex, page, wanted)
-    seen = await asyncio.gather(
-        *(s.wait_for_query(wanted, sent, SEEN_TIMEOUT_S) for s in followers)
-    )
+    shown = wanted if shown is None else shown
+    seen = await asyncio.gather(*(s.wait_for_query(shown, sent, SEEN_TIMEOUT_S) for s in followers))
     times = [view.at - sent if view else SEEN_TIMEOUT_S for view in seen]
     tally.follow_s.extend(times)
     tally.missed += sum(view is None for view in seen)
