@@ -1,4 +1,4 @@
-"""Attention Visualizer: navigation, presentation mode, live classes and the landing page.
+"""Attention Visualizer: navigation, presentation mode, live classes, lessons and the landing page.
 
 Run with ``make run`` (or ``streamlit run app.py``). Every page is a script in
 ``views/``; this file runs before each of them on every rerun.
@@ -13,7 +13,9 @@ import streamlit as st
 from hosting.collector import freeze_new_imports
 from hosting.memory import keep_freed_memory
 from ui.classroom import around as class_around
+from ui.lessons import bar as lesson_bar
 from ui.lessons.editor import add_view_button
+from ui.lessons.home import lesson_list, start_the_course
 from ui.shared import url
 from ui.shared.presentation import PRESENT_KEY
 
@@ -80,6 +82,7 @@ h3 { font-size: 1.9rem !important; }
 def landing() -> None:
     """What attention is, in a few lines, and where each page leads."""
     st.title("Attention Visualizer")
+    start_the_course()
     st.markdown(
         "Attention lets every token of a sequence look at every other token and "
         "take a weighted average of what it finds. Each token asks a **query**, "
@@ -94,6 +97,8 @@ def landing() -> None:
         "sentence, the heads, the mask and the positional encoding, and watch what "
         "happens."
     )
+    lesson_list(PAGES)
+    st.subheader("Pages")
     columns = st.columns(2)
     for index, (name, description) in enumerate(LANDING_LINKS):
         with columns[index % 2]:
@@ -151,7 +156,9 @@ def main() -> None:
     # A live class (ui.classroom.around): the bars above the page (a follower's app may
     # open the teacher's view instead) and the page's mode in a class; after the page, a
     # teacher's view is sent to the class.
+    # A lesson (ui.lessons.bar): its bar above the page, which may open the step's view.
     with class_around.around_page(page, PAGES):
+        lesson_bar.before_page(page, PAGES)
         page.run()
     # The modules this run imported live as long as the server: keep the cyclic garbage
     # collector's full passes off them (a few times per process; see hosting.collector).

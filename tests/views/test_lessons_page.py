@@ -15,11 +15,12 @@ from streamlit.testing.v1 import AppTest
 from attention_core.boundary import limits
 from attention_core.teaching.builtin_lessons import builtin_lesson
 from attention_core.teaching.lesson import Lesson, LessonStep, lesson_data, lesson_file, read_lesson
-from attention_core.teaching.lesson_link import lesson_link
+from attention_core.teaching.lesson_link import LESSON_PARAM, lesson_link
 from ui.classroom.around import VIEW_PAGES
 from ui.lessons.draft import DRAFT_KEY, Draft, DraftStep, as_lesson, from_lesson
 from ui.lessons.editor import ADD_KEY
 from ui.lessons.opening import LINK_KEY, UPLOAD_KEY
+from ui.lessons.player import STEP_PARAM
 from ui.lessons.sharing import DOWNLOAD_KEY
 from ui.shared.safe import escape_markdown, unescape_markdown
 
@@ -295,3 +296,54 @@ def test_start_a_new_lesson_asks_first_and_then_empties_the_draft() -> None:
     at.button(key="lessons_new").click().run()
     at.button(key="lessons_new_yes").click().run()
     assert draft_of(at).steps == () and at.text_input(key="lessons_title").value == ""
+
+
+def bar_line(at: AppTest) -> str:
+    """The lesson bar's first line: the lesson's title and "Step N of M"."""
+    assert not at.exception, [error.value for error in at.exception]
+    return at.markdown[0].value
+
+
+def titled_three_views() -> AppTest:
+    at = with_three_views()
+    return at.text_input(key="lessons_title").set_value("Three views").run()
+
+
+def test_play_opens_a_built_in_lessons_first_step_with_the_lesson_bar() -> None:
+    at = open_page(new_session(), "lessons")
+    at.button(key="lessons_play_time-series").click().run()
+    lesson = builtin_lesson("time-series")
+    title = escape_markdown(lesson.title)
+    assert bar_line(at) == f"**{title}** · Step 1 of {len(lesson.steps)}"
+    assert at.query_params[LESSON_PARAM] == "time-series" and at.query_params[STEP_PARAM] == "1"
+
+
+def test_preview_from_here_plays_the_draft_from_that_step_at_its_view() -> None:
+    at = titled_three_views()
+    at.button(key="lessons_step2_preview").click().run()
+    assert bar_line(at) == "**Three views** · Step 2 of 3"
+    assert at.query_params["heads"] == "4" and at.query_params["mask"] == "causal"
+    assert at.query_params[LESSON_PARAM] == lesson_link(as_lesson(draft_of(at)))
+
+
+def test_the_copied_link_opens_the_lesson_in_a_new_session() -> None:
+    at = titled_three_views()
+    (address,) = [code.value for code in at.code]
+    assert address == f"http://localhost:8501/?lesson={lesson_link(as_lesson(draft_of(at)))}"
+    student = AppTest.from_file(APP, default_timeout=60)
+    student.query_params[LESSON_PARAM] = address.split("lesson=", 1)[1]
+    student.run()
+    assert bar_line(student) == "**Three views** · Step 1 of 3"
+    assert student.query_params["pe_kind"] == "rotary"
+
+
+def test_a_pasted_link_plays_and_a_view_added_while_playing_leaves_the_lesson_out() -> None:
+    at = open_page(new_session(), "lessons")
+    at.text_input(key=LINK_KEY).set_value(lesson_link(SHARED)).run()
+    at.button(key="lessons_pasted_play").click().run()
+    assert bar_line(at) == "**Scores to weights** · Step 1 of 2"
+    at.switch_page("views/text.py").run()  # AppTest would rerun the page it last switched to
+    assert at.query_params[LESSON_PARAM] and at.query_params[STEP_PARAM] == "1"
+    at.sidebar.button(key=ADD_KEY).click().run()
+    (step,) = draft_of(at).steps
+    assert (step.page, dict(step.query)) == ("text", {"heads": "1", "mask": "causal"})

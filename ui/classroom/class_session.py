@@ -38,6 +38,8 @@ from hosting.classroom.views import (
     usable_name,
 )
 from ui.classroom.class_questions import question_id, question_json
+from ui.shared.check_yourself import kind_of
+from ui.shared.playing_step import PlayingStep, playing_step
 from ui.shared.safe import show_error, show_warning
 
 URL_CODE = CLASS_PARAM  #: the join link's parameter: ``/?class=K7QH3M``
@@ -49,6 +51,8 @@ GONE_KEY = "class_gone_message"  #: why this session's class ended, shown once
 #: A student's class and the id of its open question not yet revealed (None: none), as the
 #: last run that reached the store read them (kept while the store is out of reach)
 OPEN_QUESTION_KEY = "class_open_question"
+ASK_ON_OPEN_KEY = "class_ask_on_open"  #: a teacher's lesson asks each step's question as it opens
+ASKED_ON_OPEN_KEY = "class_asked_on_open"  #: the (lesson, step) whose question that asked
 
 Result = TypeVar("Result")
 
@@ -242,16 +246,34 @@ def asked_of_class(question: Question, digest: str) -> bool:
     return code == current.code and open_id == question_id(question, digest)
 
 
+def _asked_on_open(question: Question, step: PlayingStep | None) -> bool:
+    """Whether ``question`` goes to the class now because its lesson step has just opened
+    (the teacher chose so): the step's first question of its kind, once per opening."""
+    if step is None or step.question != kind_of(question):
+        return False
+    if not st.session_state.get(ASK_ON_OPEN_KEY):
+        return False
+    opened = (step.lesson, step.number)
+    if st.session_state.get(ASKED_ON_OPEN_KEY) == opened:
+        return False
+    st.session_state[ASKED_ON_OPEN_KEY] = opened
+    return True
+
+
 def ask_button(question: Question, widget_key: str, digest: str) -> None:
-    """While teaching: "Ask the class" beside the question; it opens it on every screen."""
+    """While teaching: "Ask the class" beside the question; it opens it on every screen.
+
+    A question asked while a lesson step plays carries the lesson's title and the step's
+    number, so the class's results group it by lesson and step."""
     teacher = teaching()
     if teacher is None:
         return
-    if st.button("Ask the class", key=f"class_ask_{widget_key}", icon=":material/campaign:"):
-        asked = attempt(
-            lambda: classes().ask(
-                teacher.code, teacher.key, request_id(), question_json(question, digest)
-            )
-        )
+    step = playing_step()
+    clicked = st.button("Ask the class", key=f"class_ask_{widget_key}", icon=":material/campaign:")
+    if clicked or _asked_on_open(question, step):
+        sent = question_json(question, digest)
+        if step is not None:
+            sent.update(lesson=step.lesson, step=step.number)
+        asked = attempt(lambda: classes().ask(teacher.code, teacher.key, request_id(), sent))
         if asked is not None:
             st.rerun()  # the class bar above the page opens the live answers

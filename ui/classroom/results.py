@@ -1,7 +1,8 @@
 """A question's answers as rows (right ones marked by the core's check) and the class's CSV.
 
 No Streamlit: the rows feed the live chart and the results tables; the CSV holds counts
-per question and answer, never who answered.
+per question and answer, grouped by the lesson and step each was asked in, never who
+answered.
 """
 
 from __future__ import annotations
@@ -9,13 +10,14 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from attention_core.teaching.questions import CHOICE, Question, check
 from ui.classroom.class_questions import answer_value, question_from_json
 from ui.classroom.figures import AnswerCount
 
-CSV_COLUMNS = ("question", "prompt", "answer", "count", "right")
+CSV_COLUMNS = ("lesson", "step", "question", "prompt", "answer", "count", "right")
 #: Rows of a number question's live chart: the numbers most given, then the rest summed
 #: (by verdict once revealed). Every number given is counted, and kept in the CSV.
 CHART_NUMBERS = 12
@@ -64,32 +66,72 @@ def chart_rows(question: Question, rows: Sequence[AnswerCount]) -> list[AnswerCo
     return kept
 
 
+@dataclass(frozen=True)
+class AskedQuestion:
+    """Question ``number`` as the class was asked it: its answers, and the lesson and step
+    it was asked in (None: outside a lesson)."""
+
+    number: int
+    question: Question
+    answers: list[AnswerCount]
+    lesson: str | None = None
+    step: int | None = None
+
+    @property
+    def place(self) -> str:
+        """Where it was asked, in words ("" outside a lesson)."""
+        return f"{self.lesson}, step {self.step}" if self.lesson is not None else ""
+
+
+def _lesson_step(data: Mapping[str, Any]) -> tuple[str | None, int | None]:
+    """The lesson and step a question was asked in; (None, None) if none or not readable
+    (the store keeps what a teacher's app sent)."""
+    lesson, step = data.get("lesson"), data.get("step")
+    if isinstance(lesson, str) and type(step) is int:
+        return lesson, step
+    return None, None
+
+
 def results_rows(
     results: Sequence[tuple[dict[str, Any], Mapping[str, int]]], unrevealed: str | None = None
-) -> list[tuple[int, Question, list[AnswerCount]]]:
-    """Each asked question (numbered from 1), its answers marked right or wrong.
+) -> list[AskedQuestion]:
+    """Each asked question (numbered from 1 in the order asked), its answers marked right or
+    wrong, grouped by lesson and step: the lessons in the order first asked, the steps in
+    order, then the questions asked outside a lesson.
 
     The question whose id is ``unrevealed`` (open, answer not shown yet) is not marked.
     """
-    rows = []
+    asked = []
     for number, (data, counts) in enumerate(results, start=1):
         question = question_from_json(data)
         revealed = data.get("id") != unrevealed
-        rows.append((number, question, answer_rows(question, counts, revealed)))
-    return rows
+        answers = answer_rows(question, counts, revealed)
+        asked.append(AskedQuestion(number, question, answers, *_lesson_step(data)))
+    lessons = list(dict.fromkeys(item.lesson for item in asked if item.lesson is not None))
+    return sorted(
+        asked,
+        key=lambda item: (
+            lessons.index(item.lesson) if item.lesson is not None else len(lessons),
+            item.step or 0,
+            item.number,
+        ),
+    )
 
 
 def results_csv(results: Sequence[tuple[dict[str, Any], Mapping[str, int]]]) -> bytes:
-    """One line per question and answer: counts only, no student ids."""
+    """One line per question and answer, grouped by lesson and step: counts only, no
+    student ids."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CSV_COLUMNS)
-    for number, question, answers in results_rows(results):
-        for row in answers:
+    for item in results_rows(results):
+        for row in item.answers:
             writer.writerow(
                 (
-                    number,
-                    _cell(question.prompt),
+                    _cell(item.lesson or ""),
+                    item.step or "",
+                    item.number,
+                    _cell(item.question.prompt),
                     _cell(row.answer),
                     row.count,
                     "yes" if row.correct else "no",

@@ -106,9 +106,10 @@ def results_section(state: ClassroomState) -> None:
         return
     st.subheader("Every question asked")
     unrevealed = None if current.revealed or not current.question else current.question["id"]
-    for number, question, rows in results_rows(results, unrevealed):
-        st.markdown(f"**Question {number}.** {escape_markdown(question.prompt)}")
-        answers_table(rows)
+    for asked in results_rows(results, unrevealed):
+        where = f" ({escape_markdown(asked.place)})" if asked.place else ""
+        st.markdown(f"**Question {asked.number}**{where}. {escape_markdown(asked.question.prompt)}")
+        answers_table(asked.answers)
     download_button(
         "Download the results (CSV)",
         lambda: results_csv(results),

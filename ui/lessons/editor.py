@@ -17,6 +17,7 @@ from attention_core.boundary.errors import InputError
 from attention_core.teaching.lesson_schema import PAGE_QUESTIONS
 from ui.classroom.listed_settings import NotPlainError
 from ui.lessons import draft
+from ui.lessons.player import VIEW_EXTRA_PARAMS
 from ui.lessons.state import PREFIX
 from ui.lessons.views import PAGE_LINKS, check_view
 from ui.shared.safe import show_error
@@ -27,22 +28,14 @@ ADD_LABEL = "Add this view as a step"
 STREAMLIT_PARAMS = frozenset({"embed", "embed_options"})
 
 
-def _extra_params() -> frozenset[str]:
-    """The link parameters that are not part of a view (the player's list) and Streamlit's."""
-    try:
-        from ui.lessons.player import VIEW_EXTRA_PARAMS
-    except ImportError:  # the player is not merged yet: the link's other parameters
-        VIEW_EXTRA_PARAMS = frozenset({"lesson", "lesson_step", "present", "class", "student"})
-    return VIEW_EXTRA_PARAMS | STREAMLIT_PARAMS
-
-
 def view_query(page: str, params: Mapping[str, str]) -> dict[str, str]:
     """``params`` (one value per name) as ``page``'s view: only the settings it binds.
 
     A parameter of several values (a multiselect's) keeps its last, as a link read by
     name does: a lesson step maps each setting to one text.
     """
-    view = {key: value for key, value in params.items() if key not in _extra_params()}
+    not_view = VIEW_EXTRA_PARAMS | STREAMLIT_PARAMS
+    view = {key: value for key, value in params.items() if key not in not_view}
     try:
         bound = PAGE_LINKS[page].keys(view)
     except NotPlainError:

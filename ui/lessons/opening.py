@@ -18,7 +18,7 @@ from attention_core.teaching.builtin_lessons import BUILTIN_NAMES, builtin_lesso
 from attention_core.teaching.lesson import Lesson, read_lesson
 from attention_core.teaching.lesson_link import LESSON_PARAM, read_lesson_link
 from ui.lessons import draft
-from ui.lessons.playing import play_lesson
+from ui.lessons.player import play
 from ui.lessons.state import PREFIX
 from ui.lessons.views import check_lesson
 from ui.shared.safe import escape_markdown, show_error
@@ -73,11 +73,11 @@ def opened_lesson(lesson: Lesson, key: str, name: str | None = None) -> None:
         st.markdown(f"**{escape_markdown(lesson.title)}** · {len(lesson.steps)} steps")
         if lesson.description:
             st.markdown(escape_markdown(lesson.description))
-        play, copy = st.columns(2)
-        if play.button("Play", key=f"{key}_play", icon=":material/play_arrow:"):
-            play_lesson(lesson, 1, name)
+        play_column, copy_column = st.columns(2)
+        if play_column.button("Play", key=f"{key}_play", icon=":material/play_arrow:"):
+            play(lesson, 1, name)
         steps = len(draft.current().steps)
-        copy.button(
+        copy_column.button(
             "Edit a copy",
             key=f"{key}_copy",
             icon=":material/edit:",

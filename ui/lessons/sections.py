@@ -6,7 +6,7 @@ import streamlit as st
 
 from attention_core.teaching.builtin_lessons import BUILTIN_NAMES, builtin_lesson
 from ui.lessons.opening import link_part, upload_part
-from ui.lessons.playing import play_lesson
+from ui.lessons.player import play
 from ui.lessons.state import PREFIX, LessonsState
 from ui.lessons.writing import draft_section
 from ui.shared.safe import escape_markdown
@@ -24,7 +24,7 @@ def builtin_section(state: LessonsState) -> None:
             steps = "1 step" if len(lesson.steps) == 1 else f"{len(lesson.steps)} steps"
             st.caption(steps)
             if st.button("Play", key=f"{PREFIX}play_{name}", icon=":material/play_arrow:"):
-                play_lesson(lesson, 1, name)
+                play(lesson, 1, name)
 
 
 def open_section(state: LessonsState) -> None:

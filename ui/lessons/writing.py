@@ -17,7 +17,7 @@ from ui.lessons import draft
 from ui.lessons.checking import checked, problems
 from ui.lessons.draft import Draft
 from ui.lessons.opening import FIELD_KEYS, copied_note
-from ui.lessons.playing import play_lesson
+from ui.lessons.player import play
 from ui.lessons.sharing import share
 from ui.lessons.state import PREFIX, LessonsState
 from ui.lessons.step_editor import seeded, step_editor
@@ -104,6 +104,6 @@ def _check_and_share(lesson_draft: Draft, base_url: str, previews: list[bool]) -
         _show_problems(found)
         return
     if any(previews):
-        play_lesson(lesson, previews.index(True) + 1)
+        play(lesson, previews.index(True) + 1)
     st.subheader("Share your lesson")
     share(lesson, base_url)

@@ -10,6 +10,9 @@ a select box shows its choices as plain text already.
 Predict, then reveal: ``chart_for`` gives the chart a question asks about (or None);
 with ``reveal_after`` that chart appears only once the question has been checked.
 
+A lesson step being played (:mod:`ui.shared.playing_step`) may name a kind of question:
+that question comes first, marked as the step's; a student may move on without it.
+
 The page's mode (:mod:`ui.shared.page_mode`) may fold the questions away (one switch
 opens them; folded, they are not even computed), hold a question back from its "Check"
 (:func:`held`), and draw something under each "Check" (a live class does all three:
@@ -25,6 +28,7 @@ import streamlit as st
 
 from attention_core.teaching.questions import CHOICE, Question, check
 from ui.shared import page_mode
+from ui.shared.playing_step import playing_step
 from ui.shared.safe import escape_markdown
 
 TITLE = "Check yourself"
@@ -32,6 +36,7 @@ KEY_PREFIX = "check_"  #: every widget key of the section starts so (none is bou
 NUMBER_STEP = 0.01
 PLACEHOLDER = "Choose an answer"
 OPEN_KEY = f"{KEY_PREFIX}open"  #: the switch that unfolds folded questions
+STEP_QUESTION = "this step's question"  #: beside the number of a lesson step's question
 
 
 def digest(question: Question) -> str:
@@ -99,17 +104,33 @@ def held(key: str, question: Question, chart: Callable[[], None] | None,
     return True
 
 
+def kind_of(question: Question) -> str:
+    """The question's kind, as a lesson step names it: its id up to the first "/"."""
+    return question.id.split("/", 1)[0]
+
+
+def step_question_first(questions: Sequence[Question], kind: str | None) -> list[Question]:
+    """``questions`` with the first of ``kind`` (a lesson step's) moved to the front."""
+    ordered = list(questions)
+    for index, question in enumerate(ordered):
+        if kind_of(question) == kind:
+            return [ordered.pop(index), *ordered]
+    return ordered
+
+
 def show_question(
     page: str,
     number: int,
     question: Question,
     chart: Callable[[], None] | None,
     reveal_after: bool,
+    label: str = "",
 ) -> None:
-    """Question ``number``: the answer widget, "Check", the verdict in words, its chart."""
+    """Question ``number`` (``label`` beside it): the answer widget, "Check", the verdict in
+    words, its chart."""
     key = widget_key(page, number, question)
     reset_if_new(key, question)
-    st.markdown(f"**Question {number}**")
+    st.markdown(f"**Question {number}**" + (f" · {label}" if label else ""))
     if held(key, question, chart, reveal_after):
         return
     answer = answer_widget(question, f"{key}_answer")
@@ -149,6 +170,16 @@ def check_yourself(
     if not unfolded():
         return
     st.caption("Questions computed from the numbers of this view. Answer, then press Check.")
-    for number, question in enumerate(questions(), start=1):
+    step = playing_step()
+    kind = step.question if step is not None else None
+    asked = step_question_first(questions(), kind)
+    featured = kind is not None and bool(asked) and kind_of(asked[0]) == kind
+    if kind is not None and not featured:
+        st.caption(
+            "This view does not ask this step's question; the lesson bar's "
+            '"Back to this step\'s view" brings it back.'
+        )
+    for number, question in enumerate(asked, start=1):
         chart = chart_for(question) if chart_for is not None else None
-        show_question(page, number, question, chart, reveal_after)
+        label = STEP_QUESTION if featured and number == 1 else ""
+        show_question(page, number, question, chart, reveal_after, label)
