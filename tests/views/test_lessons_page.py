@@ -6,6 +6,8 @@ Each test is one browser session: the draft lives in its session state only.
 from __future__ import annotations
 
 import json
+import random
+import string
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,7 @@ from ui.lessons.editor import ADD_KEY
 from ui.lessons.opening import LINK_KEY, UPLOAD_KEY
 from ui.lessons.player import STEP_PARAM
 from ui.lessons.sharing import DOWNLOAD_KEY
+from ui.lessons.state import PREFIX
 from ui.shared.safe import escape_markdown, unescape_markdown
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -110,6 +113,10 @@ def test_home_the_class_page_and_the_lessons_page_have_no_add_button(page: str) 
     if page:
         open_page(at, page)
     assert ADD_KEY not in [button.key for button in at.sidebar.button]
+
+
+def test_the_draft_is_kept_under_the_pages_prefix() -> None:
+    assert DRAFT_KEY.startswith(PREFIX)
 
 
 def test_the_lessons_page_is_never_sent_to_a_class_as_a_view() -> None:
@@ -347,3 +354,20 @@ def test_a_pasted_link_plays_and_a_view_added_while_playing_leaves_the_lesson_ou
     at.sidebar.button(key=ADD_KEY).click().run()
     (step,) = draft_of(at).steps
     assert (step.page, dict(step.query)) == ("text", {"heads": "1", "mask": "causal"})
+
+
+def test_a_lesson_too_long_for_a_link_says_so_and_still_offers_its_file() -> None:
+    letters = random.Random(0)  # text that does not compress: five steps of it pass the limit
+    steps = tuple(
+        DraftStep(number, "walkthrough", (), f"Step {number}",
+                  "".join(letters.choices(string.ascii_letters, k=limits.MAX_STEP_TEXT_CHARS)))
+        for number in range(1, 6)
+    )  # fmt: skip
+    at = new_session()
+    at.session_state[DRAFT_KEY] = Draft("Long", steps=steps, next_id=6)
+    open_page(at, "lessons")
+    (note,) = [unescape_markdown(info.value) for info in at.info]
+    assert note.startswith("This lesson is too long for a link (")
+    assert note.endswith("Share it as a file instead.")
+    assert not at.code
+    assert DOWNLOAD_KEY in [button.key for button in at.get("download_button")]

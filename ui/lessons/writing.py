@@ -12,7 +12,6 @@ from dataclasses import replace
 import streamlit as st
 
 from attention_core.boundary import limits
-from attention_core.boundary.errors import InputError
 from ui.lessons import draft
 from ui.lessons.checking import checked, problems
 from ui.lessons.draft import Draft
@@ -95,14 +94,10 @@ def draft_section(state: LessonsState) -> None:
 def _check_and_share(lesson_draft: Draft, base_url: str, previews: list[bool]) -> None:
     lesson = draft.as_lesson(lesson_draft)
     found = problems(lesson)
-    if not found:
-        try:
-            lesson = checked(lesson)
-        except InputError as error:  # problems() read the same checks; kept for safety
-            found = [str(error)]
     if found:
         _show_problems(found)
         return
+    lesson = checked(lesson)  # as its file reads back: what is played and shared
     if any(previews):
         play(lesson, previews.index(True) + 1)
     st.subheader("Share your lesson")
