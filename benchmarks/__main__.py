@@ -39,6 +39,7 @@ BENCHMARKS = (
     "class_pages",  # 15. a class of 100 follows its teacher over every page
     "real_decoder",  # 16. the real SmolLM2 (4-bit GGUF): forward vs transformers, memory, load
     "classic_series",  # 17. the time-series model on sunspots, Nile, CO₂: level, change, the fix
+    "class_lesson",  # 18. a class of 100 follows the course step by step and answers
 )
 
 

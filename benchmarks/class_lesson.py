@@ -1,0 +1,120 @@
+"""A class of 100 follows its teacher through the course, step by step, and answers.
+
+On one `streamlit run` with the SQLite store, F followers (100) join the class; the
+teacher (driven through the class store, as in class_pages) opens every step of the
+built-in course in turn, the lesson and step in the view as the lesson bar's Next sends
+them, GAP_S apart. Reported: the p95 of every follower's time from the teacher's store
+write to the end of its first full run showing the step (target 2 s, as the other follow
+benchmarks), and, for every step that asks a question, whether every follower's answer
+was counted (the question is tagged with its lesson and step, as the teacher's app tags
+it).
+
+    python -m benchmarks.class_lesson
+    python -m benchmarks.class_lesson --followers 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import uuid
+
+from attention_core.teaching.builtin_lessons import COURSE, builtin_lesson
+from attention_core.teaching.lesson_link import LESSON_PARAM
+from benchmarks.class_session import FOLLOW_TARGET_S
+from benchmarks.common import Result, emit
+from harness.class_session import (
+    QUESTION,
+    ClassTally,
+    Where,
+    answer,
+    one_server,
+    open_class,
+    p95,
+    steer,
+)
+from harness.local_server import ROOT
+from harness.server import cpu_seconds
+from ui.lessons.player import STEP_PARAM
+
+#: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+METHOD = (
+    "One server, 100 followers and nobody else. The teacher opens every step of the built-in "
+    "course in turn (its page at its settings, with the lesson and the step in the view, as "
+    "the lesson bar's Next sends them), 4 s apart. Figure: the p95 of every follower's time "
+    "from the teacher's store write to the end of its first full run showing the step "
+    "(target at most 2 s). At every step that asks a question, the teacher asks one (tagged "
+    "with the lesson and the step) and every follower answers; the second row is the share "
+    "of those answers the class counted (target 100 %)."
+)
+
+FOLLOWERS = 100
+ARRIVAL_S = 20.0
+GAP_S = 4.0
+
+
+def step_views() -> list[tuple[str, dict[str, str], bool]]:
+    """Each course step's page, view (with the lesson's parameters) and whether it asks."""
+    lesson = builtin_lesson(COURSE)
+    return [
+        (step.page, step.params | {LESSON_PARAM: COURSE, STEP_PARAM: str(number)},
+         step.question is not None)
+        for number, step in enumerate(lesson.steps, start=1)
+    ]  # fmt: skip
+
+
+async def course(where: Where, followers: int) -> tuple[ClassTally, list[float], int, int, float]:
+    """(tally, follow times, answers asked for, answers counted, server CPU s)."""
+    tally = ClassTally()
+    code, key, sessions = await open_class(where, followers, ARRIVAL_S, 17, tally)
+    cpu, times, expected, counted = sum(map(cpu_seconds, where.pids)), [], 0, 0
+    for number, (page, view, asks) in enumerate(step_views(), start=1):
+        await asyncio.sleep(GAP_S)
+        times += await steer(where, code, key, sessions, page, view, tally)
+        if not asks:
+            continue
+        question = QUESTION | {"id": f"bench-step{number}", "lesson": COURSE, "step": number}
+        where.classes.ask(code, key, uuid.uuid4().hex, question)
+        choices = question["choices"]
+        await asyncio.gather(*(answer(s, choices[i % 2], tally) for i, s in enumerate(sessions)))
+        expected += len(sessions)
+        counted += sum(where.classes.counts(code, question["id"]).values())
+    cpu = sum(map(cpu_seconds, where.pids)) - cpu
+    await asyncio.gather(*(session.close() for session in sessions))
+    return tally, times, expected, counted, cpu
+
+
+def results(
+    tally: ClassTally, times: list[float], expected: int, counted: int, cpu: float
+) -> list[Result]:
+    details = {
+        "followers": len(tally.join_s),
+        "steps": len(step_views()),
+        "p50_s": round(statistics.median(times), 3),
+        "max_s": round(max(times), 3),
+        "missed": tally.missed,
+        "server_cpu_ms_per_follower_step": round(1000 * cpu / max(len(times), 1), 1),
+        "first_join_error": tally.join_errors[:1],
+        "first_answer_error": tally.answer_errors[:1],
+    }
+    return [
+        Result("a class through the course: teacher's step to follower's view p95",
+               round(p95(times), 3), FOLLOW_TARGET_S, "s", details=details),
+        Result("a class through the course: answers counted, every step's question",
+               round(100 * counted / max(expected, 1), 1), 100.0, "%", lower_is_better=False,
+               details={"answers_sent": expected, "answers_counted": counted}),
+    ]  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--followers", type=int, default=FOLLOWERS)
+    args = parser.parse_args(argv)
+    with one_server(ROOT / "app.py") as where:
+        measured = asyncio.run(course(where, args.followers))
+    emit(results(*measured))
+
+
+if __name__ == "__main__":
+    main()
