@@ -14,6 +14,7 @@ from hosting.collector import freeze_new_imports
 from hosting.memory import keep_freed_memory
 from ui.classroom import around as class_around
 from ui.lessons import bar as lesson_bar
+from ui.lessons.editor import add_view_button
 from ui.lessons.home import lesson_list, start_the_course
 from ui.shared import url
 from ui.shared.presentation import PRESENT_KEY
@@ -120,6 +121,7 @@ PAGES = {
         ("learning", "Watch attention learn", ":material/model_training:"),
         ("pretrained", "Inside a real model", ":material/neurology:"),
         ("classroom", "Teach a class", ":material/groups:"),
+        ("lessons", "Lessons", ":material/menu_book:"),
     )
 }
 LANDING_LINKS = (
@@ -130,6 +132,7 @@ LANDING_LINKS = (
     ("learning", "Train a tiny transformer in seconds and watch its attention form."),
     ("pretrained", "A pretrained model's learned attention, every head, computed by this core."),
     ("classroom", "Start a live class: students follow your view and answer your questions."),
+    ("lessons", "Play a guided lesson, or write your own from the views you set up."),
 )
 
 
@@ -149,6 +152,7 @@ def main() -> None:
     st.html(ACCESSIBLE_CSS)
     if presentation_toggle():
         st.html(PRESENTATION_CSS)
+    add_view_button(page, PAGES["lessons"])  # on a content page: a lesson step of this view
     # A live class (ui.classroom.around): the bars above the page (a follower's app may
     # open the teacher's view instead) and the page's mode in a class; after the page, a
     # teacher's view is sent to the class.

@@ -29,8 +29,8 @@ def refusal(page: str, params: dict[str, str], number: int = 1) -> str:
     return str(caught.value)
 
 
-def test_every_page_but_the_class_can_be_a_step() -> None:
-    assert set(PAGE_QUESTIONS) == SCRIPTS - {"classroom"}
+def test_every_page_but_the_class_and_the_lessons_can_be_a_step() -> None:
+    assert set(PAGE_QUESTIONS) == SCRIPTS - {"classroom", "lessons"}
     assert set(PAGE_LINKS) == set(PAGE_QUESTIONS)
 
 

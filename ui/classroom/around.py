@@ -16,6 +16,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
+from attention_core.teaching.lesson_schema import PAGE_QUESTIONS
 from hosting.turns import Gate
 from ui.classroom.class_mode import CLASS_MODE
 from ui.classroom.class_session import following, role, show_gone_message, teaching
@@ -23,6 +24,10 @@ from ui.classroom.follow import join_from_link, student_done, student_run
 from ui.classroom.state import PAGE
 from ui.classroom.teaching import publish, teacher_bar
 from ui.shared import page_mode
+
+#: The pages a teacher's view is sent from: those a lesson step may show too. Not Home,
+#: the class page or the Lessons page: none of them is a view.
+VIEW_PAGES = frozenset(PAGE_QUESTIONS)
 
 
 def before_page(page: st.Page, pages: Mapping[str, st.Page]) -> None:
@@ -40,7 +45,7 @@ def before_page(page: st.Page, pages: Mapping[str, st.Page]) -> None:
 @contextmanager
 def around_page(page: st.Page, pages: Mapping[str, st.Page]) -> Iterator[None]:
     """Around the page's run: first :func:`before_page` (which may stop the run); a
-    teacher's content page (not Home, not the class page) is then sent to the class; a
+    teacher's content page (:data:`VIEW_PAGES`) is then sent to the class; a
     student's ended run lets the server rerun the next app.
 
     A page that stops early (``st.stop()``: no sentence, a refused setting) or fails is
@@ -51,7 +56,7 @@ def around_page(page: st.Page, pages: Mapping[str, st.Page]) -> Iterator[None]:
     done = student_done()
     try:
         yield
-        publish(page, set(pages) - {PAGE})
+        publish(page, VIEW_PAGES)
     finally:
         done()
 

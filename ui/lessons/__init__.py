@@ -1,1 +1,1 @@
-"""Lessons: what plays a lesson's steps over the pages (above every page's package)."""
+"""Lessons: playing a lesson over the pages, and writing one (above every page's package)."""
