@@ -43,6 +43,7 @@ from attention_core.boundary.pipeline import (
 from attention_core.boundary.registry import Option
 from attention_core.boundary.text import Tokens, one_hot_embeddings, random_embeddings, tokenize
 from attention_core.boundary.validation import valid_head_counts
+from attention_core.maths.ablation import ABLATION_KINDS, Ablation, checked_ablation
 from attention_core.maths.attention import AttentionTrace, MultiHeadTrace
 from attention_core.maths.backward import AttentionGradients
 from attention_core.maths.masks import causal_mask, padding_mask, sliding_window_mask
@@ -80,6 +81,7 @@ from attention_core.timeseries.windows import (
 )
 
 __all__ = [
+    "ABLATION_KINDS",
     "COMBINATIONS",
     "EMBEDDINGS",
     "FEATURE_ACTIVATIONS",
@@ -90,6 +92,7 @@ __all__ = [
     "SCALINGS",
     "SEASONAL_PERIOD",
     "SERIES_SCALINGS",
+    "Ablation",
     "AttentionConfig",
     "AttentionGradients",
     "AttentionRun",
@@ -110,6 +113,7 @@ __all__ = [
     "build_mask",
     "causal_mask",
     "check_window",
+    "checked_ablation",
     "combine_heads",
     "default_target",
     "diagnose_loss",

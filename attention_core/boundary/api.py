@@ -28,6 +28,7 @@ from attention_core.boundary.validation import (
     check_same_width,
 )
 from attention_core.maths import attention
+from attention_core.maths.ablation import Ablation, check_ablation
 from attention_core.maths.attention import AttentionTrace, MultiHeadTrace
 from attention_core.maths.positional import check_base
 from attention_core.maths.projections import Projections
@@ -169,6 +170,7 @@ def multi_head_attention(
     normaliser: str = "softmax",
     rotary: bool = False,
     rotary_base: float = 10_000.0,
+    ablation: Ablation | None = None,
 ) -> MultiHeadTrace:
     r"""Multi-head (self- or cross-) attention with every intermediate kept, checked.
 
@@ -179,7 +181,8 @@ def multi_head_attention(
     Shapes: ``x (T, d_in)``, ``x_kv (S, d_in)`` (defaults to ``x``),
     ``w_q, w_k (d_in, H*dk)``, ``w_v (d_in, H*dv)``, ``w_o (H*dv, d_out)`` or
     None (then the output is the concatenation), ``mask (T, S)`` bool. ``scale``
-    defaults to :math:`1/\sqrt{d_k}`. ``rotary``: RoPE on queries and keys.
+    defaults to :math:`1/\sqrt{d_k}`. ``rotary``: RoPE on queries and keys. ``ablation``:
+    heads ``(0, h)`` turned off (:mod:`attention_core.maths.ablation`), None: all on.
     """
     x = as_matrix(x, "x")
     x_kv = x if x_kv is None else as_matrix(x_kv, "x_kv")
@@ -206,10 +209,11 @@ def multi_head_attention(
     chosen_normaliser = normaliser_function(normaliser)
     base = check_base(rotary_base) if rotary else None
     combine = _concatenate_only if w_o is None else attention.output_projection
+    ablation = check_ablation(ablation, 1, int(n_heads))
     with np.errstate(over="ignore", invalid="ignore"):
         trace = attention.multi_head_attention(
             x, x_kv, Projections(w_q, w_k, w_v, w_o), int(n_heads), resolve_scale(scale, d_k),
-            mask, chosen_normaliser, combine, base,
+            mask, chosen_normaliser, combine, base, ablation=ablation,
         )  # fmt: skip
     check_scores_finite(trace)
     return trace

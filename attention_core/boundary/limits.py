@@ -57,6 +57,11 @@ MAX_HIDDEN = 256
 # seconds on one core and the time budget would stop training almost at once.
 MAX_STEP_MACS = 400_000_000
 
+# Heads turned off at once (attention_core/maths/ablation.py), counted before a link's list
+# is read: more than any model the app runs has (SmolLM2-135M 270, GPT-2 medium 384), and
+# 512 pairs stay a few kB in a link.
+MAX_ABLATED_HEADS = 512
+
 # Walkthrough step 3: keys per random query in the softmax-saturation table
 # (500 trials x 5 widths up to 512 stay well under a second).
 MAX_WALKTHROUGH_KEYS = 64

@@ -21,6 +21,7 @@ from attention_core.boundary.options import EMBEDDINGS, MASKS, POSITIONAL_ENCODI
 from attention_core.boundary.registry import choose
 from attention_core.boundary.validation import as_matrix, check_mask_shape
 from attention_core.maths import attention
+from attention_core.maths.ablation import Ablation, check_ablation
 from attention_core.maths.projections import Projections, init_projections
 
 PAD_TOKENS = frozenset({"<pad>", "[PAD]"})
@@ -87,18 +88,21 @@ def run_attention(
     config: AttentionConfig,
     x_kv: np.ndarray | None = None,
     mask: np.ndarray | None = None,
+    ablation: Ablation | None = None,
 ) -> AttentionRun:
     """Add positions, project, attend and combine heads for input vectors ``x (T, d_model)``.
 
     ``x_kv (S, d_model)`` switches to cross-attention. Projections are Glorot
     uniform from ``numpy.random.default_rng(config.seed)``, so the same config
-    gives the same numbers in every session.
+    gives the same numbers in every session. ``ablation``: heads ``(0, h)`` turned off before
+    the heads are combined (:mod:`attention_core.maths.ablation`); None: all on.
     """
     x = _check_vectors(x, "x", config.d_model)
     self_attention = x_kv is None
     x_kv = x if self_attention else _check_vectors(x_kv, "x_kv", config.d_model)
     if mask is not None:
         mask = check_mask_shape(mask, (x.shape[0], x_kv.shape[0]))
+    ablation = check_ablation(ablation, 1, config.n_heads)
     p = positional_encoding(config.positional, x.shape[0], config.d_model, config.seed)
     p_kv = p if self_attention else positional_encoding(
         config.positional, x_kv.shape[0], config.d_model, config.seed
@@ -118,6 +122,7 @@ def run_attention(
             normaliser=config.normaliser_function,
             combine=config.combine_heads,
             rotary_base=POSITIONAL_ENCODINGS[config.positional].rotary_base,
+            ablation=ablation,
         )
     check_scores_finite(trace)
     return AttentionRun(config, x, p, x_kv, p_kv, projections, trace, mask)
@@ -128,10 +133,12 @@ def run_text_attention(
     config: AttentionConfig,
     kv_tokens: tuple[str, ...] | None = None,
     custom_mask: np.ndarray | None = None,
+    ablation: Ablation | None = None,
 ) -> AttentionRun:
     """Embed ``tokens`` (and ``kv_tokens`` for cross-attention) and run attention.
 
-    ``<pad>`` / ``[PAD]`` tokens on the key side are hidden by the padding mask.
+    ``<pad>`` / ``[PAD]`` tokens on the key side are hidden by the padding mask; ``ablation``:
+    see :func:`run_attention`.
     """
     if isinstance(tokens, str) or isinstance(kv_tokens, str):
         raise InputError("Pass a sequence of tokens, e.g. tokenize(text).tokens, not the raw text.")
@@ -143,4 +150,4 @@ def run_text_attention(
     x_kv = None if kv_tokens is None else vectors[len(tokens) :]
     is_pad = np.array([token in PAD_TOKENS for token in keys])
     mask = build_mask(config, len(tokens), len(keys), is_pad, custom_mask)
-    return run_attention(x, config, x_kv, mask)
+    return run_attention(x, config, x_kv, mask, ablation)

@@ -21,6 +21,7 @@ import numpy as np
 from attention_core.boundary.arrays import read_only
 from attention_core.learning.config import TinyTransformerConfig
 from attention_core.maths import attention
+from attention_core.maths.ablation import Ablation
 from attention_core.maths.layers import layer_norm, mlp, relu
 from attention_core.maths.projections import Projections
 
@@ -144,19 +145,29 @@ class ForwardTrace:
         return np.argmax(self.logits, axis=-1)
 
 
-def forward(arrays: ModelArrays, config: TinyTransformerConfig, tokens: np.ndarray) -> ForwardTrace:
-    """Run ``tokens (T,)`` through the trained model; attention by the core, head by head."""
+def forward(
+    arrays: ModelArrays,
+    config: TinyTransformerConfig,
+    tokens: np.ndarray,
+    ablation: Ablation | None = None,
+) -> ForwardTrace:
+    """Run ``tokens (T,)`` through the trained model; attention by the core, head by head.
+
+    ``ablation``: the heads turned off (:mod:`attention_core.maths.ablation`, checked by the
+    caller against ``config``), None: all on.
+    """
     tokens = np.asarray(tokens)
     mask = config.attention_mask() if config.causal else None  # (T, T) or None
     scale = 1.0 / np.sqrt(config.d_model // config.n_heads)
     # float32 matrices as trained; float64 arithmetic from here on
     hidden = arrays.token_embedding[tokens].astype(np.float64) + arrays.position_embedding  # (T, d)
     traces = []
-    for layer in arrays.layers:
+    for index, layer in enumerate(arrays.layers):
         normed = layer_norm(hidden, *layer.attention_norm, LAYER_NORM_EPS)
         trace = attention.multi_head_attention(
-            normed, normed, layer.projections(), config.n_heads, scale, mask
-        )
+            normed, normed, layer.projections(), config.n_heads, scale, mask,
+            ablation=ablation, layer_index=index,
+        )  # fmt: skip
         hidden = hidden + trace.output  # (T, d)
         if layer.mlp is not None and layer.mlp_norm is not None:
             hidden = hidden + mlp(

@@ -24,6 +24,7 @@ from torch import nn
 
 from attention_core.learning.config import TinyTransformerConfig
 from attention_core.learning.forward import LayerArrays, ModelArrays
+from attention_core.maths.ablation import Ablation
 from attention_core.training.attention import MultiHeadAttention
 from attention_core.training.export import (
     as_array,
@@ -52,8 +53,14 @@ class Block(nn.Module):
             FeedForward(config.d_model, 4 * config.d_model, nn.ReLU()) if config.mlp else None
         )
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        attended, weights = self.attention(self.attention_norm(x), mask)
+    def forward(
+        self,
+        x: torch.Tensor,
+        mask: torch.Tensor,
+        ablation: Ablation | None = None,
+        layer_index: int = 0,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        attended, weights = self.attention(self.attention_norm(x), mask, ablation, layer_index)
         x = x + attended
         if self.mlp is not None and self.mlp_norm is not None:
             x = x + self.mlp(self.mlp_norm(x))
@@ -91,11 +98,14 @@ class TinyTransformer(nn.Module):
         """The blocks, in order (typed: ``nn.ModuleList`` only knows they are modules)."""
         return [block for block in self.blocks if isinstance(block, Block)]
 
-    def forward(self, tokens: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
+    def forward(
+        self, tokens: torch.Tensor, ablation: Ablation | None = None
+    ) -> tuple[torch.Tensor, list[torch.Tensor]]:
+        """Tokens ``(B, T)`` -> logits, weights; ``ablation``: heads turned off, None: all on."""
         hidden = self.token_embedding(tokens) + self.position_embedding  # (B, T, d)
         all_weights = []
-        for block in self.blocks:
-            hidden, weights = block(hidden, self.mask)
+        for index, block in enumerate(self.blocks):
+            hidden, weights = block(hidden, self.mask, ablation, index)
             all_weights.append(weights)
         return self.unembed(self.final_norm(hidden)), all_weights  # (B, T, V), L x (B, H, T, T)
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attention_core.maths.ablation import Ablation, ablate_heads
 from attention_core.maths.positional import rotate
 from attention_core.maths.projections import Projections
 
@@ -151,7 +152,9 @@ class MultiHeadTrace(AttentionTrace):
     q: np.ndarray  #: (H, T, dk)
     k: np.ndarray  #: (H, S, dk)
     v: np.ndarray  #: (H, S, dv)
-    concat: np.ndarray  #: (T, H*dv) the heads side by side
+    #: (T, H*dv) the heads side by side, as combined: an ablated head's replaced output
+    #: (``context`` keeps what every head computed)
+    concat: np.ndarray
     output: np.ndarray  #: (T, d_out) the heads combined
     #: (H, T, dk), (H, S, dk) before RoPE turned them (``q``, ``k`` are after); None without RoPE
     q_unrotated: np.ndarray | None = None
@@ -186,6 +189,8 @@ def multi_head_attention(
     combine: Callable[[np.ndarray, Projections], np.ndarray] = output_projection,
     rotary_base: float | None = None,
     kv_heads: int | None = None,
+    ablation: Ablation | None = None,
+    layer_index: int = 0,
 ) -> MultiHeadTrace:
     r"""Project, attend in every head, combine; ``x_kv`` is ``x`` in self-attention.
 
@@ -195,7 +200,10 @@ def multi_head_attention(
     (d_in, Hkv*dk)`` make ``kv_heads`` K/V heads, each read by ``n_heads // kv_heads`` query
     heads (:func:`repeat_kv`). The trace's ``k`` and ``v`` are per *query* head ``(H, S, dk)``,
     a group's heads holding the same copy, so head h's keys are always ``k[h]``; the
-    ``weights`` are ``(H, T, S)``.
+    ``weights`` are ``(H, T, S)``. ``ablation``: the heads of layer ``layer_index`` it names
+    are off, their outputs replaced before they are combined
+    (:func:`attention_core.maths.ablation.ablate_heads`); the trace's ``context`` keeps what
+    they computed, ``concat`` and ``output`` are what was combined. None: every head on.
     """
     kv_count = n_heads if kv_heads is None else kv_heads
     q = project(x, projections.w_q, n_heads, projections.b_q)  # (H, T, dk)
@@ -208,8 +216,9 @@ def multi_head_attention(
         q_unrotated, k_unrotated = q, k
         q, k = rotate(q, rotary_base), rotate(k, rotary_base)
     heads = scaled_dot_product_attention(q, k, v, scale, mask, normaliser)  # (H, T, ·)
-    output = combine(heads.context, projections)  # (T, d_out)
-    concat = merge_heads(heads.context)  # (T, H*dv)
+    combined = ablate_heads(heads.context, ablation, layer_index)  # (H, T, dv)
+    output = combine(combined, projections)  # (T, d_out)
+    concat = merge_heads(combined)  # (T, H*dv)
     return MultiHeadTrace(
         **vars(heads),
         q=q,

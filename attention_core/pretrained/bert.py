@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from attention_core.maths import attention
+from attention_core.maths.ablation import Ablation
 from attention_core.maths.layers import gelu, layer_norm
 from attention_core.pretrained import config as settings
 from attention_core.pretrained import decoder, loading
@@ -52,15 +53,30 @@ def embed(weights: BertWeights, ids: np.ndarray, type_ids: np.ndarray) -> np.nda
     return layer_norm(summed, weights.ln_gain, weights.ln_bias, weights.eps)
 
 
-def self_attention(x: np.ndarray, layer: LayerWeights, n_heads: int) -> attention.MultiHeadTrace:
+def self_attention(
+    x: np.ndarray,
+    layer: LayerWeights,
+    n_heads: int,
+    ablation: Ablation | None = None,
+    layer_index: int = 0,
+) -> attention.MultiHeadTrace:
     r""":math:`\mathrm{softmax}(Q_h K_h^\top / \sqrt{d_k})\, V_h` per head, then :math:`[C]\,
-    W^O + b^O`; ``(T, d) -> (T, d)``.
+    W^O + b^O`; ``(T, d) -> (T, d)``; the heads ``ablation`` names in layer ``layer_index`` off.
     """
     scale = 1.0 / math.sqrt(layer.w_q.shape[1] // n_heads)  # 1 / sqrt(d_k)
-    return attention.multi_head_attention(x, x, layer.projections(), n_heads, scale)
+    return attention.multi_head_attention(
+        x, x, layer.projections(), n_heads, scale, ablation=ablation, layer_index=layer_index
+    )
 
 
-def encoder_layer(x: np.ndarray, layer: LayerWeights, n_heads: int, eps: float) -> BlockTrace:
+def encoder_layer(
+    x: np.ndarray,
+    layer: LayerWeights,
+    n_heads: int,
+    eps: float,
+    ablation: Ablation | None = None,
+    layer_index: int = 0,
+) -> BlockTrace:
     r""":math:`Y = \mathrm{LN}(X + \mathrm{Attn}(X))`,
     :math:`X' = \mathrm{LN}(Y + \mathrm{FFN}(Y))`; ``(T, d) -> (T, d)``, every step kept.
 
@@ -68,7 +84,7 @@ def encoder_layer(x: np.ndarray, layer: LayerWeights, n_heads: int, eps: float) 
     no RoPE, so ``q_rotated is q`` and ``k_rotated is k``; ``attention_output`` is
     :math:`[C_1 \cdots C_H] W^O + b^O`.
     """
-    attended = self_attention(x, layer, n_heads)
+    attended = self_attention(x, layer, n_heads, ablation, layer_index)
     y = layer_norm(x + attended.output, layer.ln1_gain, layer.ln1_bias, eps)  # (T, d)
     # layers.mlp's terms, summed as (Y + h W_2) + b_2: mlp() adds Y last, which moves float32
     # results by up to ~3e-6 (as far from PyTorch as now); the page's numbers stay as they were.
@@ -97,28 +113,44 @@ class Bert:
         x = embed(self.weights, ids, sentences)  # (T, d)
         return x, self.weights.word[ids], self.weights.position[: len(ids)]
 
-    def attend(self, x: np.ndarray, layer: LayerWeights, mask: np.ndarray | None) -> Attended:
+    def attend(
+        self, x: np.ndarray, layer: LayerWeights, mask: np.ndarray | None,
+        ablation: Ablation | None = None, layer_index: int = 0,
+    ) -> Attended:  # fmt: skip
         """:func:`self_attention` of the layer's input ``x (T, d)`` itself (post-LayerNorm)."""
-        return Attended(x, self_attention(x, layer, self.info.n_heads))
+        return Attended(x, self_attention(x, layer, self.info.n_heads, ablation, layer_index))
 
-    def block(self, x: np.ndarray, layer: LayerWeights, mask: np.ndarray | None) -> BlockTrace:
+    def block(
+        self, x: np.ndarray, layer: LayerWeights, mask: np.ndarray | None,
+        ablation: Ablation | None = None, layer_index: int = 0,
+    ) -> BlockTrace:  # fmt: skip
         """:func:`encoder_layer` (``mask`` is None: an encoder attends everywhere)."""
-        return encoder_layer(x, layer, self.info.n_heads, self.weights.eps)
+        return encoder_layer(x, layer, self.info.n_heads, self.weights.eps, ablation, layer_index)
 
     def finish(self, x: np.ndarray) -> tuple[np.ndarray, None]:
         """The last layer's output is the hidden state; there is no next-token head."""
         return x, None
 
-    def forward(self, ids: np.ndarray, type_ids: np.ndarray | None = None) -> ModelTrace:
+    def forward(
+        self,
+        ids: np.ndarray,
+        type_ids: np.ndarray | None = None,
+        ablation: Ablation | None = None,
+    ) -> ModelTrace:
         """``(T,) ids`` (and sentence ids) ``-> ModelTrace``: no logits;
-        ``last_hidden_state`` is the last layer's output."""
-        return decoder.forward(self, ids, type_ids)
+        ``last_hidden_state`` is the last layer's output; ``ablation``: heads turned off."""
+        return decoder.forward(self, ids, type_ids, ablation)
 
 
-def forward(weights: BertWeights, ids: np.ndarray, type_ids: np.ndarray) -> ModelTrace:
+def forward(
+    weights: BertWeights,
+    ids: np.ndarray,
+    type_ids: np.ndarray,
+    ablation: Ablation | None = None,
+) -> ModelTrace:
     """Embeddings, then every encoder layer in turn: ``(T,) ids, (T,) sentence ids ->
-    ModelTrace``."""
-    return from_weights(weights).forward(ids, type_ids)
+    ModelTrace``; ``ablation``: heads turned off, None: all on."""
+    return from_weights(weights).forward(ids, type_ids, ablation)
 
 
 def load(directory: Path, config: settings.Config) -> Bert:

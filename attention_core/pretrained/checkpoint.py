@@ -22,6 +22,7 @@ import numpy as np
 from attention_core.boundary.errors import InputError
 from attention_core.boundary.limits import MAX_TOKENS
 from attention_core.boundary.text import unique_labels
+from attention_core.maths.ablation import Ablation, check_ablation
 from attention_core.pretrained import bert, gpt2, llama, loading
 from attention_core.pretrained import config as settings
 from attention_core.pretrained.gguf_checkpoint import load_gguf_model
@@ -97,9 +98,11 @@ class Checkpoint:
         raw = [whole.id_to_token(int(i)) or f"[{int(i)}]" for i in ids]
         return list(token_texts(raw, style))
 
-    def forward(self, ids: np.ndarray | list[int]) -> ModelTrace:
-        """Every layer, the final hidden states and (decoders) the logits for ``ids (T,)``."""
-        return self.model.forward(check_ids(ids, self.info))
+    def forward(self, ids: np.ndarray | list[int], ablation: Ablation | None = None) -> ModelTrace:
+        """Every layer, the final hidden states and (decoders) the logits for ``ids (T,)``;
+        ``ablation``: the heads turned off (checked against the model), None: all on."""
+        checked = check_ablation(ablation, self.info.n_layers, self.info.n_heads)
+        return self.model.forward(check_ids(ids, self.info), ablation=checked)
 
 
 def check_ids(ids: np.ndarray | list[int], info: ModelInfo) -> np.ndarray:

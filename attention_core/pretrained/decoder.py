@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from attention_core.maths.ablation import Ablation
 from attention_core.maths.masks import causal_mask
 from attention_core.pretrained.tensors import Stored, widen
 from attention_core.pretrained.trace import BlockTrace, Model, ModelTrace
@@ -45,22 +46,31 @@ def one_text(type_ids: np.ndarray | None) -> None:
 
 
 def layer_inputs(
-    model: Model, ids: np.ndarray, type_ids: np.ndarray | None = None
+    model: Model,
+    ids: np.ndarray,
+    type_ids: np.ndarray | None = None,
+    ablation: Ablation | None = None,
 ) -> Iterator[tuple[np.ndarray, BlockTrace]]:
     """Each layer's input ``(T, d)`` and its steps, in order (one layer held at a time);
-    ``type_ids (T,)``: a sentence pair's sentence ids (BERT), None for one text."""
+    ``type_ids (T,)``: a sentence pair's sentence ids (BERT), None for one text; ``ablation``:
+    the heads turned off (:mod:`attention_core.maths.ablation`), None: all on."""
     x, _, _ = model.embed(ids, type_ids)
     mask = layer_mask(model, len(ids))
-    for layer in model.layers:
-        steps = model.block(x, layer, mask)
+    for index, layer in enumerate(model.layers):
+        steps = model.block(x, layer, mask, ablation, index)
         yield x, steps
         x = steps.output
 
 
-def forward(model: Model, ids: np.ndarray, type_ids: np.ndarray | None = None) -> ModelTrace:
+def forward(
+    model: Model,
+    ids: np.ndarray,
+    type_ids: np.ndarray | None = None,
+    ablation: Ablation | None = None,
+) -> ModelTrace:
     """Embeddings, every block, the final norm and the logits: ``(T,) -> ModelTrace``
-    (``type_ids``: see :func:`layer_inputs`)."""
+    (``type_ids``, ``ablation``: see :func:`layer_inputs`)."""
     _, token_rows, position_rows = model.embed(ids, type_ids)
-    layers = tuple(steps for _, steps in layer_inputs(model, ids, type_ids))
+    layers = tuple(steps for _, steps in layer_inputs(model, ids, type_ids, ablation))
     hidden, logits = model.finish(layers[-1].output)
     return ModelTrace(layers, hidden, logits, token_rows, position_rows)

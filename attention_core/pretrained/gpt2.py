@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from attention_core.maths.ablation import Ablation
 from attention_core.maths.attention import multi_head_attention
 from attention_core.maths.layers import gelu_tanh, layer_norm, mlp
 from attention_core.maths.projections import Projections
@@ -86,20 +87,28 @@ class GPT2:
     lm_head: Stored  #: (V, d): ``token_table`` unless the checkpoint stores its own
     eps: float
 
-    def attend(self, x: np.ndarray, layer: GPT2Layer, mask: np.ndarray | None) -> Attended:
-        r""":math:`\mathrm{Attn}(\mathrm{LN}_1 X)` on the layer's input ``x (T, d)``."""
+    def attend(
+        self, x: np.ndarray, layer: GPT2Layer, mask: np.ndarray | None,
+        ablation: Ablation | None = None, layer_index: int = 0,
+    ) -> Attended:  # fmt: skip
+        r""":math:`\mathrm{Attn}(\mathrm{LN}_1 X)` on the layer's input ``x (T, d)``; the heads
+        ``ablation`` names in layer ``layer_index`` off."""
         normed = layer_norm(x, widen(layer.ln1_gain), widen(layer.ln1_bias), self.eps)
         scale = 1.0 / math.sqrt(self.info.d_head)
         attended = multi_head_attention(
-            normed, normed, layer.projections(), self.info.n_heads, scale, mask
-        )
+            normed, normed, layer.projections(), self.info.n_heads, scale, mask,
+            ablation=ablation, layer_index=layer_index,
+        )  # fmt: skip
         return Attended(normed, attended)
 
-    def block(self, x: np.ndarray, layer: GPT2Layer, mask: np.ndarray | None) -> BlockTrace:
+    def block(
+        self, x: np.ndarray, layer: GPT2Layer, mask: np.ndarray | None,
+        ablation: Ablation | None = None, layer_index: int = 0,
+    ) -> BlockTrace:  # fmt: skip
         r""":math:`Y = X + \mathrm{Attn}(\mathrm{LN}_1 X)`,
         :math:`X' = Y + \mathrm{MLP}(\mathrm{LN}_2 Y)`; ``(T, d) -> (T, d)``.
         """
-        attended = self.attend(x, layer, mask)
+        attended = self.attend(x, layer, mask, ablation, layer_index)
         y = x + attended.trace.output  # (T, d)
         normed_y = layer_norm(y, widen(layer.ln2_gain), widen(layer.ln2_bias), self.eps)
         w_in, b_in, w_out, b_out = (
@@ -124,9 +133,10 @@ class GPT2:
         hidden = layer_norm(x, widen(self.final_gain), widen(self.final_bias), self.eps)
         return hidden, next_token_logits(hidden, self.lm_head)  # (T, V)
 
-    def forward(self, ids: np.ndarray) -> ModelTrace:
-        """Embeddings, every block, the final norm and the logits: ``(T,) -> ModelTrace``."""
-        return decoder.forward(self, ids)
+    def forward(self, ids: np.ndarray, ablation: Ablation | None = None) -> ModelTrace:
+        """Embeddings, every block, the final norm and the logits: ``(T,) -> ModelTrace``;
+        ``ablation``: heads turned off, None: all on."""
+        return decoder.forward(self, ids, ablation=ablation)
 
 
 def _layer(tensors: Tensors, i: int, d: int, d_ff: int) -> GPT2Layer:

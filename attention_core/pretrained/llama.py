@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from attention_core.boundary.limits import MAX_TOKENS
+from attention_core.maths.ablation import Ablation
 from attention_core.maths.attention import multi_head_attention
 from attention_core.maths.layers import rms_norm, swiglu
 from attention_core.maths.positional import rotary_angles
@@ -124,29 +125,30 @@ class Llama:
     rotary_base: float  #: RoPE's base b, ``rope_theta``
     interleaved: bool = False  #: W^Q, W^K rows stored in RoPE's pair order (llama GGUF)
 
-    def attend(self, x: np.ndarray, layer: LlamaLayer, mask: np.ndarray | None) -> Attended:
+    def attend(
+        self, x: np.ndarray, layer: LlamaLayer, mask: np.ndarray | None,
+        ablation: Ablation | None = None, layer_index: int = 0,
+    ) -> Attended:  # fmt: skip
         r""":math:`\mathrm{Attn}(\mathrm{RMSNorm}_1 X)` on the layer's input ``x (T, d)``, queries
-        and keys turned by RoPE, grouped K/V heads."""
+        and keys turned by RoPE, grouped K/V heads; ``ablation``'s heads of ``layer_index`` off."""
         info, base = self.info, self.rotary_base
         normed = rms_norm(x, widen(layer.attention_norm), self.eps)  # (T, d)
         attended = multi_head_attention(
-            normed,
-            normed,
-            layer.projections(info, self.interleaved),
-            info.n_heads,
-            info.d_head**-0.5,
-            mask,
-            rotary_base=base,
-            kv_heads=info.n_kv_heads,
-        )
+            normed, normed, layer.projections(info, self.interleaved), info.n_heads,
+            info.d_head**-0.5, mask, rotary_base=base, kv_heads=info.n_kv_heads,
+            ablation=ablation, layer_index=layer_index,
+        )  # fmt: skip
         angles = rotary_angles(len(x), info.d_head, base).astype(np.float32)  # (T, dk/2)
         return Attended(normed, attended, angles)
 
-    def block(self, x: np.ndarray, layer: LlamaLayer, mask: np.ndarray | None) -> BlockTrace:
+    def block(
+        self, x: np.ndarray, layer: LlamaLayer, mask: np.ndarray | None,
+        ablation: Ablation | None = None, layer_index: int = 0,
+    ) -> BlockTrace:  # fmt: skip
         r""":math:`Y = X + \mathrm{Attn}(\mathrm{RMSNorm}_1 X)`,
         :math:`X' = Y + \mathrm{SwiGLU}(\mathrm{RMSNorm}_2 Y)`; ``(T, d) -> (T, d)``.
         """
-        attended = self.attend(x, layer, mask)
+        attended = self.attend(x, layer, mask, ablation, layer_index)
         y = x + attended.trace.output  # (T, d)
         normed_y = rms_norm(y, widen(layer.mlp_norm), self.eps)
         gate, up, down = (widen(w).T for w in (layer.w_gate, layer.w_up, layer.w_down))
@@ -167,9 +169,9 @@ class Llama:
         hidden = rms_norm(x, widen(self.final_norm), self.eps)  # (T, d)
         return hidden, next_token_logits(hidden, self.lm_head)  # (T, V)
 
-    def forward(self, ids: np.ndarray) -> ModelTrace:
+    def forward(self, ids: np.ndarray, ablation: Ablation | None = None) -> ModelTrace:
         """Embeddings, every block, the final norm and the logits: ``(T,) -> ModelTrace``."""
-        return decoder.forward(self, ids)
+        return decoder.forward(self, ids, ablation=ablation)
 
 
 def rope_base(config: settings.Config) -> float:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from attention_core.maths.ablation import Ablation
 from attention_core.pretrained import predictions
 from attention_core.pretrained.decoder import layer_inputs, layer_mask
 from attention_core.pretrained.trace import BlockTrace, Model, block_trace
@@ -42,6 +43,7 @@ class SlimTrace:
     top_probs: np.ndarray | None  #: (T, k) their probabilities
     ranks: np.ndarray | None  #: (T-1,) the real next token's rank (1 = first guess)
     rank_probs: np.ndarray | None  #: (T-1,) its probability
+    ablation: Ablation | None = None  #: the heads that were off (None: all on)
 
     @property
     def nbytes(self) -> int:
@@ -50,15 +52,21 @@ class SlimTrace:
         return sum(value.nbytes for value in values if isinstance(value, np.ndarray))
 
 
-def slim_forward(model: Model, ids: np.ndarray, type_ids: np.ndarray | None = None) -> SlimTrace:
+def slim_forward(
+    model: Model,
+    ids: np.ndarray,
+    type_ids: np.ndarray | None = None,
+    ablation: Ablation | None = None,
+) -> SlimTrace:
     """The forward pass of checked ``ids (T,)``, one layer held at a time: ``SlimTrace``;
-    ``type_ids (T,)``: the sentence of each token of a pair (BERT), None for one text."""
+    ``type_ids (T,)``: the sentence of each token of a pair (BERT), None for one text;
+    ``ablation``: the heads turned off (checked by the caller), None: all on."""
     _, token_rows, position_rows = model.embed(ids, type_ids)
     info, length = model.info, len(ids)
     # Filled layer by layer: a list of layers stacked at the end would hold both for a moment.
     weights = np.empty((info.n_layers, info.n_heads, length, length), np.float32)
     inputs = np.empty((info.n_layers, length, info.d_model), np.float32)
-    for layer, (x, steps) in enumerate(layer_inputs(model, ids, type_ids)):
+    for layer, (x, steps) in enumerate(layer_inputs(model, ids, type_ids, ablation)):
         weights[layer], inputs[layer] = steps.heads.weights, x
         last = steps.output
     _, logits = model.finish(last)
@@ -79,15 +87,18 @@ def slim_forward(model: Model, ids: np.ndarray, type_ids: np.ndarray | None = No
         top_probs=guesses[1],
         ranks=guesses[2],
         rank_probs=guesses[3],
+        ablation=ablation,
     )
 
 
 def layer_steps(model: Model, trace: SlimTrace, layer: int) -> BlockTrace:
     """Layer ``layer``'s every step, recomputed from its kept input: ``BlockTrace``.
 
-    Only its attention runs again (:meth:`Model.attend`, every step a page draws); its output
-    is the one the whole pass computed, kept as the next layer's input.
+    Only its attention runs again (:meth:`Model.attend`, every step a page draws, with the
+    trace's heads off); its output is the one the whole pass computed, kept as the next
+    layer's input.
     """
     x = trace.inputs[layer]  # (T, d)
     following = trace.inputs[layer + 1] if layer + 1 < len(trace.inputs) else trace.final_output
-    return block_trace(x, model.attend(x, model.layers[layer], trace.mask), following)
+    attended = model.attend(x, model.layers[layer], trace.mask, trace.ablation, layer)
+    return block_trace(x, attended, following)

@@ -14,6 +14,7 @@ from typing import Any, Literal, NamedTuple, Protocol
 import numpy as np
 
 from attention_core.maths import attention
+from attention_core.maths.ablation import Ablation
 from attention_core.maths.attention import AttentionTrace
 
 
@@ -152,7 +153,9 @@ class Model(Protocol):
     :func:`attention_core.pretrained.decoder.forward` runs them in order: ``embed`` the ids,
     each layer's ``block`` in turn, then ``finish``. A layer's ``attend`` is the first half of
     its ``block``: a page recomputes only that half of a layer it draws
-    (:func:`attention_core.pretrained.slim.layer_steps`).
+    (:func:`attention_core.pretrained.slim.layer_steps`). ``attend`` and ``block`` take an
+    optional :class:`~attention_core.maths.ablation.Ablation` and the layer's index in the
+    model (``layer_index``), whose heads it turns off; None: every head on.
     """
 
     @property
@@ -171,11 +174,25 @@ class Model(Protocol):
         """
         ...
 
-    def attend(self, x: np.ndarray, layer: Any, mask: np.ndarray | None) -> Attended:
+    def attend(
+        self,
+        x: np.ndarray,
+        layer: Any,
+        mask: np.ndarray | None,
+        ablation: Ablation | None = None,
+        layer_index: int = 0,
+    ) -> Attended:
         """A layer's attention half on its input ``x (T, d)`` (what the step view draws)."""
         ...
 
-    def block(self, x: np.ndarray, layer: Any, mask: np.ndarray | None) -> BlockTrace:
+    def block(
+        self,
+        x: np.ndarray,
+        layer: Any,
+        mask: np.ndarray | None,
+        ablation: Ablation | None = None,
+        layer_index: int = 0,
+    ) -> BlockTrace:
         """One layer on its input ``x (T, d)``: :meth:`attend`, then the rest; every step kept."""
         ...
 
@@ -183,4 +200,4 @@ class Model(Protocol):
         """The last layer's output -> (final hidden states (T, d), logits (T, V) or None)."""
         ...
 
-    def forward(self, ids: np.ndarray) -> ModelTrace: ...
+    def forward(self, ids: np.ndarray, *, ablation: Ablation | None = None) -> ModelTrace: ...

@@ -39,6 +39,7 @@ from attention_core.boundary.limits import (
 from attention_core.boundary.options import MASKS
 from attention_core.boundary.registry import WINDOW
 from attention_core.boundary.validation import check_heads_divide, check_positive_int
+from attention_core.maths.ablation import Ablation
 from attention_core.maths.positional import sinusoidal_encoding
 from attention_core.timeseries.options import FEATURE_ACTIVATIONS
 from attention_core.training.attention import MultiHeadAttention
@@ -142,8 +143,14 @@ class AttentionLayer(nn.Module):
         activation = _ACTIVATIONS[config.activation]()
         self.engineering = FeedForward(config.d_model, config.d_hidden, activation)
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        attended, weights = self.attention(x, mask)
+    def forward(
+        self,
+        x: torch.Tensor,
+        mask: torch.Tensor,
+        ablation: Ablation | None = None,
+        layer_index: int = 0,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        attended, weights = self.attention(x, mask, ablation, layer_index)
         return self.engineering(attended), weights
 
 
@@ -168,11 +175,15 @@ class SeriesForecaster(nn.Module):
         self.head = nn.Linear(config.d_model, 1)
         self.register_buffer("mask", torch.from_numpy(attention_mask(config)))
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
+    def forward(
+        self, x: torch.Tensor, ablation: Ablation | None = None
+    ) -> tuple[torch.Tensor, list[torch.Tensor]]:
+        """``ablation``: the heads turned off (:mod:`attention_core.maths.ablation`), None: all on;
+        a mean is over each window's own time steps."""
         hidden = self.positions(self.embeddings(x))  # (B, T, d)
         all_weights = []
-        for layer in self.layers:
-            hidden, weights = layer(hidden, self.mask)
+        for index, layer in enumerate(self.layers):
+            hidden, weights = layer(hidden, self.mask, ablation, index)
             all_weights.append(weights)
         return self.head(hidden[:, -1, :]).squeeze(-1), all_weights  # (B,), N x (B, H, T, T)
 

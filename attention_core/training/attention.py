@@ -18,6 +18,10 @@ Llama does not) and the mask is any boolean ``(T, T)``, e.g. causal. Rotary
 positions (RoPE) and grouped K/V heads (fewer key/value heads than query heads)
 are not implemented; :meth:`MultiHeadAttention.forward` marks where each goes.
 
+A head can be turned off (:mod:`attention_core.maths.ablation`): its context replaced by
+:math:`R\, C_h` before :math:`W^O` (:func:`ablate_heads`, the core's
+:func:`attention_core.maths.ablation.ablate_heads` on a batch).
+
 Needs PyTorch; imported only by the models that train.
 """
 
@@ -27,6 +31,27 @@ import math
 
 import torch
 from torch import nn
+
+from attention_core.maths.ablation import Ablation, position_mix
+
+
+def ablate_heads(
+    context: torch.Tensor, ablation: Ablation | None, layer_index: int = 0
+) -> torch.Tensor:
+    r""":math:`\tilde C_h = R\, C_h` for the heads of layer ``layer_index`` that are off, in every
+    sequence of the batch: ``context (B, H, T, dv) -> (B, H, T, dv)``.
+
+    The same tensor when no head of this layer is off; ``R (T, T)`` is the core's
+    :func:`attention_core.maths.ablation.position_mix` (the mean is over each sequence's own
+    positions).
+    """
+    if ablation is None or not (heads := ablation.heads_in(layer_index)):
+        return context
+    length = context.shape[-2]
+    mix = torch.from_numpy(position_mix(ablation, length)).to(context.dtype)  # (T, T)
+    off = torch.zeros(context.shape[1], dtype=torch.bool)  # (H,)
+    off[heads] = True
+    return torch.where(off[:, None, None], mix @ context, context)  # (B, H, T, dv)
 
 
 class MultiHeadAttention(nn.Module):
@@ -55,10 +80,17 @@ class MultiHeadAttention(nn.Module):
         batch, length, _ = projected.shape
         return projected.view(batch, length, self.n_heads, self.d_head).transpose(1, 2)
 
-    def heads(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def heads(
+        self,
+        x: torch.Tensor,
+        mask: torch.Tensor,
+        ablation: Ablation | None = None,
+        layer_index: int = 0,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """The heads side by side ``(B, T, H*d_v)`` (before :math:`W^O`), weights ``(B, H, T, T)``.
 
-        ``x (B, T, d)``; ``mask (T, T)`` bool, True = may attend.
+        ``x (B, T, d)``; ``mask (T, T)`` bool, True = may attend; ``ablation``: the heads of
+        layer ``layer_index`` it names are off (:func:`ablate_heads`), None: all on.
         """
         q = self.split_heads(self.query(x))  # (B, H, T, dk)
         k = self.split_heads(self.key(x))
@@ -67,11 +99,18 @@ class MultiHeadAttention(nn.Module):
         # Grouped K/V heads go here: repeat each of k's and v's heads for its group of queries.
         scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_head)  # (B, H, T, T)
         weights = torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=-1)
-        context = weights @ v  # (B, H, T, dv)
+        context = ablate_heads(weights @ v, ablation, layer_index)  # (B, H, T, dv)
         batch, _, length, _ = context.shape
         return context.transpose(1, 2).reshape(batch, length, -1), weights  # (B, T, H*dv)
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``x (B, T, d)``, ``mask (T, T)`` True = may attend -> ``(B, T, d)``, ``(B, H, T, T)``."""
-        concat, weights = self.heads(x, mask)
+    def forward(
+        self,
+        x: torch.Tensor,
+        mask: torch.Tensor,
+        ablation: Ablation | None = None,
+        layer_index: int = 0,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``x (B, T, d)``, ``mask (T, T)`` True = may attend -> ``(B, T, d)``, ``(B, H, T, T)``;
+        ``ablation``, ``layer_index``: see :meth:`heads`."""
+        concat, weights = self.heads(x, mask, ablation, layer_index)
         return self.output(concat), weights
