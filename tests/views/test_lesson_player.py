@@ -20,8 +20,11 @@ from attention_core.boundary.errors import InputError
 from attention_core.teaching.builtin_lessons import COURSE, builtin_lesson
 from attention_core.teaching.lesson import Lesson, LessonStep
 from attention_core.teaching.lesson_link import LESSON_PARAM, lesson_link
+from hosting.classroom.views import LISTS_PARAM, pack_lists
 from ui.lessons import player
+from ui.lessons.editor import view_query
 from ui.lessons.player import STEP_PARAM
+from ui.lessons.views import check_lesson
 from ui.shared.check_yourself import STEP_QUESTION
 from ui.shared.safe import escape_markdown, unescape_markdown
 
@@ -195,3 +198,30 @@ def test_a_lesson_too_long_for_a_link_plays_from_the_session_and_says_so() -> No
     at.button(key="lesson_next").click().run()
     assert bar_lines(at)[0] == "**Long** · Step 2 of 10"
     assert at.query_params[STEP_PARAM] == "2"
+
+
+def test_a_setting_of_several_values_plays_whole_and_is_checked() -> None:
+    """A multiselect's values travel packed, as a class packs them (hosting.classroom.views)."""
+    shown = pack_lists({"show_heads": ["1", "3"]})
+    step = LessonStep("text", (("text", SENTENCE), ("heads", "4"), ("view", "5 Head view"), (LISTS_PARAM, shown)),
+                      "Two of four heads", "")  # fmt: skip
+    check_lesson(Lesson("Heads", (step,)))
+    at = new_session(**{LESSON_PARAM: lesson_link(Lesson("Heads", (step,)))}).run()
+    no_trouble(at)
+    assert at.query_params[STEP_PARAM] == "1"
+    assert at.session_state["show_heads"] == [1, 3]
+    unknown = pack_lists({"nothing_here": ["1", "2"]})
+    bad = LessonStep("text", ((LISTS_PARAM, unknown),), "Bad", "")
+    with pytest.raises(InputError, match='Step 1: the text page has no setting "nothing_here"'):
+        check_lesson(Lesson("Bad", (bad,)))
+    with pytest.raises(InputError, match="several values"):
+        check_lesson(Lesson("Bad", (LessonStep("text", ((LISTS_PARAM, "[1]"),), "Bad", ""),)))
+
+
+def test_a_view_added_as_a_step_keeps_its_several_values_and_drops_what_is_no_setting() -> None:
+    packed = pack_lists({"show_heads": ["1", "3"], "stray": ["a", "b"]})
+    link = {"text": SENTENCE, LISTS_PARAM: packed, LESSON_PARAM: COURSE, "present": "1"}
+    assert view_query("text", link) == {
+        "text": SENTENCE,
+        LISTS_PARAM: pack_lists({"show_heads": ["1", "3"]}),
+    }

@@ -1,4 +1,4 @@
-"""The sidebar's "Add this view as a step": a button button on every content page, drawn by app.py.
+"""The sidebar's "Add this view as a step": a button on every content page, drawn by app.py.
 
 The step is the page's URL path and its link's settings as they are now, minus the link's
 parameters that are not part of a view (a lesson being played, presentation mode, a
@@ -15,6 +15,8 @@ import streamlit as st
 
 from attention_core.boundary.errors import InputError
 from attention_core.teaching.lesson_schema import PAGE_QUESTIONS
+from hosting.classroom.views import LISTS_PARAM, pack_lists, unpack_lists
+from ui.classroom.class_session import published_query
 from ui.classroom.listed_settings import NotPlainError
 from ui.lessons import draft
 from ui.lessons.player import VIEW_EXTRA_PARAMS
@@ -29,10 +31,9 @@ STREAMLIT_PARAMS = frozenset({"embed", "embed_options"})
 
 
 def view_query(page: str, params: Mapping[str, str]) -> dict[str, str]:
-    """``params`` (one value per name) as ``page``'s view: only the settings it binds.
-
-    A parameter of several values (a multiselect's) keeps its last, as a link read by
-    name does: a lesson step maps each setting to one text.
+    """``params`` (one text per name, several values packed as a class packs them,
+    :func:`ui.classroom.class_session.published_query`) as ``page``'s view: only the
+    settings it binds.
     """
     not_view = VIEW_EXTRA_PARAMS | STREAMLIT_PARAMS
     view = {key: value for key, value in params.items() if key not in not_view}
@@ -40,12 +41,18 @@ def view_query(page: str, params: Mapping[str, str]) -> dict[str, str]:
         bound = PAGE_LINKS[page].keys(view)
     except NotPlainError:
         return view  # check_view names the refused setting
-    return {key: value for key, value in view.items() if key in bound}
+    lists = {
+        name: values
+        for name, values in (unpack_lists(view.get(LISTS_PARAM, "{}")) or {}).items()
+        if name in bound
+    }
+    kept = {key: value for key, value in view.items() if key in bound}
+    return kept | ({LISTS_PARAM: pack_lists(lists)} if lists else {})
 
 
 def add_current_view(page: st.Page) -> int:
     """Add ``page`` at this run's link to the draft: the new step's number, or InputError."""
-    query = view_query(page.url_path, st.query_params.to_dict())
+    query = view_query(page.url_path, published_query())
     check_view(len(draft.current().steps) + 1, page.url_path, query)
     return draft.add_view(page.url_path, query, page.title)
 

@@ -26,6 +26,7 @@ from attention_core.teaching.builtin_lessons import BUILTIN_NAMES, builtin_lesso
 from attention_core.teaching.lesson import Lesson, LessonStep
 from attention_core.teaching.lesson_link import LESSON_PARAM, lesson_link, read_lesson_link
 from hosting.classroom.views import CLASS_PARAM, PRESENT_PARAM, STUDENT_PARAM
+from ui.classroom.class_session import link_query
 from ui.lessons.views import check_lesson
 from ui.shared import url
 
@@ -121,14 +122,15 @@ def open_step(number: int) -> NoReturn:
     st.session_state[PLAYING_KEY] = current
     st.session_state[APPLIED_KEY] = (current.lesson, number)
     kept = {name: st.query_params[name] for name in KEPT_PARAMS if name in st.query_params}
-    query = {**current.step.params, **current.link(), **kept}
+    query = {**link_query(current.step.params), **current.link(), **kept}
     url.open_link(st.session_state[PAGES_KEY][current.step.page], query)
 
 
 def shows_step(path: str, step: LessonStep) -> bool:
     """Whether page ``path`` at this run's link shows ``step``'s view: its page, its settings."""
     return path == step.page and all(
-        st.query_params.get(name) == value for name, value in step.params.items()
+        st.query_params.get_all(name) == ([value] if isinstance(value, str) else value)
+        for name, value in link_query(step.params).items()
     )
 
 

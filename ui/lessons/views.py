@@ -10,8 +10,10 @@ naming the step and the setting, what the page's link would not take:
   function that reads a follower's link (:class:`ui.classroom.listed_settings.FromLink` over
   :func:`ui.shared.controls.model_settings`), and a combination the core refuses.
 
-The pages' other settings (a view, a head, a layer …) are checked by their widgets when
-the step opens, as for any link (:func:`ui.shared.url.warn_rejected`).
+A setting with several values (a multiselect's) travels packed under ``class_lists``, as
+a class's view carries it (:mod:`hosting.classroom.views`); each name in it must be one
+the page binds. The pages' other settings (a view, a head, a layer …) are checked by their
+widgets when the step opens, as for any link (:func:`ui.shared.url.warn_rejected`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 import attention_core as ac
 from attention_core.learning.tasks import TASKS
 from attention_core.teaching.lesson import Lesson, LessonStep
+from hosting.classroom.views import LISTS_PARAM, unpack_lists
 from ui.classroom.listed_settings import FromLink, NotPlainError
 from ui.learning import state as learning
 from ui.positional_encoding import state as positional_encoding
@@ -106,13 +109,28 @@ def check_view(number: int, page: str, params: Mapping[str, str]) -> None:
         ) from None
     except ac.InputError as error:
         raise ac.InputError(f"{where}: {error}") from None
-    unknown = [key for key in params if key not in bound]
+    lists = _lists(where, page, params)
+    unknown = [key for key in [*params, *lists] if key not in bound and key != LISTS_PARAM]
     if unknown:
         raise ac.InputError(f'{where}: the {page} page has no setting "{unknown[0]}" in its link.')
     overflowing = url.overflowing(params)
     if overflowing:
         key, raw = next(iter(overflowing.items()))
         raise ac.InputError(f"{where}: the {page} page refuses {_shown(key, raw)}.")
+
+
+def _lists(where: str, page: str, params: Mapping[str, str]) -> list[str]:
+    """The names of the settings with several values that ``params`` packs (a multiselect's,
+    packed as a class packs them: :mod:`hosting.classroom.views`)."""
+    if LISTS_PARAM not in params:
+        return []
+    lists = unpack_lists(params[LISTS_PARAM])
+    if not lists or set(lists) & set(params):
+        raise ac.InputError(
+            f"{where}: the {page} page cannot read its settings of several values "
+            f"({_shown(LISTS_PARAM, params[LISTS_PARAM])}); open the view and add it again."
+        )
+    return list(lists)
 
 
 def check_step(number: int, step: LessonStep) -> None:
