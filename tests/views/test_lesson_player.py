@@ -203,8 +203,8 @@ def test_a_lesson_too_long_for_a_link_plays_from_the_session_and_says_so() -> No
 def test_a_setting_of_several_values_plays_whole_and_is_checked() -> None:
     """A multiselect's values travel packed, as a class packs them (hosting.classroom.views)."""
     shown = pack_lists({"show_heads": ["1", "3"]})
-    step = LessonStep("text", (("text", SENTENCE), ("heads", "4"), ("view", "5 Head view"), (LISTS_PARAM, shown)),
-                      "Two of four heads", "")  # fmt: skip
+    query = (("text", SENTENCE), ("heads", "4"), ("view", "5 Head view"), (LISTS_PARAM, shown))
+    step = LessonStep("text", query, "Two of four heads", "")
     check_lesson(Lesson("Heads", (step,)))
     at = new_session(**{LESSON_PARAM: lesson_link(Lesson("Heads", (step,)))}).run()
     no_trouble(at)
