@@ -1,0 +1,153 @@
+r"""How one number of an attention matrix was computed, written out with its own numbers.
+
+For a cell ``(i, j)`` of one head's stage, each function recomputes the entry from the
+arrays it came from and says how, in plain text a screen reader reads as it is:
+
+* a **score** :math:`s_{ij} = q_i \cdot k_j = \sum_d q_{id} k_{jd}`: its ``d_k`` products,
+  the largest first when there are many, and their sum;
+* **scaled** :math:`\tilde s_{ij} = c\, s_{ij}` (``c`` the run's scale, :math:`1/\sqrt{d_k}`
+  by default);
+* **masked**: the mask's verdict for ``(i, j)``: the scaled score, or :math:`-\infty`;
+* a **weight**, softmax :math:`a_{ij} = e^{\hat s_{ij} - m_i} / \sum_k e^{\hat s_{ik} - m_i}`
+  with the row's maximum :math:`m_i` and sum, or hardmax (1 for the row's largest score);
+* a **context** entry :math:`c_{id} = \sum_j a_{ij} v_{jd}`: the largest contributions.
+
+Each returns a :class:`CellComputation` whose ``value`` is the recomputed entry: it equals
+the matrix's own entry (tests/core/teaching/test_cell_computation.py checks every stage).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+SHOWN_TERMS = 8  #: products or contributions written out; the rest are summed in one
+DIGITS = 3  #: decimals of every number written
+
+
+@dataclass(frozen=True)
+class CellComputation:
+    """One cell's number and how it came about: ``lines`` of text, in the order computed."""
+
+    stage: str
+    row: int
+    column: int
+    value: float
+    lines: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.lines)
+
+
+def number(value: float) -> str:
+    """``value`` as every line writes it: 3 decimals, a true minus, −∞ for a masked score."""
+    if math.isinf(value):
+        return "−∞" if value < 0 else "∞"
+    return f"{value:.{DIGITS}f}".replace("-", "−")
+
+
+def _terms(products: np.ndarray, name: Callable[[int], str], shown: int) -> str:
+    """``a₁ + a₂ + …``: the ``shown`` largest by size (index order when all fit), then the
+    rest as one sum."""
+    order = np.arange(len(products)) if len(products) <= shown else np.argsort(-np.abs(products))
+    parts = [f"{name(int(index))} = {number(float(products[index]))}" for index in order[:shown]]
+    rest = order[shown:]
+    if len(rest):
+        parts.append(f"the other {len(rest)} terms together {number(float(products[rest].sum()))}")
+    return "; ".join(parts)
+
+
+def score_cell(q: np.ndarray, k: np.ndarray, i: int, j: int) -> CellComputation:
+    r"""Score ``(i, j)`` of one head, ``q (T, dk)``, ``k (S, dk)``: :math:`q_i \cdot k_j`."""
+    products = q[i] * k[j]  # (dk,)
+    value = float(q[i] @ k[j])
+    shown = f"the {SHOWN_TERMS} largest of {len(products)}" if len(products) > SHOWN_TERMS else ""
+    lines = (
+        f"Score of query {i + 1} and key {j + 1}: the dot product q{i + 1} · k{j + 1}, "
+        f"the sum of {len(products)} products q{i + 1}[d] × k{j + 1}[d]"
+        + (f" ({shown})." if shown else "."),
+        _terms(products, lambda d: f"q[{d + 1}] × k[{d + 1}]", SHOWN_TERMS) + ".",
+        f"Sum: {number(value)}.",
+    )
+    return CellComputation("scores", i, j, value, lines)
+
+
+def scaled_cell(scores: np.ndarray, scale: float, i: int, j: int) -> CellComputation:
+    r"""Scaled score ``(i, j)``, ``scores (T, S)``: :math:`c\, s_{ij}`."""
+    value = float(scores[i, j] * scale)
+    root = 1 / scale**2  # the scale is 1/√root when root is a whole number (1/√d_k)
+    named = f" = 1/√{round(root)}" if scale != 1 and abs(root - round(root)) < 1e-9 else ""
+    lines = (
+        f"Scaled score: the score {number(float(scores[i, j]))} times the scale "
+        f"{number(scale)}{named} = {number(value)}.",
+    )
+    return CellComputation("scaled", i, j, value, lines)
+
+
+def masked_cell(scaled: np.ndarray, mask: np.ndarray | None, i: int, j: int) -> CellComputation:
+    r"""Masked score ``(i, j)``: the scaled score where ``mask (T, S)`` allows it, else −∞."""
+    allowed = mask is None or bool(mask[i, j])
+    value = float(scaled[i, j]) if allowed else -math.inf
+    if mask is None:
+        verdict = "No mask: every query may look at every key, so the scaled score stays"
+    elif allowed:
+        verdict = f"The mask lets query {i + 1} look at key {j + 1}, so the scaled score stays"
+    else:
+        verdict = (
+            f"The mask forbids query {i + 1} to look at key {j + 1}: the score becomes −∞, "
+            "so its weight will be 0; masked"
+        )
+    return CellComputation("masked", i, j, value, (f"{verdict}: {number(value)}.",))
+
+
+def weight_cell(masked: np.ndarray, i: int, j: int, normaliser: str = "softmax") -> CellComputation:
+    r"""Weight ``(i, j)`` from one head's ``masked (T, S)`` scores, by ``normaliser``."""
+    row = masked[i]  # (S,)
+    if np.all(np.isneginf(row)):
+        return CellComputation(
+            "weights", i, j, 0.0, (f"Every key is masked for query {i + 1}: every weight is 0.",)
+        )
+    if normaliser == "hardmax":
+        best = int(np.argmax(row))
+        value = 1.0 if j == best else 0.0
+        line = (
+            f"Hardmax: the row's largest score is key {best + 1}'s ({number(float(row[best]))}); "
+            f"it gets weight 1 and every other key 0. Weight: {number(value)}."
+        )
+        return CellComputation("weights", i, j, value, (line,))
+    top = float(np.max(row))
+    exps = np.exp(row - top)  # (S,), 0 where masked
+    total = float(exps.sum())
+    value = float(exps[j] / total)
+    if np.isneginf(row[j]):
+        return CellComputation(
+            "weights", i, j, value, (f"Key {j + 1} is masked for query {i + 1}: weight 0.",)
+        )
+    lines = (
+        f"Softmax of row {i + 1}: subtract the row's largest score m = {number(top)}, "
+        f"exponentiate, divide by the row's sum.",
+        f"exp({number(float(row[j]))} − {number(top)}) = exp({number(float(row[j]) - top)}) "
+        f"= {number(float(exps[j]))}.",
+        f"The row's sum of exp(s − m) over its {int(np.sum(~np.isneginf(row)))} unmasked keys: "
+        f"{number(total)}.",
+        f"Weight: {number(float(exps[j]))} / {number(total)} = {number(value)}.",
+    )
+    return CellComputation("weights", i, j, value, lines)
+
+
+def context_cell(weights: np.ndarray, v: np.ndarray, i: int, d: int) -> CellComputation:
+    r"""Context entry ``(i, d)``, ``weights (T, S)``, ``v (S, dv)``: :math:`\sum_j a_{ij}v_{jd}`."""
+    contributions = weights[i] * v[:, d]  # (S,)
+    value = float(weights[i] @ v[:, d])
+    lines = (
+        f"Context of query {i + 1}, dimension {d + 1}: each key's value in that dimension "
+        f"times its weight, summed over {len(contributions)} keys"
+        + (f" (the {SHOWN_TERMS} largest first)." if len(contributions) > SHOWN_TERMS else "."),
+        _terms(contributions, lambda j: f"a[{j + 1}] × v{j + 1}[{d + 1}]", SHOWN_TERMS) + ".",
+        f"Sum: {number(value)}.",
+    )
+    return CellComputation("context", i, d, value, lines)
