@@ -10,7 +10,10 @@ arrays it came from and says how, in plain text a screen reader reads as it is:
 * **masked**: the mask's verdict for ``(i, j)``: the scaled score, or :math:`-\infty`;
 * a **weight**, softmax :math:`a_{ij} = e^{\hat s_{ij} - m_i} / \sum_k e^{\hat s_{ik} - m_i}`
   with the row's maximum :math:`m_i` and sum, or hardmax (1 for the row's largest score);
-* a **context** entry :math:`c_{id} = \sum_j a_{ij} v_{jd}`: the largest contributions.
+* a **context** entry :math:`c_{id} = \sum_j a_{ij} v_{jd}`: the largest contributions;
+* for RoPE models, how :math:`q_i` and :math:`k_j` were turned at their positions
+  (:func:`rotated_pairs`), and for grouped K/V heads which K/V head supplied :math:`k_j`
+  (:func:`kv_head_line`).
 
 Each returns a :class:`CellComputation` whose ``value`` is the recomputed entry: it equals
 the matrix's own entry (tests/core/teaching/test_cell_computation.py checks every stage).
@@ -151,3 +154,61 @@ def context_cell(weights: np.ndarray, v: np.ndarray, i: int, d: int) -> CellComp
         f"Sum: {number(value)}.",
     )
     return CellComputation("context", i, d, value, lines)
+
+
+@dataclass(frozen=True)
+class RotatedPair:
+    r"""One column pair of a rotated row: :math:`(x, y)` turned by :math:`\theta` to
+    :math:`(x\cos\theta - y\sin\theta,\; x\sin\theta + y\cos\theta)`."""
+
+    pair: int  #: the pair's number: columns 2·pair and 2·pair + 1
+    angle: float
+    before: tuple[float, float]
+    after: tuple[float, float]
+
+
+def rotated_pairs(
+    before: np.ndarray, angles: np.ndarray, position: int, shown: int = 2
+) -> tuple[RotatedPair, ...]:
+    r"""RoPE at ``position`` of one head's row: the ``shown`` pairs of ``before (T, dk)`` with
+    the largest values, each turned by its angle from ``angles (T, dk/2)`` (pairs in the
+    interleaved order every family's trace keeps)."""
+    row = before[position]  # (dk,)
+    pairs = row[: 2 * angles.shape[1]].reshape(-1, 2)  # (dk/2, 2)
+    order = np.argsort(-np.hypot(pairs[:, 0], pairs[:, 1]))[:shown]
+    turned = []
+    for index in sorted(int(i) for i in order):
+        x, y = (float(value) for value in pairs[index])
+        theta = float(angles[position, index])
+        after = (
+            x * math.cos(theta) - y * math.sin(theta),
+            x * math.sin(theta) + y * math.cos(theta),
+        )
+        turned.append(RotatedPair(index, theta, (x, y), after))
+    return tuple(turned)
+
+
+def rotation_lines(name: str, position: int, pairs: tuple[RotatedPair, ...]) -> tuple[str, ...]:
+    """Words for :func:`rotated_pairs`: RoPE turns ``name`` (q or k) at ``position``."""
+    lines = [
+        f"RoPE turns {name}{position + 1} before the dot product: each pair of columns by an "
+        f"angle that grows with the position ({position} here) and shrinks along the pairs."
+    ]
+    for turned in pairs:
+        (x, y), (x_after, y_after) = turned.before, turned.after
+        lines.append(
+            f"Columns {2 * turned.pair + 1} and {2 * turned.pair + 2}: ({number(x)}, {number(y)}) "
+            f"turned by {number(turned.angle)} radians is ({number(x_after)}, {number(y_after)})."
+        )
+    return tuple(lines)
+
+
+def kv_head_line(head: int, n_heads: int, kv_heads: int) -> str:
+    """Which K/V head a query head reads under grouped-query attention, in words."""
+    group = n_heads // kv_heads
+    kv_head = head // group
+    first, last = kv_head * group + 1, (kv_head + 1) * group
+    return (
+        f"Query head {head + 1} reads keys and values from K/V head {kv_head + 1}, which "
+        f"query heads {first} to {last} share ({n_heads} query heads, {kv_heads} K/V heads)."
+    )
