@@ -19,6 +19,8 @@ import argparse
 import asyncio
 import statistics
 import uuid
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode
 
 from attention_core.teaching.builtin_lessons import COURSE, builtin_lesson
 from attention_core.teaching.lesson_link import LESSON_PARAM
@@ -26,9 +28,11 @@ from benchmarks.class_session import FOLLOW_TARGET_S
 from benchmarks.common import Result, emit
 from harness.class_session import (
     QUESTION,
+    TIMEOUT_S,
     ClassTally,
     Where,
     answer,
+    new_session,
     one_server,
     open_class,
     p95,
@@ -41,8 +45,9 @@ from ui.lessons.player import STEP_PARAM
 #: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
 METHOD = (
     "One server, 100 followers and nobody else. The teacher opens every step of the built-in "
-    "course in turn (its page at its settings, with the lesson and the step in the view, as "
-    "the lesson bar's Next sends them), 4 s apart. Figure: the p95 of every follower's time "
+    "course in turn, 4 s apart: each step's view as the teacher's app sends it (the step's "
+    "link, lesson and step included, once its page has run: a setting at its default drops "
+    "out of a link), written to the class store. Figure: the p95 of every follower's time "
     "from the teacher's store write to the end of its first full run showing the step "
     "(target at most 2 s). At every step that asks a question, the teacher asks one (tagged "
     "with the lesson and the step) and every follower answers; the second row is the share "
@@ -65,42 +70,70 @@ def step_views() -> list[tuple[str, dict[str, str], bool]]:
 
 
 def marker(view: dict[str, str]) -> dict[str, str]:
-    """What a follower's link holds once it shows ``view``: the lesson and the step's number
-    (a setting at its widget's default, such as the first tab, is not in a link)."""
+    """What tells a follower's link shows ``view``: the lesson and the step's number."""
     return {LESSON_PARAM: view[LESSON_PARAM], STEP_PARAM: view[STEP_PARAM]}
 
 
-async def course(where: Where, followers: int) -> tuple[ClassTally, list[float], int, int, float]:
-    """(tally, follow times, answers asked for, answers counted, server CPU s)."""
-    tally = ClassTally()
-    code, key, sessions = await open_class(where, followers, ARRIVAL_S, 17, tally)
-    cpu, times, expected, counted = sum(map(cpu_seconds, where.pids)), [], 0, 0
-    for number, (page, view, asks) in enumerate(step_views(), start=1):
+@dataclass
+class CourseRun:
+    """What a class saw going through the course."""
+
+    tally: ClassTally
+    times: list[float] = field(default_factory=list)  #: every follower's time, every step
+    by_step: list[str] = field(default_factory=list)  #: "3 text: 0.42 s" (each step's p95)
+    asked: int = 0  #: answers sent to the steps' questions
+    counted: int = 0  #: of them, counted by the class
+    cpu_s: float = 0.0  #: the server's CPU time over the steps
+
+
+async def teachers_link(where: Where, page: str, view: dict[str, str]) -> dict[str, str]:
+    """The view a teacher's app sends for a step: the step's link as the page leaves it once
+    run (a setting at its widget's default drops out of a link), as the lesson bar's Next
+    opens it in the teacher's own app."""
+    session = await new_session(where, page, urlencode(view))
+    try:
+        await session.open(TIMEOUT_S)
+    finally:
+        await session.close()
+    return dict(parse_qsl(session.query, keep_blank_values=True))
+
+
+async def course(where: Where, followers: int) -> CourseRun:
+    """Every step of the course, steered to the class; the answers to each step's question."""
+    run = CourseRun(ClassTally())
+    code, key, sessions = await open_class(where, followers, ARRIVAL_S, 17, run.tally)
+    cpu = sum(map(cpu_seconds, where.pids))
+    for number, (page, step_view, asks) in enumerate(step_views(), start=1):
+        view = await teachers_link(where, page, step_view)
         await asyncio.sleep(GAP_S)
-        times += await steer(where, code, key, sessions, page, view, tally, shown=marker(view))
+        times = await steer(where, code, key, sessions, page, view, run.tally, marker(view))
+        run.times += times
+        run.by_step.append(f"{number} {page}: {p95(times):.2f} s")
         if not asks:
             continue
         question = QUESTION | {"id": f"bench-step{number}", "lesson": COURSE, "step": number}
         where.classes.ask(code, key, uuid.uuid4().hex, question)
         choices = question["choices"]
-        await asyncio.gather(*(answer(s, choices[i % 2], tally) for i, s in enumerate(sessions)))
-        expected += len(sessions)
-        counted += sum(where.classes.counts(code, question["id"]).values())
-    cpu = sum(map(cpu_seconds, where.pids)) - cpu
+        await asyncio.gather(
+            *(answer(s, choices[i % 2], run.tally) for i, s in enumerate(sessions))
+        )
+        run.asked += len(sessions)
+        run.counted += sum(where.classes.counts(code, question["id"]).values())
+    run.cpu_s = sum(map(cpu_seconds, where.pids)) - cpu
     await asyncio.gather(*(session.close() for session in sessions))
-    return tally, times, expected, counted, cpu
+    return run
 
 
-def results(
-    tally: ClassTally, times: list[float], expected: int, counted: int, cpu: float
-) -> list[Result]:
+def results(run: CourseRun) -> list[Result]:
+    tally, times = run.tally, run.times
     details = {
         "followers": len(tally.join_s),
         "steps": len(step_views()),
         "p50_s": round(statistics.median(times), 3),
         "max_s": round(max(times), 3),
         "missed": tally.missed,
-        "server_cpu_ms_per_follower_step": round(1000 * cpu / max(len(times), 1), 1),
+        "p95_by_step": run.by_step,
+        "server_cpu_ms_per_follower_step": round(1000 * run.cpu_s / max(len(times), 1), 1),
         "first_join_error": tally.join_errors[:1],
         "first_answer_error": tally.answer_errors[:1],
     }
@@ -108,8 +141,9 @@ def results(
         Result("a class through the course: teacher's step to follower's view p95",
                round(p95(times), 3), FOLLOW_TARGET_S, "s", details=details),
         Result("a class through the course: answers counted, every step's question",
-               round(100 * counted / max(expected, 1), 1), 100.0, "%", lower_is_better=False,
-               details={"answers_sent": expected, "answers_counted": counted}),
+               round(100 * run.counted / max(run.asked, 1), 1), 100.0, "%",
+               lower_is_better=False,
+               details={"answers_sent": run.asked, "answers_counted": run.counted}),
     ]  # fmt: skip
 
 
@@ -119,7 +153,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     with one_server(ROOT / "app.py") as where:
         measured = asyncio.run(course(where, args.followers))
-    emit(results(*measured))
+    emit(results(measured))
 
 
 if __name__ == "__main__":
