@@ -22,7 +22,7 @@ from ui.learning.cache import Trained, answer, heads_off_score, sweep_view
 from ui.learning.state import PREFIX, task_key
 from ui.shared.heads_off import head_label, heads_off_picker, turn_off
 from ui.shared.matrix_view import chart
-from ui.shared.safe import escape_markdown, show_info
+from ui.shared.safe import escape_markdown, show_info, show_warning
 
 #: The buttons that turn one head of the induction circuit off: its role, in words.
 CIRCUIT_ROLES = ("previous-token", "induction")
@@ -130,6 +130,18 @@ def try_it_off(trained: Trained, ablation: Ablation | None) -> None:
     st.dataframe(off.table, key=f"{PREFIX}off_answers")
 
 
+def warn_long_link(key: str, n_layers: int, n_heads: int) -> None:
+    """A link listing more heads than the model has: said in words (the picker keeps the heads
+    the model has and drops the rest; Streamlit reads at most 1000 link values at all)."""
+    listed = st.query_params.get_all(key)
+    if len(listed) > n_layers * n_heads:
+        show_warning(
+            f"This link lists {len(listed)} heads to turn off, but this model has "
+            f"{n_layers * n_heads} (layers 1 to {n_layers}, heads 1 to {n_heads} each): only "
+            "heads it has are kept, and never all of them."
+        )
+
+
 def heads_off_section(trained: Trained) -> None:
     """Pick heads to turn off; the held-out scores, the sweep, the claim, "Try it", heads off."""
     model = trained.result.model
@@ -140,6 +152,7 @@ def heads_off_section(trained: Trained) -> None:
         )
         return
     key = task_key(model.task, "off")
+    warn_long_link(key, model.n_layers, model.n_heads)
     circuit_buttons(trained, key)
     ablation = heads_off_picker(key, model.n_layers, model.n_heads)
     kind = st.session_state.get(f"{key}_kind", "zero")
