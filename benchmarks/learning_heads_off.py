@@ -47,7 +47,8 @@ def load(task: str, seed: int) -> TinyTransformerResult:
 
 
 def points(drop: float) -> str:
-    return f"{100 * drop:.1f}"
+    """Held-out accuracy lost, in points (below 0: the model does better without the head)."""
+    return f"{round(100 * drop, 1) + 0.0:.1f}"  # + 0.0: no "-0.0"
 
 
 def induction_row(result: TinyTransformerResult, sweep: Sweep) -> tuple[bool, str]:
@@ -58,8 +59,8 @@ def induction_row(result: TinyTransformerResult, sweep: Sweep) -> tuple[bool, st
     largest = claims.circuit_costs_most(result, sweep)
     return kept, (
         f"intact {sweep.intact.accuracy:.1%}"
-        f" / previous-token head {head_label(*heads[0])} off: -{points(previous)} points"
-        f" / induction head {head_label(*heads[1])} off: -{points(induction)} points"
+        f" / previous-token head {head_label(*heads[0])} off: costs {points(previous)} points"
+        f" / induction head {head_label(*heads[1])} off: costs {points(induction)} points"
         f" / claim {'kept' if kept else 'NOT KEPT'}"
         f" / the two largest drops: {'yes' if largest else 'no'}"
     )
@@ -68,12 +69,14 @@ def induction_row(result: TinyTransformerResult, sweep: Sweep) -> tuple[bool, st
 def sort_row(result: TinyTransformerResult, sweep: Sweep) -> tuple[bool, str]:
     kept = claims.sort_rests_on_layer_one(result, sweep)
     drops = " ".join(
-        f"{head_label(layer, head)} -{points(sweep.drops[layer, head])}"
+        f"{head_label(layer, head)} {points(sweep.drops[layer, head])}"
         for layer in range(sweep.drops.shape[0])
         for head in range(sweep.drops.shape[1])
     )
-    return kept, f"intact {sweep.intact.accuracy:.1%} / {drops} / claim " + (
-        "kept" if kept else "NOT KEPT"
+    return (
+        kept,
+        f"intact {sweep.intact.accuracy:.1%} / points lost, each head alone off: {drops} / claim "
+        + ("kept" if kept else "NOT KEPT"),
     )
 
 
