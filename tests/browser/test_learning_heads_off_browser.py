@@ -32,7 +32,9 @@ def tab_to(page: Page, pattern: str, limit: int = 200) -> None:
 
 def test_heads_off_section_passes_axe_and_is_reached_by_keyboard(page: Page, app_url: str) -> None:
     page.set_viewport_size({"width": 1400, "height": 1600})
-    page.goto(f"{app_url}/learning?learn_task=induction&learn_induction_off=L2+H1")
+    page.goto(
+        f"{app_url}/learning?learn_task=induction&learn_induction_off=L2+H1&learn_induction_sweep=true"
+    )
     wait_ready(page, timeout=180_000)
     expect(page.get_by_role("heading", name="5 · Turn heads off")).to_be_visible()
     expect(page.locator(".gtitle", has_text=SWEEP)).to_be_attached(timeout=60_000)

@@ -14,10 +14,11 @@ from attention_core.learning.ablation import held_out_score, single_head_sweep
 from attention_core.learning.config import DEFAULTS
 from attention_core.learning.shipped import shipped_run
 from attention_core.maths.ablation import Ablation
-from tests.plotly_specs import decode, figure_titled
+from tests.plotly_specs import decode, figure_titled, figures
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "learning.py")
 OFF = "learn_induction_off"
+SWEEP = "Held-out accuracy lost with each head alone off"
 
 
 def open_page(**query_params: str | list[str]) -> AppTest:
@@ -46,10 +47,17 @@ def induction_seed_0():
 def test_the_section_shows_the_sweep_and_the_claim_this_run_keeps() -> None:
     at = open_page(learn_task="induction")
     assert_clean(at)
+    assert not [f for f in figures(at) if f["layout"]["title"]["text"].startswith(SWEEP)]
+    assert not at.info  # the claim comes with the sweep, which is asked for
+    at.toggle(key="learn_induction_sweep").set_value(True).run()
+    assert_clean(at)
+    assert figure_titled(at, SWEEP)
+    at = open_page(learn_task="induction", learn_induction_sweep="true")  # the link holds it
+    assert_clean(at)
     assert "5 · Turn heads off" in [header.value for header in at.header]
     result = induction_seed_0()
     sweep = single_head_sweep(result)
-    chart = figure_titled(at, "Held-out accuracy lost with each head alone off")
+    chart = figure_titled(at, SWEEP)
     heatmap = next(trace for trace in chart["data"] if trace["type"] == "heatmap")
     np.testing.assert_allclose(decode(heatmap["z"]), sweep.drops, atol=1e-6)  # float32
     assert metrics(at)["Held-out accuracy, every head on"] == "100.0%"

@@ -15,7 +15,7 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.learning import claims
-from attention_core.learning.ablation import HeldOutScore, Sweep
+from attention_core.learning.ablation import Sweep
 from attention_core.learning.tasks import get_task
 from attention_core.maths.ablation import ABLATION_KINDS, Ablation
 from ui.learning.cache import Trained, answer, heads_off_score, sweep_view
@@ -23,6 +23,7 @@ from ui.learning.state import PREFIX, task_key
 from ui.shared.heads_off import head_label, heads_off_picker, turn_off
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown, show_info, show_warning
+from ui.shared.url import BIND
 
 #: The buttons that turn one head of the induction circuit off: its role, in words.
 CIRCUIT_ROLES = ("previous-token", "induction")
@@ -52,16 +53,22 @@ def circuit_buttons(trained: Trained, key: str) -> None:
         )
 
 
-def score_metrics(
-    intact: HeldOutScore, off: HeldOutScore | None, ablation: Ablation | None
-) -> None:
-    """Accuracy and loss with the heads off beside the intact model, and the same in words."""
+def score_metrics(trained: Trained, ablation: Ablation | None) -> None:
+    """Accuracy and loss with the heads off beside the intact model, and the same in words.
+
+    Nothing off: the accuracy training measured on the same held-out sequences (equal to the
+    NumPy pass's, tests/core/learning/test_heads_off_sweep.py), so opening the page costs
+    no pass over them.
+    """
     columns = st.columns(4)
-    columns[0].metric("Held-out accuracy, every head on", f"{intact.accuracy:.1%}")
-    columns[1].metric("Held-out loss, every head on", f"{intact.loss:.3f}")
-    if off is None or ablation is None:
+    if ablation is None:
+        accuracy = float(trained.result.held_out[-1])
+        columns[0].metric("Held-out accuracy, every head on", f"{accuracy:.1%}")
         st.markdown("Every head is on: pick heads above to turn them off.")
         return
+    intact, off = heads_off_score(trained, None), heads_off_score(trained, ablation)
+    columns[0].metric("Held-out accuracy, every head on", f"{intact.accuracy:.1%}")
+    columns[1].metric("Held-out loss, every head on", f"{intact.loss:.3f}")
     lost = 100 * (off.accuracy - intact.accuracy)
     columns[2].metric("Held-out accuracy, heads off", f"{off.accuracy:.1%}", f"{lost:+.1f} points")
     columns[3].metric(
@@ -75,6 +82,29 @@ def score_metrics(
             f"head on; its loss goes from {intact.loss:.3f} to {off.loss:.3f} nats."
         )
     )
+
+
+def sweep_part(trained: Trained, key: str) -> None:
+    """On request (a toggle in the link): each head alone off, drawn, and the task's claim.
+
+    A sweep is a pass over the held-out sequences per head (about a second for induction's
+    defaults, once per run for every session): a class opening the page does not pay it.
+    """
+    kind = st.session_state.get(f"{key}_kind", "zero")
+    kind = kind if kind in ABLATION_KINDS else "zero"
+    shown = st.toggle(
+        "Turn each head off alone (the sweep)",
+        key=task_key(trained.state.task, "sweep"),
+        bind=BIND,
+        help="Runs the held-out sequences once per head, each time with that head alone off "
+        "(as chosen above: zero or mean), and draws the accuracy lost, layer by head.",
+    )
+    if not shown:
+        return
+    chart(sweep_view(trained, kind).chart, key=f"{PREFIX}sweep")
+    words = claim_words(trained, sweep_view(trained, "zero").sweep)
+    if words is not None:
+        show_info(words)
 
 
 def claim_words(trained: Trained, zeroed: Sweep) -> str | None:
@@ -118,8 +148,10 @@ def try_it_off(trained: Trained, ablation: Ablation | None) -> None:
     except ac.InputError:
         st.markdown("Type a valid sequence in “Try it” to see it answered with the heads off.")
         return
+    if ablation is None:
+        return
     intact, off = answer(trained, probe), answer(trained, probe, ablation)
-    if ablation is None or not off.asked:
+    if not off.asked:
         return
     st.markdown(
         escape_markdown(
@@ -155,14 +187,6 @@ def heads_off_section(trained: Trained) -> None:
     warn_long_link(key, model.n_layers, model.n_heads)
     circuit_buttons(trained, key)
     ablation = heads_off_picker(key, model.n_layers, model.n_heads)
-    kind = st.session_state.get(f"{key}_kind", "zero")
-    kind = kind if kind in ABLATION_KINDS else "zero"
-    intact = heads_off_score(trained, None)
-    off = None if ablation is None else heads_off_score(trained, ablation)
-    score_metrics(intact, off, ablation)
-    shown = sweep_view(trained, kind)
-    chart(shown.chart, key=f"{PREFIX}sweep")
-    words = claim_words(trained, sweep_view(trained, "zero").sweep)
-    if words is not None:
-        show_info(words)
+    score_metrics(trained, ablation)
     try_it_off(trained, ablation)
+    sweep_part(trained, key)
