@@ -183,6 +183,10 @@ def heads_off_section(trained: Trained) -> None:
             "could read another. Give it more heads or layers in the settings to experiment."
         )
         return
+    st.markdown(
+        "A head's pattern says where it looks, not whether the model needs it. Turn heads off "
+        "and measure: if the held-out accuracy falls, the model was using them."
+    )
     key = task_key(model.task, "off")
     warn_long_link(key, model.n_layers, model.n_heads)
     circuit_buttons(trained, key)
