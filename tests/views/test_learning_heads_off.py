@@ -69,6 +69,14 @@ def test_the_section_shows_the_sweep_and_the_claim_this_run_keeps() -> None:
     ]
 
 
+def test_a_run_that_does_not_keep_the_claim_says_what_it_shows_instead() -> None:
+    at = open_page(learn_task="induction", learn_induction_seed="7", learn_induction_sweep="true")
+    assert_clean(at)
+    info = " ".join(box.value for box in at.info).replace("\\", "").replace("\u2060", "")
+    assert "needs both heads" not in info
+    assert "zeroing the induction head (L2 H1) alone costs only 0.8 points" in info, info
+
+
 def test_a_link_with_heads_off_reproduces_the_scores_and_the_button_sets_the_link() -> None:
     at = open_page(learn_task="induction", **{OFF: "L2 H1", f"{OFF}_kind": "mean"})
     assert_clean(at)

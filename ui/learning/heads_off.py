@@ -124,10 +124,16 @@ def claim_words(trained: Trained, zeroed: Sweep) -> str | None:
                 f"alone {100 * drops[1]:.0f} (more than {100 * claims.CIRCUIT_DROP:.0f} each, "
                 "as for nine in ten runs of the default settings)."
             )
+        alone = [
+            f"zeroing the {name} alone costs only {100 * drop:.1f} points"
+            for name, drop in zip(named, drops, strict=True)
+            if drop <= claims.CIRCUIT_DROP
+        ]
+        if not alone:  # the heads matter, but the intact model is not accurate enough
+            return None
         return (
-            f"Here one head of the circuit is not needed alone: zeroing the {named[0]} costs "
-            f"{100 * drops[0]:.1f} points, the {named[1]} {100 * drops[1]:.1f}. Another head of "
-            "the same layer does that job too; turn them off together to see copying break."
+            f"Here {' and '.join(alone)}: another head of the same layer does that job too, so "
+            "the model copies with either. Turn them off together to see copying break."
         )
     if task == "sort" and claims.sort_rests_on_layer_one(result, zeroed):
         return (
