@@ -52,6 +52,7 @@ def test_heads_off_section_passes_axe_and_is_reached_by_keyboard(page: Page, app
     )
     label = sweep.evaluate("c => (c.closest('[role=figure]') || c).getAttribute('aria-label')")
     assert label and "Largest first: layer 2 head 1" in label, label
+    page.get_by_role("heading", name="5 · Turn heads off").scroll_into_view_if_needed()
     screenshot(page, "learning_heads_off")
 
     tab_to(page, r"^Turn off the previous-token head \(L1 H2\)$")
