@@ -14,9 +14,14 @@ from attention_core.learning.ablation import held_out_score, single_head_sweep
 from attention_core.learning.config import DEFAULTS
 from attention_core.learning.shipped import shipped_run
 from attention_core.maths.ablation import Ablation
+from attention_core.teaching.lesson import Lesson, LessonStep
+from attention_core.teaching.lesson_link import LESSON_PARAM, lesson_link
+from hosting.classroom.views import LISTS_PARAM, pack_lists
 from tests.plotly_specs import decode, figure_titled, figures
+from ui.lessons.views import check_lesson
 
-PAGE = str(Path(__file__).resolve().parents[2] / "views" / "learning.py")
+ROOT = Path(__file__).resolve().parents[2]
+PAGE, APP = str(ROOT / "views" / "learning.py"), str(ROOT / "app.py")
 OFF = "learn_induction_off"
 SWEEP = "Held-out accuracy lost with each head alone off"
 
@@ -112,3 +117,23 @@ def test_a_model_with_one_head_says_why_it_has_nothing_to_turn_off() -> None:
     assert_clean(at)
     assert any("This model has one head" in m.value for m in at.markdown)
     assert not [w for w in at.multiselect if w.key == "learn_reverse_off"]
+
+
+def test_a_lesson_step_opens_the_model_with_heads_off() -> None:
+    """A lesson (and so a class) carries the heads off as a step's setting of several values."""
+    off = pack_lists({OFF: ["L1 H2", "L2 H1"]})
+    step = LessonStep(
+        "learning",
+        (("learn_task", "induction"), ("learn_induction_off_kind", "mean"), (LISTS_PARAM, off)),
+        "Both heads of the circuit off",
+        "",
+    )
+    lesson = Lesson("Heads off", (step,))
+    check_lesson(lesson)
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.query_params.update({LESSON_PARAM: lesson_link(lesson)})
+    at.run()
+    assert_clean(at)
+    assert at.session_state[OFF] == ["L1 H2", "L2 H1"]
+    both = held_out_score(induction_seed_0(), Ablation.of([(0, 1), (1, 0)], "mean"))
+    assert metrics(at)["Held-out accuracy, heads off"] == f"{both.accuracy:.1%}"
