@@ -14,6 +14,7 @@ import numpy as np
 from attention_core.learning.config import TinyTransformerConfig
 from attention_core.learning.forward import ForwardTrace, ModelArrays, forward
 from attention_core.learning.tasks import IGNORE, SORT_N, get_task
+from attention_core.maths.ablation import Ablation
 
 
 @dataclass(frozen=True)
@@ -40,25 +41,36 @@ class Prediction:
         return int(np.sum(self.expected != IGNORE))
 
 
-def predict(arrays: ModelArrays, config: TinyTransformerConfig, probe: np.ndarray) -> Prediction:
-    """Run the trained model on ``probe (n,)`` token ids (already parsed by the task)."""
+def predict(
+    arrays: ModelArrays,
+    config: TinyTransformerConfig,
+    probe: np.ndarray,
+    ablation: Ablation | None = None,
+) -> Prediction:
+    """Run the trained model on ``probe (n,)`` token ids (already parsed by the task).
+
+    ``ablation``: the heads turned off in every pass (checked by the caller), None: all on.
+    """
     task = get_task(config.task)
     if config.task == "sort":
-        return _generate_sorted(arrays, config, probe)
+        return _generate_sorted(arrays, config, probe, ablation)
     batch = task.expand(probe)
-    trace = forward(arrays, config, batch.tokens[0])
+    trace = forward(arrays, config, batch.tokens[0], ablation)
     expected = batch.targets[0]
     answer = np.where(expected != IGNORE, trace.predictions, IGNORE)
     return Prediction(trace, batch.tokens[0], expected, answer)
 
 
 def _generate_sorted(
-    arrays: ModelArrays, config: TinyTransformerConfig, probe: np.ndarray
+    arrays: ModelArrays,
+    config: TinyTransformerConfig,
+    probe: np.ndarray,
+    ablation: Ablation | None,
 ) -> Prediction:
     """Greedy decoding: the input, then each output token fed back; causal, so padding is unseen."""
     tokens = np.concatenate([probe, np.zeros(SORT_N - 1, dtype=np.int64)])  # (2n-1,)
     for k in range(SORT_N):
-        trace = forward(arrays, config, tokens)
+        trace = forward(arrays, config, tokens, ablation)
         token = trace.predictions[SORT_N - 1 + k]
         if k < SORT_N - 1:
             tokens[SORT_N + k] = token

@@ -256,3 +256,19 @@ def get_task(name: str) -> Task:
     if name not in TASKS:
         raise InputError(f"Unknown task {name!r}; choose one of: {', '.join(TASKS)}.")
     return TASKS[name]
+
+
+N_HELD_OUT = 512
+HELD_OUT_SEED = 20_240_601  # the same held-out sequences for every seed
+
+
+def held_out_batch(task_name: str) -> Batch:
+    """``N_HELD_OUT`` fixed sequences ``(N, T)`` that training never draws (same for every seed).
+
+    Training measures its held-out accuracy on them; so does turning heads off
+    (:mod:`.ablation`), without PyTorch.
+    """
+    task = get_task(task_name)
+    candidates = task.make(np.random.default_rng(HELD_OUT_SEED), 8 * N_HELD_OUT)
+    keep = np.flatnonzero(is_held_out(candidates.tokens))[:N_HELD_OUT]
+    return Batch(candidates.tokens[keep], candidates.targets[keep])

@@ -31,24 +31,21 @@ from attention_core.learning.forward import ModelArrays, forward
 from attention_core.learning.model import TinyTransformer, weights_as_arrays
 from attention_core.learning.patterns import head_scores
 from attention_core.learning.result import TinyTransformerResult
-from attention_core.learning.tasks import IGNORE, Batch, Task, get_task, is_held_out
+from attention_core.learning.tasks import (
+    IGNORE,
+    Batch,
+    Task,
+    get_task,
+    held_out_batch,
+    is_held_out,
+)
 from attention_core.training.config import TrainingConfig
 from attention_core.training.loop import TurnQueue, in_turn, train_loop
 from attention_core.training.optimiser import AdamW
 from attention_core.training.result import TrainingProgress
 
 N_SNAPSHOTS = 20
-N_HELD_OUT = 512
 N_SCORED = 8  # the probe and 7 held-out sequences: head scores are their mean
-HELD_OUT_SEED = 20_240_601  # the same held-out sequences for every seed
-
-
-def held_out_batch(task_name: str) -> Batch:
-    """``N_HELD_OUT`` fixed sequences that training never draws (same for every seed)."""
-    task = get_task(task_name)
-    candidates = task.make(np.random.default_rng(HELD_OUT_SEED), 8 * N_HELD_OUT)
-    keep = np.flatnonzero(is_held_out(candidates.tokens))[:N_HELD_OUT]
-    return Batch(candidates.tokens[keep], candidates.targets[keep])
 
 
 def training_batch(task_name: str, rng: np.random.Generator, size: int) -> Batch:

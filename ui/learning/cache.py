@@ -21,10 +21,18 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from attention_core.learning.ablation import HeldOutScore, Sweep, held_out_score, single_head_sweep
 from attention_core.learning.forward import arrays_to_dict
 from attention_core.learning.predict import Prediction, predict
 from attention_core.learning.tasks import IGNORE, Task, get_task
-from ui.learning.figures import heads_figure, target_figure, training_curves
+from attention_core.maths.ablation import ABLATION_KINDS, Ablation, AblationKind
+from ui.learning.figures import (
+    heads_figure,
+    sweep_figure,
+    sweep_words,
+    target_figure,
+    training_curves,
+)
 from ui.learning.state import LearningState
 from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures, digest
 
@@ -75,7 +83,10 @@ class Trained:
 # 8): ~13 MB for the four builders at most (the class mix peak is near its 600 MB limit).
 FIGURES_HELD = 32
 ANSWERS_HELD = 32
-KEYS = {Trained: lambda trained: trained.digest}
+KEYS = {
+    Trained: lambda trained: trained.digest,
+    Ablation: lambda ablation: (sorted(ablation.heads), ablation.kind),  # frozenset: sorted
+}
 cache_figure = cached_figures(FIGURES_HELD, KEYS)
 
 
@@ -129,11 +140,13 @@ class Answer:
 
 
 @cached_figures(ANSWERS_HELD, KEYS)
-def answer(trained: Trained, probe: tuple[int, ...]) -> Answer:
-    """The model's answer to ``probe`` (token ids, parsed by the task) and its figures."""
+def answer(trained: Trained, probe: tuple[int, ...], ablation: Ablation | None = None) -> Answer:
+    """The model's answer to ``probe`` (token ids, parsed by the task) and its figures,
+    with the heads of ``ablation`` off (checked against the model; None: every head on)."""
     result, style = trained.result, trained.state.style
     task = get_task(result.model.task)
-    prediction = predict(result.final, result.model, np.array(probe, dtype=np.int64))
+    tokens = np.array(probe, dtype=np.int64)
+    prediction = predict(result.final, result.model, tokens, ablation)
     return Answer(
         prediction.correct,
         prediction.asked,
@@ -145,7 +158,8 @@ def answer(trained: Trained, probe: tuple[int, ...]) -> Answer:
                 prediction.trace.weights,
                 trained.mask,
                 style,
-                "Every head of the trained model on your sequence",
+                "Every head of the trained model on your sequence"
+                + ("" if ablation is None else ", some heads off"),
             )
         ),
         cached_chart(target_figure(task, prediction.tokens, trained.mask, style, "your sequence")),
@@ -169,3 +183,33 @@ def answer_table(task: Task, prediction: Prediction) -> pd.DataFrame:
         "": marks,
     }
     return pd.DataFrame(rows).T.rename(columns=str)  # one column per position
+
+
+# Per run (and way of turning heads off): a sweep is L*H+1 passes over the 512 held-out
+# sequences, about a second for induction's defaults; a score with some heads off is one.
+SWEEPS_HELD = 32
+SCORES_HELD = 64
+
+
+@dataclass(frozen=True)
+class SweepView:
+    """A run's sweep (:func:`attention_core.learning.ablation.single_head_sweep`) and its chart."""
+
+    sweep: Sweep
+    chart: CachedChart
+
+
+@cached_figures(SWEEPS_HELD, KEYS)
+def sweep_view(trained: Trained, kind: AblationKind) -> SweepView:
+    """Each head alone off (``kind``): the held-out accuracy lost, layer by head, drawn."""
+    sweep = single_head_sweep(trained.result, kind)
+    label = ABLATION_KINDS[kind].label
+    figure = sweep_figure(sweep.drops, label, trained.state.style)
+    alt = sweep_words(sweep.drops, sweep.intact.accuracy, label)
+    return SweepView(sweep, cached_chart(figure, alt))
+
+
+@cached_figures(SCORES_HELD, KEYS)
+def heads_off_score(trained: Trained, ablation: Ablation | None) -> HeldOutScore:
+    """Held-out accuracy and loss with the heads of ``ablation`` off (checked; None: all on)."""
+    return held_out_score(trained.result, ablation)

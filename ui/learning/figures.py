@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 
 from attention_core.learning.patterns import head_scores, target_pattern
 from attention_core.learning.tasks import Task
-from ui.figures.heatmap import heatmap_grid
+from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import NORMAL, FigureStyle
 
 SCORE_DASHES = ("solid", "dot", "dash", "dashdot")
@@ -142,4 +142,39 @@ def target_figure(
         mask=mask,
         style=style,
         columns=1,
+    )
+
+
+def sweep_figure(drops: np.ndarray, kind_label: str, style: FigureStyle) -> go.Figure:
+    """The sweep ``drops (L, H)``: held-out accuracy lost with each head alone off, as a
+    layer × head heatmap (diverging at 0: a head whose loss helps shows below 0)."""
+    n_layers, n_heads = drops.shape
+    return heatmap(
+        drops,
+        [f"layer {layer + 1}" for layer in range(n_layers)],
+        [f"head {head + 1}" for head in range(n_heads)],
+        title=f"Held-out accuracy lost with each head alone off ({kind_label.lower()})",
+        kind="scores",
+        row_title="layer",
+        col_title="head",
+        style=style,
+    )
+
+
+def sweep_words(drops: np.ndarray, intact: float, kind_label: str) -> str:
+    """The sweep in words, from its numbers: every head's loss in points, the largest first."""
+    n_layers, n_heads = drops.shape
+    cells = sorted(
+        ((float(drops[layer, head]), layer, head)
+         for layer in range(n_layers) for head in range(n_heads)),
+        reverse=True,
+    )  # fmt: skip
+    parts = [
+        f"layer {layer + 1} head {head + 1}: {100 * drop:.1f} points" for drop, layer, head in cells
+    ]
+    return (
+        f"Layer by head grid of the held-out accuracy lost when each head alone is turned off "
+        f"({kind_label.lower()}), from {intact:.1%} with every head on. Largest first: "
+        + "; ".join(parts)
+        + "."
     )

@@ -22,6 +22,7 @@ from ui.learning.cache import (
     probe_target_figure,
     replay_figure,
 )
+from ui.learning.heads_off import heads_off_section
 from ui.learning.state import PREFIX, task_key
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
@@ -133,4 +134,5 @@ SECTIONS: tuple[Section[Trained], ...] = (
     Section("2 · Watch the attention form", replay_section),
     Section("3 · Loss, accuracy and head scores", curves_section),
     Section("4 · Try it", try_it_section),
+    Section("5 · Turn heads off", heads_off_section),
 )

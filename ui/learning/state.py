@@ -56,6 +56,9 @@ URL_KEYS: dict[str, tuple[str, ...]] = {
         f"{PREFIX}task",
         task_key(task, "replay"),
         task_key(task, "probe"),
+        task_key(task, "off"),  # the heads turned off (ui.learning.heads_off)
+        task_key(task, "off_kind"),
+        task_key(task, "sweep"),  # the sweep shown
         *(task_key(task, name) for name in SETTINGS),
     )
     for task in TASKS
