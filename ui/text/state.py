@@ -33,7 +33,15 @@ DEFAULT_TEXT2 = "Das Tier überquerte die Straße nicht, weil es zu müde war."
 TEXT_KEYS = (f"{PREFIX}text", f"{PREFIX}text2")
 # The view settings, checked against the link after the tabs, once every widget has run
 # (read_state checks the model controls before the run, as a bad one can stop the page).
-CHECKED_AFTER_TABS = (f"{PREFIX}view", f"{PREFIX}head", f"{PREFIX}numbers")
+#: The heads turned off in tab 6 (ui.text.heads_off) and how (the picker adds "_kind").
+OFF_KEY = f"{PREFIX}off"
+CHECKED_AFTER_TABS = (
+    f"{PREFIX}view",
+    f"{PREFIX}head",
+    f"{PREFIX}numbers",
+    OFF_KEY,
+    f"{OFF_KEY}_kind",
+)
 #: Every URL key the page binds.
 URL_KEYS = (
     *control_keys(PREFIX),

@@ -47,7 +47,7 @@ DEFAULT_WINDOW = 28
 DEFAULT_FEATURES = 8
 NEEDS_DATA = "This step needs data: choose a sample, or upload a file that fits a window."
 # Drawn by ui.time_series.training (which takes PREFIX from here).
-TRAINING_NAMES = ("steps", "layers", "hidden", "lr", "layer", "change")
+TRAINING_NAMES = ("steps", "layers", "hidden", "lr", "layer", "change", "off", "off_kind")
 PAGE_NAMES = ("source", "sample", "target", "length", "scaling", "act", "end", "head", "five_day")
 #: Every URL key the page binds.
 URL_KEYS = (
