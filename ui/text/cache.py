@@ -182,6 +182,7 @@ def head_view_figure(
 #: The experiment's matrices (``ui.text.heads_off``): their titles and arrays, from the run
 #: with heads off and the intact run. ``(T, d_out)`` or, for the contexts, ``(T, H·d_v)``.
 HEADS_OFF_MATRICES = {
+    "intact": ("Output with every head on", lambda off, intact: intact.trace.output),
     "output": ("Output with the heads off", lambda off, intact: off.trace.output),
     "change": (
         "Change: output with the heads off − intact output",

@@ -21,7 +21,7 @@ import attention_core as ac
 from ui.shared.heads_off import head_label, heads_off_picker
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown, show_info
-from ui.text.cache import compute_ablated, heads_off_figure, heatmap_figure
+from ui.text.cache import compute_ablated, heads_off_figure
 from ui.text.state import OFF_KEY, TextState
 
 INTRO = (
@@ -85,9 +85,8 @@ def heads_off_section(state: TextState) -> None:
     st.markdown(escape_markdown(change_in_words(labels, change)))
     style = state.style
     intact_column, off_column = st.columns(2)
-    intact = heatmap_figure(state.inputs, "output", None, False, style, state.run)
-    chart(intact, key="off_intact", place=intact_column)
-    for name, place in (("output", off_column), ("change", st), ("concat", st)):
+    places = {"intact": intact_column, "output": off_column, "change": st, "concat": st}
+    for name, place in places.items():
         figure = heads_off_figure(state.inputs, ablation, name, style, off, state.run)
         chart(figure, key=f"off_{name}", place=place)
     st.dataframe(change_table(labels, change, style.decimals), hide_index=True)
