@@ -85,14 +85,24 @@ def test_choosing_a_head_draws_the_output_without_it_beside_the_intact_one() -> 
     ("params", "words"),
     [
         ({"off": ["L1 H9"]}, "off=L1 H9"),
+        ({"off": ["L1 H7", "L1 H1"]}, "off=L1 H7"),  # not only a link's last value
         ({"off": ["L2 H1"]}, "off=L2 H1"),
         ({"off": ["L1 H1"], "off_kind": "bogus"}, "off_kind=bogus"),
         ({"off": ["L1 H1", "L1 H2"]}, "keep at least one head on"),  # two heads by default
         ({"off": ["L1 H1"] * 900}, None),  # a long list of one head is that head
-        ({"off": [f"L1 H{n}" for n in range(900)]}, "keep at least one head on"),
+        ({"off": [f"L1 H{n}" for n in range(900)]}, "off=L1 H0, L1 H3, L1 H4"),
         ({"off": ["<b>x</b>" * 2000]}, "off=<b>x</b>"),
     ],
-    ids=["no such head", "no such layer", "no such kind", "all off", "repeated", "huge", "long"],
+    ids=[
+        "no such head",
+        "first of two",
+        "no such layer",
+        "no such kind",
+        "all off",
+        "repeated",
+        "huge",
+        "long",
+    ],
 )
 def test_bad_heads_in_the_link_are_said_in_words_and_the_page_still_runs(
     params: dict, words: str | None

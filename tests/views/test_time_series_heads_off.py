@@ -81,12 +81,13 @@ def test_a_link_with_a_head_off_reproduces_its_error_in_the_sweep(kind: str) -> 
     ("params", "words"),
     [
         ({"ts_off": ["L1 H3"]}, "ts_off=L1 H3"),
+        ({"ts_off": ["L1 H3", "L1 H1"]}, "ts_off=L1 H3"),
         ({"ts_off": ["L2 H1"]}, "ts_off=L2 H1"),
         ({"ts_off": ["L1 H1"], "ts_off_kind": "half"}, "ts_off_kind=half"),
         ({"ts_off": ["L1 H1", "L1 H2"]}, "keep at least one head on"),
-        ({"ts_off": [f"L{n} H1" for n in range(900)]}, "ts_off=L899 H1"),
+        ({"ts_off": [f"L{n} H1" for n in range(900)]}, "ts_off=L0 H1, L2 H1, L3 H1"),
     ],
-    ids=["no such head", "no such layer", "no such kind", "all off", "huge"],
+    ids=["no such head", "first of two", "no such layer", "no such kind", "all off", "huge"],
 )
 def test_bad_heads_in_the_link_are_said_in_words_after_training(params: dict, words: str) -> None:
     at = open_page(**params)

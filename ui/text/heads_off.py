@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as ac
-from ui.shared.heads_off import head_label, heads_off_picker
+from ui.shared.heads_off import head_label, heads_off_picker, warn_unknown_heads
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown, show_info
 from ui.text.cache import compute_ablated, heads_off_figure
@@ -69,6 +69,7 @@ def heads_off_section(state: TextState) -> None:
     st.subheader("Turn heads off")
     st.markdown(INTRO)
     n_heads = state.run.config.n_heads
+    warn_unknown_heads(OFF_KEY, 1, n_heads)
     ablation = heads_off_picker(OFF_KEY, 1, n_heads, label="Heads to turn off")
     if ablation is None:
         show_info("Choose one or more heads above to see the output without them.")

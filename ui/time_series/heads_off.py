@@ -23,7 +23,7 @@ import streamlit as st
 import attention_core as ac
 from hosting.turns import TRAININGS
 from ui.figures.style import FigureStyle
-from ui.shared.heads_off import head_label, heads_off_picker
+from ui.shared.heads_off import head_label, heads_off_picker, warn_unknown_heads
 from ui.shared.matrix_view import chart
 from ui.shared.safe import show_info
 from ui.time_series.state import PREFIX
@@ -158,6 +158,7 @@ def heads_off_section(
         show_info(str(error))
     else:
         show_sweep(errors, model_config, style)
+    warn_unknown_heads(OFF_KEY, model_config.n_layers, model_config.n_heads)
     ablation = heads_off_picker(OFF_KEY, model_config.n_layers, model_config.n_heads)
     if ablation is None:
         show_info("Choose heads to turn off to see the forecast without them.")
