@@ -95,9 +95,10 @@ def sweep_in_words(errors: HeadErrors, n_heads: int) -> str:
     zeroed = errors.mae["zero"]  # (L, H)
     layer, head = divmod(int(zeroed.argmax()), n_heads)
     worst, intact = float(zeroed[layer, head]), errors.intact.mae
+    relative = f" ({worst / intact - 1:+.0%})" if intact > 0 else ""
     return (
         f"Zeroing {head_label(layer, head)} hurts most: the MAE goes from {intact:.4g} with "
-        f"every head on to {worst:.4g} ({worst / intact - 1:+.0%})."
+        f"every head on to {worst:.4g}{relative}."
     )
 
 
