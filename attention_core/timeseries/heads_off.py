@@ -22,7 +22,7 @@ import numpy as np
 from attention_core.boundary.arrays import read_only
 from attention_core.boundary.errors import InputError
 from attention_core.maths.ablation import ABLATION_KINDS, Ablation, AblationKind, check_ablation
-from attention_core.timeseries.model import ForecasterConfig
+from attention_core.timeseries.model import ForecasterConfig, step_macs
 from attention_core.timeseries.training import ForecasterResult, restore, validation_forecast
 from attention_core.timeseries.windows import ForecastErrors, SeriesDataset, forecast_errors
 from attention_core.training.loop import TurnQueue, in_turn
@@ -65,6 +65,13 @@ def forecast_with_heads_off(
 
     predicted = read_only(in_turn(evaluate, turns=turns))  # (M,)
     return HeadsOffForecast(checked, predicted, forecast_errors(result.actual, predicted))
+
+
+def sweep_macs(config: ForecasterConfig, dataset: SeriesDataset) -> int:
+    """Multiply-adds of :func:`head_errors`: ``2 L H`` forward passes over the ``M``
+    validation windows (the page compares it with ``limits.MAX_SWEEP_MACS``)."""
+    passes = len(ABLATION_KINDS) * config.n_layers * config.n_heads
+    return passes * step_macs(config, len(dataset.val_ends))
 
 
 def head_errors(

@@ -102,3 +102,21 @@ def test_a_single_head_model_has_no_sweep_and_says_why() -> None:
     assert_clean(at)
     assert any("single head" in info.value for info in at.info)
     assert not [frame for frame in at.dataframe if "head off" in frame.value.columns]
+
+
+def test_a_sweep_too_big_to_run_at_once_waits_for_its_button(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from attention_core.boundary import limits
+
+    monkeypatch.setattr(limits, "MAX_SWEEP_MACS", 0)  # as if the model were huge
+    at = open_page()
+    assert_clean(at)
+    assert not [frame for frame in at.dataframe if "head off" in frame.value.columns]
+    assert any("4 passes over the" in caption.value for caption in at.caption)
+    at.button(key="ts_off_sweep_go").click().run()
+    assert_clean(at)
+    assert list(sweep_table(at).index) == ["L1 H1", "L1 H2"]
+    at.multiselect(key="ts_off").select("L1 H1").run()  # the sweep stays once asked
+    assert list(sweep_table(at).index) == ["L1 H1", "L1 H2"]
+    assert "MAE, heads off" in metrics(at)

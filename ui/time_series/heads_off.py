@@ -21,6 +21,7 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as ac
+from attention_core.boundary import limits
 from hosting.turns import TRAININGS
 from ui.figures.style import FigureStyle
 from ui.shared.heads_off import head_label, heads_off_picker, warn_unknown_heads
@@ -35,6 +36,8 @@ if TYPE_CHECKING:  # these import torch; at run time only once a run is trained
     from attention_core.timeseries.training import ForecasterResult
 
 OFF_KEY = f"{PREFIX}off"
+#: The run whose sweep was asked for with the button (only a big model's waits for it).
+SWEEP_ASKED_KEY = f"{PREFIX}off_sweep_asked"
 #: A sweep or a forecast per trained run (and per choice of heads); small arrays.
 CACHE_ENTRIES = 32
 CACHE_TTL_SECONDS = 3600
@@ -143,6 +146,33 @@ def show_heads_off_forecast(
     chart(figure, key=f"{PREFIX}off_forecast", place=st)
 
 
+def _ask_for_sweep(run_key: str) -> None:
+    st.session_state[SWEEP_ASKED_KEY] = run_key  # a button's callback
+
+
+def sweep_asked(run_key: str, model_config: ForecasterConfig, dataset: ac.SeriesDataset) -> bool:
+    """Whether to measure each head's part now: at once for a small model, else once asked
+    (a button: ``2 L H`` passes over the validation windows may take a while)."""
+    from attention_core.timeseries.heads_off import sweep_macs  # imports torch: only here
+
+    cost = sweep_macs(model_config, dataset)
+    if cost <= limits.MAX_SWEEP_MACS or st.session_state.get(SWEEP_ASKED_KEY) == run_key:
+        return True
+    passes = len(ac.ABLATION_KINDS) * model_config.n_layers * model_config.n_heads
+    st.caption(
+        f"Measuring the error with each head off takes {passes} passes over the "
+        f"{len(dataset.val_ends):,} validation windows (about {cost / 1e9:,.0f} billion "
+        "multiply-adds): a while on one thread."
+    )
+    st.button(
+        "Measure the error with each head off",
+        key=f"{PREFIX}off_sweep_go",
+        on_click=_ask_for_sweep,
+        args=(run_key,),
+    )
+    return False
+
+
 def heads_off_section(
     run_key: str,
     result: ForecasterResult,
@@ -153,12 +183,13 @@ def heads_off_section(
     """Each head's part in the forecast error; the forecast with chosen heads off."""
     st.subheader("Turn heads off")
     st.markdown(INTRO)
-    try:
-        errors = head_errors(run_key, model_config, result, dataset)
-    except ac.InputError as error:
-        show_info(str(error))
-    else:
-        show_sweep(errors, model_config, style)
+    if sweep_asked(run_key, model_config, dataset):
+        try:
+            errors = head_errors(run_key, model_config, result, dataset)
+        except ac.InputError as error:
+            show_info(str(error))
+        else:
+            show_sweep(errors, model_config, style)
     warn_unknown_heads(OFF_KEY, model_config.n_layers, model_config.n_heads)
     ablation = heads_off_picker(OFF_KEY, model_config.n_layers, model_config.n_heads)
     if ablation is None:

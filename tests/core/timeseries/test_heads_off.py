@@ -121,3 +121,10 @@ def test_a_sweep_of_a_single_head_model_is_refused_in_words(dataset: ac.SeriesDa
     single = replace(CONFIG, n_heads=1, n_layers=1)
     with pytest.raises(ac.InputError, match="single head"):
         heads_off.head_errors(single, trained(dataset, single), dataset)
+
+
+def test_the_sweeps_cost_is_two_passes_per_head_over_the_validation_windows(
+    dataset: ac.SeriesDataset,
+) -> None:
+    one_pass = forecaster.step_macs(CONFIG, len(dataset.val_ends))
+    assert heads_off.sweep_macs(CONFIG, dataset) == 2 * 2 * 2 * one_pass  # kinds x L x H
