@@ -43,7 +43,13 @@ from attention_core.boundary.pipeline import (
 from attention_core.boundary.registry import Option
 from attention_core.boundary.text import Tokens, one_hot_embeddings, random_embeddings, tokenize
 from attention_core.boundary.validation import valid_head_counts
-from attention_core.maths.ablation import ABLATION_KINDS, Ablation, checked_ablation
+from attention_core.maths.ablation import (
+    ABLATION_KINDS,
+    Ablation,
+    OutputChange,
+    checked_ablation,
+    output_change,
+)
 from attention_core.maths.attention import AttentionTrace, MultiHeadTrace
 from attention_core.maths.backward import AttentionGradients
 from attention_core.maths.masks import causal_mask, padding_mask, sliding_window_mask
@@ -103,6 +109,7 @@ __all__ = [
     "LossDiagnosis",
     "MultiHeadTrace",
     "Option",
+    "OutputChange",
     "Projections",
     "Scaler",
     "SeriesAttention",
@@ -134,6 +141,7 @@ __all__ = [
     "multi_head_attention",
     "multiplicative_mask_pitfall",
     "one_hot_embeddings",
+    "output_change",
     "padding_mask",
     "positional_encoding",
     "prepare_dataset",

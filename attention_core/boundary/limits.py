@@ -57,6 +57,12 @@ MAX_HIDDEN = 256
 # seconds on one core and the time budget would stop training almost at once.
 MAX_STEP_MACS = 400_000_000
 
+# The time-series page's error with each head off (attention_core/timeseries/heads_off.py):
+# 2 L H forward passes over the validation windows. Below this many multiply-adds (seconds
+# on one thread; the default model needs a few hundred million) it runs once a model is
+# trained; above (up to ~800 billion at the largest model), only when asked.
+MAX_SWEEP_MACS = 10_000_000_000
+
 # Heads turned off at once (attention_core/maths/ablation.py), counted before a link's list
 # is read: more than any model the app runs has (SmolLM2-135M 270, GPT-2 medium 384), and
 # 512 pairs stay a few kB in a link.

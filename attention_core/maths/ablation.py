@@ -179,3 +179,28 @@ def check_ablation(ablation: Ablation | None, n_layers: int, n_heads: int) -> Ab
     if not isinstance(ablation, Ablation):
         raise InputError("Pass the heads to turn off as an Ablation (or None for none).")
     return checked_ablation(ablation.heads, ablation.kind, n_layers, n_heads)
+
+
+@dataclass(frozen=True)
+class OutputChange:
+    r"""What turning heads off did to an output, row by row (one row per query position).
+
+    .. math::
+        \Delta = \tilde O - O \qquad \delta_t = \lVert \Delta_t \rVert_2 \qquad
+        \rho_t = \delta_t / \lVert O_t \rVert_2
+    """
+
+    difference: np.ndarray  #: (T, d) the output with the heads off minus the intact output
+    moved: np.ndarray  #: (T,) how far each row moved, the length of its row of the difference
+    relative: np.ndarray  #: (T,) that length over the intact row's length (0 where that is 0)
+    order: np.ndarray  #: (T,) row indices, the row that moved most first (ties: earlier first)
+
+
+def output_change(intact: np.ndarray, ablated: np.ndarray) -> OutputChange:
+    """An output with heads off against the intact one: ``(T, d), (T, d)`` -> the change."""
+    difference = ablated - intact  # (T, d)
+    moved = np.linalg.norm(difference, axis=-1)  # (T,)
+    length = np.linalg.norm(intact, axis=-1)  # (T,)
+    relative = np.divide(moved, length, out=np.zeros_like(moved), where=length > 0)
+    order = np.argsort(-moved, kind="stable")  # (T,)
+    return OutputChange(difference, moved, relative, order)

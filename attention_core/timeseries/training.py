@@ -21,6 +21,7 @@ from torch import nn
 
 from attention_core.boundary.arrays import read_only
 from attention_core.boundary.errors import InputError
+from attention_core.maths.ablation import Ablation
 from attention_core.timeseries.model import ForecasterConfig, SeriesForecaster, check_budget
 from attention_core.timeseries.windows import ForecastErrors, SeriesDataset, forecast_errors
 from attention_core.training.config import TrainingConfig
@@ -52,6 +53,9 @@ class ForecasterResult(TrainingResult):
     weights_after: np.ndarray  #: (L, H, T, T) same window, best weights
     last_row_before: np.ndarray  #: (L, T) last step's weights, mean over heads and windows
     last_row_after: np.ndarray  #: (L, T)
+    #: The kept weights by their torch names, read-only (:func:`restore` builds the model again,
+    #: to run it with heads off: :mod:`attention_core.timeseries.heads_off`).
+    parameters: dict[str, np.ndarray]
 
 
 class _Windows:
@@ -68,18 +72,43 @@ class _Windows:
 
 
 @torch.no_grad()
-def _evaluate(model: SeriesForecaster, windows: _Windows, ends: torch.Tensor, chunk: int = 256):
-    """Forecasts ``(M,)`` and weights ``L x (M, H, T, T)`` of the windows ending at ``ends``."""
+def _evaluate(
+    model: SeriesForecaster,
+    windows: _Windows,
+    ends: torch.Tensor,
+    chunk: int = 256,
+    ablation: Ablation | None = None,
+):
+    """Forecasts ``(M,)`` and weights ``L x (M, H, T, T)`` of the windows ending at ``ends``;
+    ``ablation``: the heads turned off, None: all on."""
     model.eval()
     forecasts, weights = [], []
     for start in range(0, len(ends), chunk):
         x, _ = windows.batch(ends[start : start + chunk])
-        forecast, layer_weights = model(x)
+        forecast, layer_weights = model(x, ablation)
         forecasts.append(forecast)
         weights.append(layer_weights)
     model.train()
     by_layer = [torch.cat([w[layer] for w in weights]) for layer in range(len(weights[0]))]
     return torch.cat(forecasts), by_layer
+
+
+def restore(config: ForecasterConfig, result: ForecasterResult) -> SeriesForecaster:
+    """The trained model again, from ``result.parameters``, in evaluation mode."""
+    model = SeriesForecaster(config)
+    state = {name: torch.from_numpy(np.array(array)) for name, array in result.parameters.items()}
+    model.load_state_dict(state)
+    return model.eval()
+
+
+def validation_forecast(
+    model: SeriesForecaster, dataset: SeriesDataset, ablation: Ablation | None = None
+) -> np.ndarray:
+    """The forecast of every validation day ``(M,)`` in the target's own units, as
+    :class:`ForecasterResult` has it in ``predicted``; ``ablation``: heads turned off."""
+    ends = torch.from_numpy(dataset.val_ends)
+    forecast, _ = _evaluate(model, _Windows(dataset), ends, ablation=ablation)
+    return dataset.level_forecasts(dataset.val_ends, forecast.numpy())
 
 
 def _attention_summary(weights: list[torch.Tensor]) -> tuple[np.ndarray, np.ndarray]:
@@ -225,4 +254,7 @@ def _result(model, windows, dataset, history, best_step, stop_reason, initial_we
         weights_after=read_only(after),
         last_row_before=read_only(last_before),
         last_row_after=read_only(last_after),
+        parameters={
+            name: read_only(value.numpy().copy()) for name, value in model.state_dict().items()
+        },
     )

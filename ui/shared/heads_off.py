@@ -20,7 +20,7 @@ import streamlit as st
 from attention_core.boundary.errors import InputError
 from attention_core.maths.ablation import ABLATION_KINDS, Ablation, checked_ablation
 from ui.shared.safe import show_warning
-from ui.shared.url import BIND
+from ui.shared.url import BIND, warn_refused
 
 _LABEL = re.compile(r"L(\d+) H(\d+)")
 
@@ -41,6 +41,18 @@ def head_of(label: str) -> tuple[int, int]:
 def turn_off(key: str, heads: Iterable[tuple[int, int]]) -> None:
     """Set picker ``key`` to ``heads`` (counted from 0); call before it is drawn (a callback)."""
     st.session_state[key] = [head_label(layer, head) for layer, head in sorted(heads)]
+
+
+def warn_unknown_heads(key: str, n_layers: int, n_heads: int) -> None:
+    """Name every head in the link's ``key`` that the model does not have (``L1 H9``).
+
+    Call before the picker is drawn: Streamlit drops such values from a multiselect without
+    a word, and :func:`ui.shared.url.warn_rejected` sees only a parameter's last value.
+    """
+    options = {head_label(layer, head) for layer in range(n_layers) for head in range(n_heads)}
+    unknown = [name for name in st.query_params.get_all(key) if name not in options]
+    if unknown:
+        warn_refused({key: ", ".join(unknown)})
 
 
 def heads_off_picker(

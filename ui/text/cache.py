@@ -24,6 +24,7 @@ import attention_core as ac
 from attention_core.boundary.arrays import read_only_fields
 from ui.figures.describe import describe_head_view
 from ui.figures.head_view import head_view
+from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
 from ui.shared.figure_cache import STYLE_HASHES, CachedChart, cached_chart, cached_figures, digest
 from ui.shared.matrix_view import stage_heatmap
@@ -63,7 +64,12 @@ class RunInputs:
 # same key, never changed once made (a run's arrays are read-only; drawing a figure only
 # reads it). st.cache_data would pickle each on the way in and out; a figure comes back
 # out rebuilt with all of plotly's checks.
-KEY_HASHES = {RunInputs: lambda inputs: inputs.digest, **STYLE_HASHES}
+KEY_HASHES = {
+    RunInputs: lambda inputs: inputs.digest,
+    # Heads in order: equal ablations are one key, however their set was built.
+    ac.Ablation: lambda ablation: (ablation.kind, tuple(sorted(ablation.heads))),
+    **STYLE_HASHES,
+}
 
 
 @st.cache_resource(
@@ -80,6 +86,21 @@ def compute(inputs: RunInputs) -> ac.AttentionRun:
     custom = None if inputs.mask_code is None else decode(inputs.mask_code)
     keys = None if inputs.keys is None else inputs.keys.tokens
     run = ac.run_text_attention(inputs.queries.tokens, inputs.config, keys, custom)
+    return read_only_fields(run)
+
+
+@st.cache_resource(
+    max_entries=RUN_CACHE_ENTRIES,
+    ttl=CACHE_TTL_SECONDS,
+    show_spinner=False,
+    hash_funcs=KEY_HASHES,
+)
+def compute_ablated(inputs: RunInputs, ablation: ac.Ablation) -> ac.AttentionRun:
+    """The run of :func:`compute` with the heads of ``ablation`` turned off before they are
+    combined (the core checks the heads against the config)."""
+    custom = None if inputs.mask_code is None else decode(inputs.mask_code)
+    keys = None if inputs.keys is None else inputs.keys.tokens
+    run = ac.run_text_attention(inputs.queries.tokens, inputs.config, keys, custom, ablation)
     return read_only_fields(run)
 
 
@@ -100,7 +121,7 @@ def matrix_of(run: ac.AttentionRun, name: str, head: int | None, second: bool) -
     return key_side_matrix(run, name) if second else stage_matrix(run, name, head)
 
 
-cache_figure = cached_figures(FIGURE_CACHE_ENTRIES, {RunInputs: lambda inputs: inputs.digest})
+cache_figure = cached_figures(FIGURE_CACHE_ENTRIES, KEY_HASHES)
 
 
 @cache_figure
@@ -156,3 +177,46 @@ def head_view_figure(
     figure = head_view(weights, query_labels, key_labels, heads=heads, query=query, style=style)
     alt = describe_head_view(weights, heads, query, query_labels, key_labels)
     return cached_chart(figure, alt)
+
+
+#: The experiment's matrices (``ui.text.heads_off``): their titles and arrays, from the run
+#: with heads off and the intact run. ``(T, d_out)`` or, for the contexts, ``(T, H·d_v)``.
+HEADS_OFF_MATRICES = {
+    "intact": ("Output with every head on", lambda off, intact: intact.trace.output),
+    "output": ("Output with the heads off", lambda off, intact: off.trace.output),
+    "change": (
+        "Change: output with the heads off − intact output",
+        lambda off, intact: off.trace.output - intact.trace.output,
+    ),
+    "concat": (
+        "Contexts handed to the combination, heads off (all heads side by side)",
+        lambda off, intact: off.trace.concat,
+    ),
+}
+
+
+@cache_figure
+def heads_off_figure(
+    inputs: RunInputs,
+    ablation: ac.Ablation,
+    name: str,
+    style: FigureStyle,
+    _ablated: ac.AttentionRun,
+    _intact: ac.AttentionRun,
+) -> CachedChart:
+    """One of :data:`HEADS_OFF_MATRICES` as a heatmap, rows the query tokens
+    (``_ablated`` = ``compute_ablated(inputs, ablation)``, ``_intact`` = ``compute(inputs)``)."""
+    title, array_of = HEADS_OFF_MATRICES[name]
+    matrix = array_of(_ablated, _intact)  # (T, C)
+    columns = [str(column) for column in range(matrix.shape[1])]
+    figure = heatmap(
+        matrix,
+        list(inputs.queries.labels),
+        columns,
+        title=title,
+        kind="values",
+        row_title="query",
+        col_title="column",
+        style=style,
+    )
+    return cached_chart(figure)

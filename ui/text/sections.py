@@ -14,6 +14,7 @@ from ui.shared.stages import shape_caption, stage_title
 from ui.shared.tabs import Tab
 from ui.shared.url import BIND
 from ui.text.cache import axes, grid_figure, head_view_figure, heatmap_figure, matrix_of
+from ui.text.heads_off import heads_off_section
 from ui.text.stage_arrays import stage_code, stage_matrix
 from ui.text.state import PREFIX, TextState
 
@@ -138,6 +139,7 @@ def output_tab(state: TextState) -> None:
     if combination.caption is not None:
         st.caption(combination.caption(state.run.projections))
     show_stage(state, "output")
+    heads_off_section(state)
 
 
 TABS: tuple[Tab[TextState], ...] = (

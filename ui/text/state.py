@@ -33,7 +33,10 @@ DEFAULT_TEXT2 = "Das Tier überquerte die Straße nicht, weil es zu müde war."
 TEXT_KEYS = (f"{PREFIX}text", f"{PREFIX}text2")
 # The view settings, checked against the link after the tabs, once every widget has run
 # (read_state checks the model controls before the run, as a bad one can stop the page).
-CHECKED_AFTER_TABS = (f"{PREFIX}view", f"{PREFIX}head", f"{PREFIX}numbers")
+#: The heads turned off in tab 6 (ui.text.heads_off) and how (the picker adds "_kind"); the
+#: heads are checked by ui.shared.heads_off.warn_unknown_heads, every one of the list.
+OFF_KEY = f"{PREFIX}off"
+CHECKED_AFTER_TABS = (f"{PREFIX}view", f"{PREFIX}head", f"{PREFIX}numbers", f"{OFF_KEY}_kind")
 #: Every URL key the page binds.
 URL_KEYS = (
     *control_keys(PREFIX),
@@ -41,6 +44,7 @@ URL_KEYS = (
     f"{PREFIX}cross",
     mask_inputs.URL_KEY,
     *CHECKED_AFTER_TABS,
+    OFF_KEY,
     f"{PREFIX}query",
     f"{PREFIX}show_heads",
 )

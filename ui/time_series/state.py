@@ -47,7 +47,7 @@ DEFAULT_WINDOW = 28
 DEFAULT_FEATURES = 8
 NEEDS_DATA = "This step needs data: choose a sample, or upload a file that fits a window."
 # Drawn by ui.time_series.training (which takes PREFIX from here).
-TRAINING_NAMES = ("steps", "layers", "hidden", "lr", "layer", "change")
+TRAINING_NAMES = ("steps", "layers", "hidden", "lr", "layer", "change", "off", "off_kind")
 PAGE_NAMES = ("source", "sample", "target", "length", "scaling", "act", "end", "head", "five_day")
 #: Every URL key the page binds.
 URL_KEYS = (
@@ -56,8 +56,9 @@ URL_KEYS = (
     f"{PREFIX}features",
 )
 # A link's feature list is not checked: the columns start from their defaults whenever
-# the data changes, so a list for other data is no bad link.
-CHECKED_KEYS = tuple(key for key in URL_KEYS if key != f"{PREFIX}features")
+# the data changes, so a list for other data is no bad link. Each head of the list of heads
+# turned off is checked by ui.shared.heads_off.warn_unknown_heads.
+CHECKED_KEYS = tuple(key for key in URL_KEYS if key not in (f"{PREFIX}features", f"{PREFIX}off"))
 
 
 @dataclass(frozen=True)

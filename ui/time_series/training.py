@@ -29,8 +29,9 @@ from ui.shared.safe import show_error, show_info
 from ui.shared.training_cache import TrainingCache
 from ui.shared.training_progress import LiveProgress
 from ui.shared.url import BIND
+from ui.time_series.heads_off import heads_off_section
 from ui.time_series.results import CHANGE_KEY, TRAIN_NOW_KEY, show_training
-from ui.time_series.state import PREFIX
+from ui.time_series.state import PREFIX, TRAINING_NAMES
 from ui.time_series.training_figures import loss_figure
 
 if TYPE_CHECKING:  # both import torch; at run time they are imported only once training is on
@@ -39,7 +40,7 @@ if TYPE_CHECKING:  # both import torch; at run time they are imported only once 
 
 LEARNING_RATES = (0.001, 0.003, 0.01)
 BATCH_SIZE = 64
-KEYS = [f"{PREFIX}{name}" for name in ("steps", "layers", "hidden", "lr", "layer", "change")]
+KEYS = [f"{PREFIX}{name}" for name in TRAINING_NAMES]
 MAX_CACHED_TRAININGS = 32
 CACHE_TTL_SECONDS = 3600
 REDRAW_SECONDS = 0.3
@@ -203,3 +204,4 @@ def training_section(
             show_error(str(error))
             return
     show_training(result, dataset, model_config, style, period)
+    heads_off_section(key, result, dataset, model_config, style)

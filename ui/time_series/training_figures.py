@@ -51,3 +51,28 @@ def forecast_figure(
         figure.add_trace(line(labels, values, name, colour, dash=dashes[index % len(dashes)]))
     figure.update_xaxes(title="forecast day", type="category", nticks=12)
     return titled(figure, title, style, 380)
+
+
+def head_error_figure(
+    heads: Sequence[str],
+    intact: float,
+    errors: Mapping[str, np.ndarray],
+    *,
+    title: str = "Forecast error with each head off",
+    measure: str = "MAE",
+    style: FigureStyle = NORMAL,
+) -> go.Figure:
+    """One group of bars per head ``(L·H,)`` (``"L1 H2"``), a bar for each way of turning it
+    off (``errors``: name -> ``(L·H,)``), and the intact model's error as a dotted line."""
+    heads = list(heads)
+    figure = go.Figure()
+    for index, (name, values) in enumerate(errors.items()):
+        colour = SERIES_COLOURS[index % len(SERIES_COLOURS)]
+        figure.add_trace(go.Bar(x=heads, y=np.asarray(values), name=name, marker_color=colour))
+    figure.add_hline(
+        y=intact, line_dash="dot", line_color="#000000", annotation_text="every head on"
+    )
+    figure.update_layout(barmode="group")
+    figure.update_xaxes(title="head turned off", type="category")
+    figure.update_yaxes(title=f"{measure} on the validation days", rangemode="tozero")
+    return titled(figure, title, style, 360)
