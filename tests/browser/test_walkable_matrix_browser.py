@@ -151,3 +151,25 @@ def test_every_cell_of_the_longest_sentence_is_reachable_and_a_key_is_fast(
     page.keyboard.press("Control+Home")
     per_key = page.evaluate(KEY_TIME_JS, 60)
     assert per_key < 50, per_key
+
+
+def test_presentation_mode_writes_numbers_on_a_small_matrix_readably(
+    page: Page, app_url: str
+) -> None:
+    page.set_viewport_size({"width": 1400, "height": 1600})
+    query = urlencode({"view": "4 Weights", "text": "one two three", "mask": "causal"})
+    page.goto(f"{app_url}/text?{query}&present=1")
+    wait_ready(page)
+    weights = page.get_by_role("grid", name=WEIGHTS_GRID)
+    expect(weights).to_be_visible(timeout=30_000)
+    cells = weights.get_by_role("gridcell")
+    run = ac.run_text_attention(("one", "two", "three"), ac.AttentionConfig(mask="causal"))
+    sent = run.trace.weights[0].astype(np.float32).ravel()  # the browser gets float32
+    # Row by row: masked cells carry the heatmap's label (0 for a weight), in words "masked".
+    shown = [f"{w:.2f}" if ok else "0" for w, ok in zip(sent, run.mask.ravel(), strict=True)]
+    assert cells.all_inner_texts() == shown
+    expect(cells.nth(1)).to_have_accessible_name("query 'one', key 'two': masked")
+    scores = page.get_by_role("grid", name="Masked scores · head 1")
+    assert scores.get_by_role("gridcell").nth(2).inner_text() == "−∞"
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG_TAGS}})
+    assert results.violations_count == 0, results.generate_report()
