@@ -88,3 +88,13 @@ def test_every_walkable_stage_explains_a_cell_with_the_matrix_entry(name: str) -
     computed = cell_computation(run, name, 1, (4, 2))
     assert computed.value == pytest.approx(float(entry), rel=1e-9)
     assert computed.lines
+
+
+def test_the_plotly_heatmap_is_sent_only_once_its_expander_is_opened() -> None:
+    at = run_page(text=SENTENCE, view="4 Weights")
+    titles = [chart.proto.spec for chart in at.get("plotly_chart")]
+    assert len(titles) == 1  # the all-heads grid; head 1's matrices are walkable
+    at.session_state["plotly_weights_head1"] = True
+    at.run()
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == 2
