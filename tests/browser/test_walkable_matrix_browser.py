@@ -4,6 +4,7 @@ text, each cell's coordinates and value), axe-core, and the longest sentence's l
 
 from __future__ import annotations
 
+import re
 import shutil
 from urllib.parse import urlencode
 
@@ -76,7 +77,11 @@ def test_a_keyboard_walks_the_weights_and_each_cell_says_what_python_says(
     assert grid.get_by_role("rowheader").all_inner_texts() == list(labels)
     assert grid.locator("[tabindex='0']").count() == 1  # one tab stop
 
+    live = page.locator(".wm-live").filter(has_text=WEIGHTS_GRID)
+    expect(live).to_have_count(0)
     grid.get_by_role("gridcell").first.focus()
+    # On entering, the one-sentence summary is said (and is the grid's description).
+    expect(live).to_have_text(re.compile(rf"^{WEIGHTS_GRID}: {n} query rows by {n} key columns"))
     assert focused(page) == {
         "name": expected(weights, labels, 0, 0),
         "role": "gridcell",

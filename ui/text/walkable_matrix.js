@@ -262,12 +262,16 @@ function build(root, data) {
   plane.append(view.canvas, view.grid, view.chosen, view.ring);
   view.scroller.append(plane);
   view.status = el("p", "wm-status");
-  root.append(about, view.scroller, view.status);
+  const live = el("div", "wm-live", { "aria-live": "polite" }); // the summary, said on entering
+  root.append(about, view.scroller, view.status, live);
   drawCanvas(view);
   fillWindow(view);
   moveTo(view, ...view.active, false);
   if (data.selected) markChosen(view, ...data.selected);
   view.grid.addEventListener("keydown", (event) => onKey(view, event));
+  view.grid.addEventListener("focusin", (event) => {
+    if (!view.grid.contains(event.relatedTarget)) live.textContent = data.summary;
+  });
   view.canvas.parentElement.addEventListener("click", (event) => {
     if (event.target === view.canvas || event.target.classList.contains("wm-cell")) onClick(view, event);
   });
