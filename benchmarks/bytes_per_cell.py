@@ -1,21 +1,22 @@
 """Bytes sent to the browser per heatmap cell on the text page.
 
 The text page at T = 64 tokens, d_model 64, 8 heads, causal mask, on the
-weights tab with the all-heads view: the total size of every figure spec it
-sends divided by the number of heatmap cells drawn. Target: at most 6 bytes per
-cell (float32 in base64 alone is 5.33).
+weights tab with the all-heads view: the total size of every figure spec and
+walkable-matrix message it sends divided by the number of heatmap cells drawn.
+Target: at most 6 bytes per cell (float32 in base64 alone is 5.33).
 """
 
 from __future__ import annotations
 
 from benchmarks.common import Result, emit
-from benchmarks.pages import chart_specs, heatmap_cells, sentence, text_page
+from benchmarks.pages import chart_specs, heatmap_cells, matrix_components, sentence, text_page
 
 #: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
 METHOD = (
     "The text page through AppTest at T = 64 tokens, d_model 64, 8 heads, causal mask, on the "
-    "weights tab (four single-head heatmaps and the all-heads grid): the total length of the "
-    "figure specs Streamlit sends, divided by the number of heatmap cells drawn. Target: at "
+    "weights tab (four single-head matrices and the all-heads grid): the total length of the "
+    "figure specs and walkable-matrix messages (data, JS and CSS) Streamlit sends, divided by "
+    "the number of heatmap cells drawn. Target: at "
     "most 6 bytes a cell."
 )
 
@@ -27,8 +28,9 @@ def main() -> None:
     if at.exception:
         raise RuntimeError(at.exception[0].message)
     specs = chart_specs(at)
-    total_bytes = sum(len(spec.encode()) for spec in specs)
-    cells = sum(heatmap_cells(spec) for spec in specs)
+    walkable = matrix_components(at)
+    total_bytes = sum(len(spec.encode()) for spec in specs) + sum(size for size, _ in walkable)
+    cells = sum(heatmap_cells(spec) for spec in specs) + sum(cells for _, cells in walkable)
     emit(
         [
             Result(
@@ -36,7 +38,12 @@ def main() -> None:
                 figure=round(total_bytes / cells, 2),
                 target=TARGET,
                 unit="B/cell",
-                details={"figures": len(specs), "cells": cells, "bytes": total_bytes},
+                details={
+                    "figures": len(specs),
+                    "walkable matrices": len(walkable),
+                    "cells": cells,
+                    "bytes": total_bytes,
+                },
             )
         ]
     )

@@ -30,6 +30,17 @@ def chart_specs(at: AppTest) -> list[str]:
     return [element.proto.spec for element in at.get("plotly_chart")]
 
 
+def matrix_components(at: AppTest) -> list[tuple[int, int]]:
+    """``(bytes, cells)`` of each walkable matrix (ui/text/walkable_matrix.py) on the page:
+    the whole component message (its data, and the JS and CSS each mount carries)."""
+    sizes = []
+    for element in at.get("bidi_component"):
+        data = json.loads(element.proto.json or "{}")
+        cells = len(data.get("rows", ())) * len(data.get("cols", ()))
+        sizes.append((element.proto.ByteSize(), cells))
+    return sizes
+
+
 def heatmap_cells(spec: str) -> int:
     """Cells of every heatmap trace in a figure spec (typed arrays or lists)."""
     cells = 0

@@ -1,4 +1,9 @@
-"""Reading the plotly figures a page sent, as AppTest sees them."""
+"""Reading the plotly figures a page sent, as AppTest sees them.
+
+A walkable matrix (ui/text/walkable_matrix.py) draws a heatmap too: :func:`figures` reads
+it as a one-trace heatmap spec (its title, labels and the float32 values the browser
+decodes), so a test of what a page plots covers both.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +15,31 @@ from streamlit.testing.v1 import AppTest
 
 
 def figures(at: AppTest) -> list[dict]:
-    """Every plotly chart of the run, as its JSON spec."""
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    """Every plotly chart of the run, as its JSON spec, then every walkable matrix."""
+    plotly = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return plotly + walkable_matrices(at)
+
+
+def walkable_matrices(at: AppTest) -> list[dict]:
+    """Every walkable matrix of the run as a plotly-like spec: ``layout.title.text``, and one
+    heatmap trace with ``x`` (column labels), ``y`` (row labels) and ``z`` (float32, NaN =
+    masked), plus the ``walkable`` data itself."""
+    specs = []
+    for element in at.get("bidi_component"):
+        data = json.loads(element.proto.json or "{}")
+        if "values" not in data:
+            continue
+        shape = f"{len(data['rows'])}, {len(data['cols'])}"
+        z = {"dtype": "<f4", "bdata": data["values"], "shape": shape}
+        trace = {"type": "heatmap", "name": data["title"], "x": data["cols"], "y": data["rows"]}
+        specs.append(
+            {
+                "layout": {"title": {"text": data["title"]}},
+                "data": [trace | {"z": z}],
+                "walkable": data,
+            }
+        )
+    return specs
 
 
 def figure_titled(at: AppTest, start: str) -> dict:

@@ -101,18 +101,20 @@ def test_view_has_no_wcag_a_or_aa_violation_and_every_chart_a_text_alternative(
     assert all(label and label.strip() for label in labels), labels
 
 
-def test_weights_chart_names_the_strongest_link_the_core_computes(page: Page, app_url: str) -> None:
+def test_weights_grid_names_the_strongest_link_the_core_computes(page: Page, app_url: str) -> None:
     sentence = "The animal didn't cross the street because it was too tired."
     tokenized = ac.tokenize(sentence)
     run = ac.run_text_attention(tokenized.tokens, ac.AttentionConfig())
     weights = run.trace.weights[0]  # head 1, (T, T)
     row, col = np.unravel_index(int(np.argmax(weights)), weights.shape)
     labels = tokenized.labels
-    strongest = f"'{labels[row]}' → '{labels[col]}' {weights[row, col]:.2f}"
+    strongest = (
+        f"{weights[row, col]:.4f}; the largest at query '{labels[row]}', key '{labels[col]}'"
+    )
     open_view(page, app_url + "/text?" + urlencode({"view": "4 Weights"}))
-    chart = page.locator("[role=figure][aria-label*='Attention weights · head 1']").first
-    label = chart.get_attribute("aria-label")
-    assert f"Strongest links: {strongest}" in label, (strongest, label)
+    # Head 1's weights are a walkable grid (ui/text/walkable_matrix.py): its description says.
+    grid = page.get_by_role("grid", name="Attention weights · head 1")
+    expect(grid).to_have_accessible_description(re.compile(re.escape(strongest)))
 
 
 def test_read_as_a_table_opens_a_real_table_with_the_tokens_as_headers(

@@ -156,6 +156,11 @@ def test_text_page_shows_script_from_link_and_typing_only_as_text(page: Page, ap
         expect(page.locator(".js-plotly-plot").first).to_be_visible(timeout=LONG)
         labels = axis_texts(page)
         assert {"img", "onerror", "script", "alert"} <= set(labels)
+        # Head 1's walkable weights write the tokens as their headers' text (textContent).
+        grid = page.get_by_role("grid", name="Attention weights · head 1")
+        headers = grid.get_by_role("columnheader").all_inner_texts()
+        headers += grid.get_by_role("rowheader").all_inner_texts()
+        assert {"img", "onerror", "script", "alert"} <= set(headers)
         assert_nothing_ran(page, events)
 
         # The head view lists the query tokens in a selectbox: text there too.

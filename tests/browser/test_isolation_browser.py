@@ -19,13 +19,19 @@ from tests.browser.helpers import EXCEPTION, wait_ready
 
 VIEWPORT = {"width": 1400, "height": 1800}
 # Every label a chart draws on an axis, in a legend or as a title (numeric axes arrive as
-# typed-array objects, not lists, and hold no words).
+# typed-array objects, not lists, and hold no words), and the headers and name of every
+# walkable matrix (inside its component's shadow root, which body.textContent misses).
 CHART_TEXT_JS = """() => {
     const labels = value => Array.isArray(value) ? value : [];
-    return Array.from(document.querySelectorAll('.js-plotly-plot')).flatMap(plot => [
+    const plots = Array.from(document.querySelectorAll('.js-plotly-plot')).flatMap(plot => [
         plot.layout.title && plot.layout.title.text,
         ...plot.data.flatMap(trace => [trace.name, ...labels(trace.x), ...labels(trace.y)]),
-    ].filter(value => value !== undefined && value !== null).map(String));
+    ]);
+    const grids = Array.from(document.querySelectorAll('*')).filter(e => e.shadowRoot)
+        .flatMap(e => Array.from(e.shadowRoot.querySelectorAll(
+            '[role=grid], [role=columnheader], [role=rowheader]')))
+        .map(e => e.getAttribute('role') === 'grid' ? e.getAttribute('aria-label') : e.textContent);
+    return [...plots, ...grids].filter(value => value !== undefined && value !== null).map(String);
 }"""
 # Which of the given words appear anywhere in the page's text (SVG text included).
 WORDS_ON_PAGE_JS = "words => words.filter(word => document.body.textContent.includes(word))"

@@ -124,7 +124,9 @@ def test_presentation_mode_draws_larger_text_with_fewer_decimals() -> None:
     at.session_state["present"] = True
     at.run()
     assert_no_exception(at)
-    spec = charts(at)["Attention weights · head 1"]
+    walkable = charts(at)["Attention weights · head 1"]["walkable"]
+    assert (walkable["font_px"], walkable["cell_px"], walkable["decimals"]) == (20, 40, 2)
+    spec = charts(at)["Attention weights · all heads"]
     assert spec["layout"]["font"]["size"] == 20
     assert ":.2f" in spec["data"][0]["hovertemplate"]
 
@@ -207,13 +209,11 @@ def test_masked_cells_are_nan_in_the_plot_and_weights_grid_shows_every_head() ->
 
 def test_small_masked_matrix_labels_masked_scores_minus_infinity_and_their_weights_zero() -> None:
     at = run_page(text="one two three", mask="causal", view="4 Weights")
-    scores = charts(at)["Masked scores · head 1"]["data"][-1]
-    assert scores["name"] == "masked"
-    assert scores["text"] == [["", "−∞", "−∞"], ["", "", "−∞"], ["", "", ""]]
-    weights = charts(at)["Attention weights · head 1"]["data"][-1]
-    assert weights["name"] == "masked"
-    assert weights["text"] == [["", "0", "0"], ["", "", "0"], ["", "", ""]]
-    assert "masked (0)" in weights["hovertemplate"]
+    forbidden = ~np.tril(np.ones((3, 3), dtype=bool))
+    for title, label in (("Masked scores · head 1", "−∞"), ("Attention weights · head 1", "0")):
+        spec = charts(at)[title]
+        assert spec["walkable"]["masked_label"] == label
+        np.testing.assert_array_equal(np.isnan(decode_array(spec["data"][0]["z"])), forbidden)
 
 
 def test_cross_attention_plots_first_sentence_queries_against_second_sentence_keys() -> None:

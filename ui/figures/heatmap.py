@@ -25,7 +25,7 @@ MASKED_LABEL = "−∞"
 MASKED_WEIGHT_LABEL = "0"
 
 
-def _colour_settings(kind: str, style: FigureStyle, z: np.ndarray) -> dict:
+def colour_settings(kind: str, style: FigureStyle, z: np.ndarray) -> dict:
     """Colour scale for a kind of matrix: sequential 0..1 for weights, diverging at 0 otherwise."""
     if kind == "weights":
         return {"colorscale": style.weights_scale, "zmin": 0.0, "zmax": 1.0}
@@ -164,7 +164,7 @@ def heatmap(
     if len(rows) != z.shape[0] or len(cols) != z.shape[1]:
         raise ValueError(f"labels {len(rows)}x{len(cols)} do not match matrix {z.shape}")
     small = z.size <= MAX_CELLS_WITH_TEXT
-    colours = _colour_settings(kind, style, z)
+    colours = colour_settings(kind, style, z)
     trace = {
         **_panel(z, rows, cols, title, _hover(row_title, col_title, style)),
         "colorbar": {"thickness": 12, "tickfont": {"size": style.tick_size}},
@@ -250,7 +250,7 @@ def heatmap_grid(
         vertical_spacing=0.08 if n_rows > 1 else 0.0,
     )
     hover = _hover(row_title, col_title, style)
-    colours = _colour_settings(kind, style, display_matrix(stack, None))
+    colours = colour_settings(kind, style, display_matrix(stack, None))
     rows, cols = build.as_text(row_labels), build.as_text(col_labels)
     traces = [
         {

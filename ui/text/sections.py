@@ -14,13 +14,18 @@ from ui.shared.stages import shape_caption, stage_title
 from ui.shared.tabs import Tab
 from ui.shared.url import BIND
 from ui.text.cache import axes, grid_figure, head_view_figure, heatmap_figure, matrix_of
+from ui.text.cell_view import WALKABLE, walkable_stage
 from ui.text.heads_off import heads_off_section
 from ui.text.stage_arrays import stage_code, stage_matrix
 from ui.text.state import PREFIX, TextState
 
 
 def show_stage(state: TextState, name: str, head: int | None = None, second: bool = False) -> None:
-    """One matrix beside its formula, shape and words (and numbers, if asked)."""
+    """One matrix beside its formula, shape and words (and numbers, if asked); one head's
+    attention matrices can be walked cell by cell (:mod:`ui.text.cell_view`)."""
+    if name in WALKABLE and head is not None and not second:
+        walkable_stage(state, name)
+        return
     stage = state.stages[name]
     matrix = matrix_of(state.run, name, head, second)
     rows, cols = axes(state.inputs, stage, matrix.shape, second)

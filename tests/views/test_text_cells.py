@@ -1,0 +1,100 @@
+"""The text page's walkable matrices (AppTest): mounted for one head's attention stages, and a
+selected cell shown with its computation beside the matrix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import attention_core as ac
+from attention_core.teaching.cell_computation import weight_cell
+from tests.plotly_specs import decode, walkable_matrices
+from ui.shared.safe import unescape_markdown
+from ui.text.cell_view import WALKABLE, cell_computation
+from ui.text.walkable_data import announcement
+
+PAGE = str(Path(__file__).resolve().parents[2] / "views" / "text.py")
+SENTENCE = "the animal was tired because it walked"
+
+
+def run_page(**params: str) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def shown_text(at: AppTest) -> list[str]:
+    return [unescape_markdown(block.value) for block in at.markdown]
+
+
+def test_the_weights_tab_walks_head_ones_scores_scaled_masked_and_weights() -> None:
+    at = run_page(text=SENTENCE, mask="causal", view="4 Weights")
+    assert not at.exception
+    titles = [spec["layout"]["title"]["text"] for spec in walkable_matrices(at)]
+    assert titles == [
+        "Raw scores QKᵀ · head 1",
+        "Scaled scores · head 1",
+        "Masked scores · head 1",
+        "Attention weights · head 1",
+    ]
+    run = ac.run_text_attention(ac.tokenize(SENTENCE).tokens, ac.AttentionConfig(mask="causal"))
+    weights = walkable_matrices(at)[-1]
+    expected = np.where(run.mask, run.trace.weights[0], np.nan).astype(np.float32)
+    np.testing.assert_array_equal(decode(weights["data"][0]["z"]), expected)
+    assert weights["walkable"]["rows"] == list(ac.tokenize(SENTENCE).labels)
+    assert "Select a cell of the matrix" in " ".join(c.value for c in at.caption)
+
+
+def test_the_output_tab_walks_head_ones_context() -> None:
+    at = run_page(text=SENTENCE, view="6 Output")
+    assert not at.exception
+    spec = next(s for s in walkable_matrices(at) if s["walkable"]["value_name"] == "context")
+    assert spec["walkable"]["col_title"] == "column"
+
+
+def test_a_selected_weight_is_announced_and_its_softmax_written_out() -> None:
+    at = run_page(text=SENTENCE, view="4 Weights")
+    at.session_state["walk_weights_head1"] = {"cell": {"row": 5, "col": 1}}
+    at.run()
+    assert not at.exception
+    run = ac.run_text_attention(ac.tokenize(SENTENCE).tokens, ac.AttentionConfig())
+    labels = ac.tokenize(SENTENCE).labels
+    z = run.trace.weights[0].astype(np.float32)
+    said = announcement(z, labels, labels, 5, 1)
+    assert said.startswith("query 'it', key 'animal': weight ")
+    text = shown_text(at)
+    assert said in text
+    for line in weight_cell(run.trace.masked[0], 5, 1).lines:
+        assert line in text
+
+
+def test_a_selection_outside_a_shorter_sentence_is_dropped() -> None:
+    at = run_page(text="one two", view="4 Weights")
+    at.session_state["walk_weights_head1"] = {"cell": {"row": 5, "col": 1}}
+    at.run()
+    assert not at.exception
+    assert "Select a cell of the matrix" in " ".join(c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("name", WALKABLE)
+def test_every_walkable_stage_explains_a_cell_with_the_matrix_entry(name: str) -> None:
+    config = ac.AttentionConfig(n_heads=2, mask="causal")
+    run = ac.run_text_attention(ac.tokenize(SENTENCE).tokens, config)
+    entry = getattr(run.trace, name)[1, 4, 2]  # head 2, row 5, column 3
+    computed = cell_computation(run, name, 1, (4, 2))
+    assert computed.value == pytest.approx(float(entry), rel=1e-9)
+    assert computed.lines
+
+
+def test_the_plotly_heatmap_is_sent_only_once_its_expander_is_opened() -> None:
+    at = run_page(text=SENTENCE, view="4 Weights")
+    titles = [chart.proto.spec for chart in at.get("plotly_chart")]
+    assert len(titles) == 1  # the all-heads grid; head 1's matrices are walkable
+    at.session_state["plotly_weights_head1"] = True
+    at.run()
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == 2

@@ -1,0 +1,156 @@
+"""What the walkable matrix (:mod:`ui.text.walkable_matrix`) is sent, and the words it says.
+
+The browser gets one small dict per matrix: the labels, the values as one base64 string of
+little-endian float32 (masked and infinite cells NaN, as the heatmap draws them: about
+5.3 bytes a cell, what a Plotly heatmap sends), the colour scale sampled to a few stops, and
+the one-sentence summary it reads on entering. Each cell's announcement is written in the
+browser as :func:`announcement` writes it here (tests/browser/test_walkable_matrix_browser.py
+compares the two), so 16 384 sentences are never sent.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from plotly.colors import get_colorscale, sample_colorscale, unlabel_rgb
+
+from ui.figures.heatmap import MASKED_LABEL, MASKED_WEIGHT_LABEL, colour_settings, display_matrix
+from ui.figures.style import NORMAL, FigureStyle
+
+SCALE_STOPS = 33  #: colour-scale samples sent; the browser interpolates between them
+MASKED_WORD = "masked"
+#: What one number of each stage is called in an announcement ("weight 0.42").
+VALUE_NAMES = {
+    "scores": "score",
+    "scaled": "scaled score",
+    "masked": "masked score",
+    "weights": "weight",
+    "context": "context",
+}
+
+
+def value_text(value: float, decimals: int) -> str:
+    """A cell's number as the grid shows and says it: fixed decimals, a true minus."""
+    return f"{value:.{decimals}f}".replace("-", "−")
+
+
+def row_rank(row: np.ndarray, column: int) -> str:
+    """Where cell ``column`` of ``row (C,)`` stands among the row's finite values, in words."""
+    finite = row[np.isfinite(row)]
+    value = row[column]
+    if len(finite) < 2:
+        return ""
+    if value == finite.max():
+        return "the largest in its row"
+    if value == finite.min():
+        return "the smallest in its row"
+    return f"number {int(np.sum(finite > value)) + 1} of {len(finite)} in its row"
+
+
+def announcement(
+    z: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    i: int,
+    j: int,
+    *,
+    row_title: str = "query",
+    col_title: str = "key",
+    value_name: str = "weight",
+    decimals: int = NORMAL.decimals,
+) -> str:
+    """What cell ``(i, j)`` of the displayed ``z (R, C)`` (float32, NaN = masked) says, e.g.
+    ``query 'it', key 'animal': weight 0.4200, the largest in its row``."""
+    where = f"{row_title} '{row_labels[i]}', {col_title} '{col_labels[j]}'"
+    value = float(z[i, j])
+    if not np.isfinite(value):
+        return f"{where}: {MASKED_WORD}"
+    rank = row_rank(z[i], j)
+    return f"{where}: {value_name} {value_text(value, decimals)}" + (f", {rank}" if rank else "")
+
+
+def summary(
+    z: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    title: str,
+    row_title: str = "query",
+    col_title: str = "key",
+    decimals: int = NORMAL.decimals,
+) -> str:
+    """The one sentence read on entering the matrix: its size, its range and where its
+    largest value is, and how many cells are masked."""
+    rows, cols = z.shape
+    size = f"{title}: {rows} {row_title} rows by {cols} {col_title} columns"
+    finite = np.isfinite(z)
+    if not finite.any():
+        return f"{size}, every cell masked."
+    i, j = np.unravel_index(int(np.nanargmax(np.where(finite, z, -np.inf))), z.shape)
+    low, high = value_text(float(np.nanmin(z)), decimals), value_text(float(z[i, j]), decimals)
+    sentence = (
+        f"{size}, values from {low} to {high}; the largest at {row_title} "
+        f"'{row_labels[i]}', {col_title} '{col_labels[j]}'"
+    )
+    masked = int(np.sum(~finite))
+    return sentence + (f"; {masked} cells masked." if masked else ".")
+
+
+def scale_stops(name: str) -> list[list[Any]]:
+    """``[[position, [r, g, b]], ...]``: the named Plotly colour scale at :data:`SCALE_STOPS`."""
+    positions = np.linspace(0.0, 1.0, SCALE_STOPS).tolist()
+    colours = sample_colorscale(get_colorscale(name), positions, colortype="rgb")
+    return [
+        [round(p, 4), [round(c) for c in unlabel_rgb(colour)]]
+        for p, colour in zip(positions, colours, strict=True)
+    ]
+
+
+def matrix_data(
+    matrix: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    title: str,
+    kind: str = "weights",
+    value_name: str = "weight",
+    row_title: str = "query",
+    col_title: str = "key",
+    mask: np.ndarray | None = None,
+    style: FigureStyle = NORMAL,
+    selected: tuple[int, int] | None = None,
+) -> dict[str, Any]:
+    """Everything the browser needs to draw and walk ``matrix (R, C)``; ``mask (R, C)`` bool,
+    True = allowed (other cells are NaN, read "masked"). Labels stay plain strings: the
+    browser writes them with ``textContent``, never as markup."""
+    z = display_matrix(matrix, mask)  # (R, C) float32, NaN where masked
+    if len(row_labels) != z.shape[0] or len(col_labels) != z.shape[1]:
+        raise ValueError(f"labels {len(row_labels)}x{len(col_labels)} do not match {z.shape}")
+    colours = colour_settings(kind, style, z)
+    values = base64.b64encode(z.astype("<f4").tobytes()).decode("ascii")
+    words = {"row_title": row_title, "col_title": col_title, "decimals": style.decimals}
+    data: dict[str, Any] = {
+        "title": title,
+        "rows": [str(label) for label in row_labels],
+        "cols": [str(label) for label in col_labels],
+        "values": values,
+        "value_name": value_name,
+        "scale": scale_stops(colours["colorscale"]),
+        "zmin": colours["zmin"],
+        "zmax": colours["zmax"],
+        "masked_colour": style.masked_colour,
+        # Written on a small matrix's masked cells, as the heatmap labels them.
+        "masked_label": MASKED_WEIGHT_LABEL if kind == "weights" else MASKED_LABEL,
+        "cell_px": style.cell_px,
+        "font_px": style.font_size,
+        "summary": summary(z, row_labels, col_labels, title=title, **words),
+        **words,
+    }
+    # Names this matrix, so the browser keeps the focused cell across reruns of the same one.
+    data["id"] = hashlib.blake2b(repr(data).encode(), digest_size=8).hexdigest()
+    data["selected"] = list(selected) if selected is not None else None
+    return data

@@ -1,0 +1,92 @@
+"""A matrix you can walk: the heatmap drawn as a WAI-ARIA grid, walked in the browser.
+
+A Streamlit custom component (components v2: inline HTML, CSS and JS, no iframe, no
+network). The JS (``walkable_matrix.js``) draws every cell on one canvas and keeps a window
+of 16 × 16 cells around the focused one in the DOM as the grid's rows and cells, so a
+128 × 128 matrix stays light. One tab stop; arrows, Home/End, Ctrl+Home/End and
+PageUp/PageDown move in the browser without a rerun. Enter, Space or a click selects a
+cell: only then is ``(row, column)`` sent back, and :func:`walkable_matrix` returns it.
+What the browser is sent is built in :mod:`ui.text.walkable_data`.
+
+It lives with the text page, its one user so far; it moves to ``ui/shared/`` with the
+second page that mounts it (tests/test_layout.py: shared folders hold what two pages use).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from ui.figures.style import NORMAL, FigureStyle
+from ui.text.walkable_data import matrix_data
+
+HERE = Path(__file__).parent
+#: The component, registered once per process (a page script reruns; this module doesn't).
+WALKABLE_MATRIX = st.components.v2.component(
+    "walkable_matrix",
+    html='<div class="wm"></div>',
+    css=(HERE / "walkable_matrix.css").read_text(encoding="utf-8"),
+    js=(HERE / "walkable_matrix.js").read_text(encoding="utf-8"),
+)
+
+
+def selected_cell(state: object) -> tuple[int, int] | None:
+    """The ``{"row": i, "col": j}`` the browser sent, as ``(i, j)``; None before a selection."""
+    if not isinstance(state, dict):
+        return None
+    row, col = state.get("row"), state.get("col")
+    if isinstance(row, int) and isinstance(col, int):
+        return row, col
+    return None
+
+
+def walkable_matrix(
+    matrix: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    key: str,
+    title: str,
+    kind: str = "weights",
+    value_name: str = "weight",
+    row_title: str = "query",
+    col_title: str = "key",
+    mask: np.ndarray | None = None,
+    style: FigureStyle = NORMAL,
+) -> tuple[int, int] | None:
+    """Show ``matrix (R, C)`` as a walkable heatmap; the cell last selected, or None.
+
+    ``key`` must be unique on the page: the selection is kept in Session State under it.
+    A selection outside the matrix (the sentence got shorter) counts as none.
+    """
+    shape = np.shape(matrix)
+    chosen = _inside(selected_cell(dict(st.session_state.get(key) or {}).get("cell")), shape)
+    data = matrix_data(
+        matrix,
+        row_labels,
+        col_labels,
+        title=title,
+        kind=kind,
+        value_name=value_name,
+        row_title=row_title,
+        col_title=col_title,
+        mask=mask,
+        style=style,
+        selected=chosen,
+    )
+    result = WALKABLE_MATRIX(key=key, data=data, default={"cell": None}, on_cell_change=_rerun)
+    return _inside(selected_cell(result.get("cell")), shape)
+
+
+def _rerun() -> None:
+    """A selection reruns the page (a callback makes ``cell`` a value that triggers one)."""
+
+
+def _inside(cell: tuple[int, int] | None, shape: tuple[int, ...]) -> tuple[int, int] | None:
+    """``cell`` if it lies in a matrix of ``shape``; else None (the sentence got shorter)."""
+    if cell is None or cell[0] >= shape[0] or cell[1] >= shape[1]:
+        return None
+    return cell
