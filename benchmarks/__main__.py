@@ -3,6 +3,7 @@
     make bench                     # all of them: BENCHMARKS.md and benchmarks/results.json
     python -m benchmarks core_vs_torch bytes_per_cell   # a selection: benchmarks/last_run.md
     python -m benchmarks --render  # BENCHMARKS.md again from benchmarks/results.json
+    python -m benchmarks --add class_lesson   # measure some, add them to results.json, render
 
 Each benchmark runs in its own process (so thread settings and imports don't
 leak between them) and prints JSON results; this collects them into a
@@ -59,6 +60,8 @@ def main(selected: list[str]) -> None:
         report.DOCUMENT.write_text(report.render(run, BENCHMARKS))
         print(f"wrote {report.DOCUMENT.name} from {report.RESULTS.name}")
         return
+    adding = selected[:1] == ["--add"]
+    selected = selected[1:] if adding else selected
     names = selected or list(BENCHMARKS)
     load_at_start = report.load_average()
     rows: dict[str, list[dict]] = {}
@@ -70,10 +73,15 @@ def main(selected: list[str]) -> None:
     table = report.table(rows, tuple(names))
     report.LAST_RUN.write_text(table + "\n")
     print("\n" + table)
-    if not selected:
-        run = report.one_run(rows, (load_at_start, report.load_average()))
-        report.save(run)
-        report.DOCUMENT.write_text(report.render(run, BENCHMARKS))
+    load = (load_at_start, report.load_average())
+    if adding:  # beside the last full run, which the header names with these
+        run = report.add_later(report.read_results(), rows, load)
+    elif not selected:
+        run = report.one_run(rows, load)
+    else:
+        return
+    report.save(run)
+    report.DOCUMENT.write_text(report.render(run, BENCHMARKS))
 
 
 if __name__ == "__main__":

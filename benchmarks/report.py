@@ -102,12 +102,35 @@ def header(run: dict) -> str:
         f"Python {versions['python']}, torch {versions['torch']}, NumPy {versions['numpy']}."
     )
     note = f" {run['note']}" if run.get("note") else ""  # what the figures cannot show
+    note += "".join(f" {later_text(later)}" for later in run.get("later", []))
     if run.get("source", ONE_RUN) == ONE_RUN:
         return f"Measured in one run of `make bench` on {run['date']} on {where}{note}"
     return (
         f"**Not one run: {run['source']}.** Measured {run['date']} on {where} "
         "The next full `make bench` replaces them with one run."
     )
+
+
+def later_text(later: dict) -> str:
+    """The header's words for benchmarks measured after the run and added to it (``--add``)."""
+    names = ", ".join(later["names"])
+    load = later.get("load")
+    load_text = f", load average {load[0]} at the start and {load[1]} at the end" if load else ""
+    note = f" {later['note']}" if later.get("note") else ""
+    return (
+        f"Not in that run: {names}, measured on {later['date']} at commit {later['commit']}"
+        f"{load_text} (`python -m benchmarks --add`).{note}"
+    )
+
+
+def add_later(run: dict, rows: dict[str, list[dict]], load: tuple[float, float]) -> dict:
+    """``run`` with ``rows`` (benchmarks measured now) in place of its own for those names,
+    and a record of when, so the header says which figures came later."""
+    now = this_machine()
+    later = {"names": list(rows), "date": now["date"], "commit": now["commit"], "load": list(load)}
+    kept = [old for old in run.get("later", []) if not set(old["names"]) <= set(rows)]
+    benchmarks = run["benchmarks"] | {name: _json_safe(found) for name, found in rows.items()}
+    return run | {"benchmarks": benchmarks, "later": [*kept, later]}
 
 
 def render(run: dict, order: tuple[str, ...]) -> str:
@@ -123,7 +146,9 @@ def render(run: dict, order: tuple[str, ...]) -> str:
                 "Written by `make bench` (`python -m benchmarks`, about 70 minutes) from "
                 "benchmarks/results.json; `python -m benchmarks --render` writes it again from "
                 "that file. A run of some benchmarks (`python -m benchmarks rerun_cost "
-                "pretrained`) writes only benchmarks/last_run.md. History is in git.",
+                "pretrained`) writes only benchmarks/last_run.md; `python -m benchmarks --add "
+                "class_lesson` also puts its rows in results.json beside the full run's, and "
+                "the line below says so. History is in git.",
                 header(run),
                 "## Results",
                 table(run["benchmarks"], order),

@@ -141,3 +141,23 @@ def test_a_full_run_writes_the_results_and_the_document(monkeypatch, tmp_path) -
     report.DOCUMENT.unlink()
     bench_main.main(["--render"])
     assert report.DOCUMENT.read_text() == report.render(run, BENCHMARKS)
+
+
+def test_benchmarks_added_later_replace_their_rows_and_the_header_says_when(
+    monkeypatch, tmp_path
+) -> None:
+    _paths(monkeypatch, tmp_path)
+    report.save(_run())
+    later = MACHINE | {"date": "2026-12-02 09:00 UTC", "commit": "def5678"}
+    monkeypatch.setattr(report, "this_machine", lambda: later)
+    bench_main.main(["--add", "training"])
+    run = report.read_results()
+    assert run["benchmarks"]["training"] == [_row("training figure", 1.0, 2.0)]
+    assert run["benchmarks"]["core_vs_torch"] == _run()["benchmarks"]["core_vs_torch"]
+    assert run["date"] == MACHINE["date"] and run["commit"] == MACHINE["commit"]
+    line = report.header(run)
+    assert line.startswith("Measured in one run of `make bench` on 2026-12-01 10:00 UTC")
+    assert "Not in that run: training, measured on 2026-12-02 09:00 UTC at commit def5678" in line
+    assert report.DOCUMENT.read_text() == report.render(run, BENCHMARKS)
+    bench_main.main(["--add", "training"])  # measured again: one record of it, the newest
+    assert len(report.read_results()["later"]) == 1
