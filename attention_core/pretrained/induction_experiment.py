@@ -43,6 +43,13 @@ def copying_accuracy(ranks: np.ndarray, n: int) -> float:
     return float(np.mean(ranks[-(n - 1) :] == 1))
 
 
+def sentence_similarity(intact: np.ndarray, ablated: np.ndarray) -> float:
+    r"""An encoder's sentence embeddings compared: the cosine of the mean-pooled last outputs,
+    :math:`\cos(\bar h, \bar h')` with :math:`\bar h = \tfrac1T \sum_t h_t`; ``(T, d)`` each."""
+    mean, other = intact.mean(axis=0), ablated.mean(axis=0)  # (d,)
+    return float(mean @ other / (np.linalg.norm(mean) * np.linalg.norm(other)))
+
+
 def top_heads(scores: np.ndarray, k: int) -> tuple[Head, ...]:
     """The ``k`` heads of highest score ``(L, H)``, best first (ties: lower layer, head)."""
     return tuple((layer, head) for layer, head, _ in strongest(scores, k))

@@ -124,7 +124,7 @@ def pass_lock() -> threading.Lock:
     return threading.Lock()
 
 
-def _one_at_a_time(compute: Callable[[], SlimTrace]) -> SlimTrace:
+def one_at_a_time(compute: Callable[[], Value]) -> Value:
     with pass_lock():
         return compute()
 
@@ -136,21 +136,26 @@ def traces() -> ByteBoundedCache[SlimTrace | BlockTrace]:
     return ByteBoundedCache(TRACE_CACHE_BYTES, lambda trace: trace.nbytes)
 
 
+@st.cache_resource(max_entries=2, show_spinner=False)
+def copy_run(key: str, folder: str | None) -> SlimTrace:
+    """The intact pass of the heads-that-copy test input (:data:`COPY_LENGTH` random tokens
+    twice, seeded), once per server: its weights score the heads, its guesses count copying
+    (``ui.pretrained.ablation_runs``)."""
+    page_model = PageModel(key, folder)
+    ids = circuits.repeated_sequence(
+        np.random.default_rng(COPY_SEED),
+        page_model.info.vocab_size,
+        COPY_LENGTH,
+        avoid=page_model.special_ids(),
+        bos=page_model.bos_id(),
+    )
+    return one_at_a_time(lambda: slim_forward(page_model.checkpoint.model, ids))
+
+
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _copying(key: str, folder: str | None) -> dict[str, np.ndarray]:
     """The heads-that-copy scores of a model, once per server (one forward pass)."""
-    page_model = PageModel(key, folder)
-    info = page_model.info
-    bos = page_model.bos_id()
-    ids = circuits.repeated_sequence(
-        np.random.default_rng(COPY_SEED),
-        info.vocab_size,
-        COPY_LENGTH,
-        avoid=page_model.special_ids(),
-        bos=bos,
-    )
-    run = _one_at_a_time(lambda: slim_forward(page_model.checkpoint.model, ids))
-    return circuits.detect_heads(run.weights, COPY_LENGTH)
+    return circuits.detect_heads(copy_run(key, folder).weights, COPY_LENGTH)
 
 
 @dataclass(frozen=True)
@@ -195,7 +200,7 @@ class PageModel:
 
         key = (self.key, *_input_key(encoded.ids, type_ids))
         # The bundled encoder's pass is small: only the larger decoders' queue (pass_lock).
-        return traces().get(key, compute if self.bundled else lambda: _one_at_a_time(compute))
+        return traces().get(key, compute if self.bundled else lambda: one_at_a_time(compute))
 
     def steps(self, trace: SlimTrace, layer: int) -> BlockTrace:
         """Layer ``layer``'s every step, recomputed from its kept input (drawn and asked about
