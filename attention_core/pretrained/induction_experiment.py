@@ -24,10 +24,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from attention_core.maths.ablation import Ablation, AblationKind
-from attention_core.pretrained.circuits import strongest
+from attention_core.pretrained.circuits import repeated_sequence, strongest
 from attention_core.pretrained.slim import SlimTrace, ablated_pass
 from attention_core.pretrained.trace import Model
 
+COPY_SEED = 0  #: the seed of the test input's random tokens: every student sees the same
+COPY_LENGTH = 40  #: random tokens in each copy of the test input
 SIZES = (1, 3, 10)  #: how many heads are turned off at each step of the experiment
 #: Seeds of the random draws of the control, averaged: three draws of each size.
 RANDOM_SEEDS = (0, 1, 2)
@@ -35,6 +37,14 @@ RANDOM_SEEDS = (0, 1, 2)
 CANDIDATES = 4
 
 Head = tuple[int, int]  #: (layer, head), counted from 0
+
+
+def copy_test_ids(vocab_size: int, special_ids: Sequence[int], bos: int | None) -> np.ndarray:
+    """The test input of "Heads that copy" and of this experiment: :data:`COPY_LENGTH` random
+    ids of seed :data:`COPY_SEED` (no special token), twice, after ``bos`` if the model's texts
+    start with one: ``(2n,)`` or ``(2n + 1,)``."""
+    rng = np.random.default_rng(COPY_SEED)
+    return repeated_sequence(rng, vocab_size, COPY_LENGTH, avoid=special_ids, bos=bos)
 
 
 def copying_accuracy(ranks: np.ndarray, n: int) -> float:

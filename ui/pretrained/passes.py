@@ -35,6 +35,7 @@ import streamlit as st
 from attention_core.pretrained import bert, circuits, loading
 from attention_core.pretrained.checkpoint import FAMILIES, Checkpoint, load_checkpoint
 from attention_core.pretrained.head_split import head_score_split
+from attention_core.pretrained.induction_experiment import COPY_LENGTH, copy_test_ids
 from attention_core.pretrained.slim import SlimTrace, layer_steps, slim_forward
 from attention_core.pretrained.token_text import KEY, style_of
 from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTokens
@@ -92,8 +93,6 @@ class ByteBoundedCache(Generic[Value]):
 # sentences, within the page's 150 MB budget beside the 90 MB model.
 TRACE_CACHE_BYTES = 40 * 1024 * 1024
 MODELS_HELD = 1  #: checkpoints other than the bundled one kept loaded at once per server
-COPY_SEED = 0
-COPY_LENGTH = 40  #: random tokens in each copy of the heads-that-copy test input
 
 Encoding = loading.Encoded | ModelTokens
 
@@ -142,13 +141,7 @@ def copy_run(key: str, folder: str | None) -> SlimTrace:
     twice, seeded), once per server: its weights score the heads, its guesses count copying
     (``ui.pretrained.ablation_runs``)."""
     page_model = PageModel(key, folder)
-    ids = circuits.repeated_sequence(
-        np.random.default_rng(COPY_SEED),
-        page_model.info.vocab_size,
-        COPY_LENGTH,
-        avoid=page_model.special_ids(),
-        bos=page_model.bos_id(),
-    )
+    ids = copy_test_ids(page_model.info.vocab_size, page_model.special_ids(), page_model.bos_id())
     return one_at_a_time(lambda: slim_forward(page_model.checkpoint.model, ids))
 
 
