@@ -12,7 +12,7 @@ positions where the model's first guess is the real next token:
 second copy's first token follows the first copy's last and cannot be guessed, so it is left
 out). The experiment turns off the ``k`` heads of highest induction score, ``k`` in
 :data:`SIZES`, and, as a control, ``k`` heads drawn at random, for each seed of
-:data:`RANDOM_SEEDS`, from the heads outside the top :data:`SIZES`\[-1]: if the induction
+:data:`RANDOM_SEEDS`, from the heads outside the top ``max(k)``: if the induction
 heads carry copying, the first should fall much further than the second.
 """
 
@@ -65,10 +65,16 @@ def top_heads(scores: np.ndarray, k: int) -> tuple[Head, ...]:
     return tuple((layer, head) for layer, head, _ in strongest(scores, k))
 
 
-def random_heads(scores: np.ndarray, seed: int) -> tuple[Head, ...]:
-    """Every head outside the top ``SIZES[-1]`` in a random order of ``seed``: the first ``k``
+def sizes_for(n_heads: int) -> tuple[int, ...]:
+    """The sizes of :data:`SIZES` a model of ``n_heads`` heads in all can be tested at: the top
+    ``k`` and ``k`` other heads must fit (``2k <= n_heads``); all three for SmolLM2's 270."""
+    return tuple(size for size in SIZES if 2 * size <= n_heads)
+
+
+def random_heads(scores: np.ndarray, seed: int, top: int = SIZES[-1]) -> tuple[Head, ...]:
+    """Every head outside the ``top`` strongest in a random order of ``seed``: the first ``k``
     are the control for the top ``k`` (nested, like the top ``k``)."""
-    excluded = set(top_heads(scores, SIZES[-1]))
+    excluded = set(top_heads(scores, top))
     n_layers, n_heads = scores.shape
     every = [(layer, head) for layer in range(n_layers) for head in range(n_heads)]
     others = [pair for pair in every if pair not in excluded]
@@ -104,12 +110,14 @@ def induction_experiment(
     scores: np.ndarray,
     intact: float,
     kind: AblationKind = "zero",
-    sizes: Sequence[int] = SIZES,
+    sizes: Sequence[int] | None = None,
 ) -> Experiment:
     """The experiment on a model: ``accuracy(ablation)`` runs it with those heads off (on the
     repeated sequence), ``scores (L, H)`` its induction scores, ``intact`` its accuracy with
-    every head on. ``1 + len(sizes) * (1 + len(RANDOM_SEEDS))`` passes in all."""
-    draws = [random_heads(scores, seed) for seed in RANDOM_SEEDS]
+    every head on; ``sizes`` by default those the model fits (:func:`sizes_for`).
+    ``1 + len(sizes) * (1 + len(RANDOM_SEEDS))`` passes in all."""
+    sizes = sizes_for(scores.size) if sizes is None else sizes
+    draws = [random_heads(scores, seed, max(sizes)) for seed in RANDOM_SEEDS]
     rows = []
     for size in sizes:
         top = top_heads(scores, size)

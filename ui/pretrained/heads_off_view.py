@@ -122,8 +122,8 @@ def heads_off_tab(state: PretrainedState) -> None:
     if not info.causal:
         show_info(
             f"{info.name} is an encoder: it has no next-token head, so there are no guesses to "
-            "compare and no copying accuracy to measure, and the induction experiment below the "
-            "decoders' tab does not apply. Choose a decoder (GPT-2 or Llama family) under Model "
+            "compare and no copying accuracy to measure, so the induction experiment does not "
+            "apply. Choose a decoder (GPT-2 or Llama family) under Model "
             "for it. What turning heads off changes here is the sentence's embedding."
         )
         if ablation is not None:

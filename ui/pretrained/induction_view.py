@@ -16,6 +16,7 @@ from ui.pretrained.passes import COPY_LENGTH
 from ui.pretrained.state import PretrainedState
 from ui.shared.heads_off import head_label
 from ui.shared.matrix_view import chart
+from ui.shared.safe import show_info
 
 SEEDS = ", ".join(map(str, RANDOM_SEEDS))
 
@@ -70,14 +71,18 @@ def experiment_words(found: Experiment) -> str:
 
 def experiment_section(state: PretrainedState) -> None:
     st.subheader("The induction experiment")
-    st.markdown(
-        'Turn off the heads with the highest induction score ("Heads that copy"), one, three, '
-        "then ten, and measure the copying accuracy: the share of the second copy's "
-        f"{COPY_LENGTH - 1} predictable tokens the model guesses first. As a control, turn off "
-        "as many heads drawn at random from the others (not among the top 10), with seeds "
-        f"{SEEDS}, and average the three draws. Heads are zeroed."
-    )
     found = experiment(state.model)
+    if not found.rows:
+        show_info("This model has too few heads to turn some off and keep as many as a control.")
+        return
+    sizes = ", ".join(str(row.size) for row in found.rows)
+    st.markdown(
+        f'Turn off the heads with the highest induction score ("Heads that copy"): {sizes} of '
+        "them, and measure the copying accuracy: the share of the second copy's "
+        f"{COPY_LENGTH - 1} predictable tokens the model guesses first. As a control, turn off "
+        f"as many heads drawn at random from the others (not among the top {found.rows[-1].size})"
+        f", with seeds {SEEDS}, and average the {len(RANDOM_SEEDS)} draws. Heads are zeroed."
+    )
     labels, values, induction = bars_of(found)
     chart(
         experiment_bars(labels, values, induction, state.style),

@@ -20,6 +20,7 @@ from attention_core.pretrained.induction_experiment import (
     induction_experiment,
     random_heads,
     single_head_drops,
+    sizes_for,
     top_heads,
 )
 from attention_core.pretrained.slim import (
@@ -110,10 +111,16 @@ def test_the_experiment_turns_off_the_top_heads_and_nested_random_draws() -> Non
     assert first.top == ((2, 1),) and first.top_accuracy == 0.95
     assert second.top_accuracy == 0.85 and second.random_accuracies == (0.85,) * 3
     assert len(calls) == 2 * (1 + len(RANDOM_SEEDS))
-    draws = [random_heads(scores, seed) for seed in RANDOM_SEEDS]
-    assert all(not set(draw) & set(top_heads(scores, SIZES[-1])) for draw in draws)
+    draws = [random_heads(scores, seed, 3) for seed in RANDOM_SEEDS]
+    assert all(not set(draw) & set(top_heads(scores, 3)) for draw in draws)
     assert calls[1].heads == frozenset(draws[0][:1])
-    assert random_heads(scores, 0) == draws[0]  # the same seed, the same heads
+    assert random_heads(scores, 0, 3) == draws[0]  # the same seed, the same heads
+
+
+def test_a_small_model_is_tested_at_the_sizes_it_fits() -> None:
+    assert sizes_for(270) == SIZES == (1, 3, 10)
+    assert sizes_for(12) == (1, 3)  # the tiny Llama: 3 layers x 4 heads
+    assert sizes_for(1) == ()
 
 
 def test_single_head_drops_try_the_top_candidates_alone() -> None:
