@@ -58,11 +58,12 @@ METHOD = (
     "a fresh process on two threads: the page's ablated pass, which reuses the cached intact "
     "pass below the first ablated layer, against an intact `slim_forward` at 128 tokens, "
     "alternated, 7 pairs, median per-pair ratio, with a head of layer 1 off (the worst case: "
-    "every layer runs again; target at most 1.5x); and the induction experiment on the page's "
-    "repeated sequence (40 random tokens of seed 0, twice): the copying accuracy (the share of "
-    "the second copy's 39 predictable tokens guessed first) with every head on, with the top "
-    "1, 3 and 10 heads by induction score zeroed, and with as many heads zeroed at random from "
-    "the others (seeds 0, 1, 2; the mean)."
+    "every layer runs again; target at most 1.5x; the CPU time's ratio, less moved by other "
+    "jobs on a shared machine, and the top 10 induction heads' in the details); and the "
+    "induction experiment on the page's repeated sequence (40 random tokens of seed 0, "
+    "twice): the copying accuracy (the share of the second copy's 39 predictable tokens "
+    "guessed first) with every head on, with the top 1, 3 and 10 heads by induction score "
+    "zeroed, and with as many heads zeroed at random from the others (seeds 0, 1, 2; the mean)."
 )
 
 ROOT = Path(__file__).resolve().parent.parent
