@@ -23,7 +23,7 @@ import numpy as np
 
 from attention_core.maths.ablation import Ablation
 from attention_core.pretrained import predictions
-from attention_core.pretrained.decoder import layer_inputs, layer_mask
+from attention_core.pretrained.decoder import layer_mask
 from attention_core.pretrained.trace import BlockTrace, Model, block_trace
 
 
@@ -61,15 +61,75 @@ def slim_forward(
     """The forward pass of checked ``ids (T,)``, one layer held at a time: ``SlimTrace``;
     ``type_ids (T,)``: the sentence of each token of a pair (BERT), None for one text;
     ``ablation``: the heads turned off (checked by the caller), None: all on."""
-    _, token_rows, position_rows = model.embed(ids, type_ids)
+    x, token_rows, position_rows = model.embed(ids, type_ids)
     info, length = model.info, len(ids)
     # Filled layer by layer: a list of layers stacked at the end would hold both for a moment.
     weights = np.empty((info.n_layers, info.n_heads, length, length), np.float32)
     inputs = np.empty((info.n_layers, length, info.d_model), np.float32)
-    for layer, (x, steps) in enumerate(layer_inputs(model, ids, type_ids, ablation)):
-        weights[layer], inputs[layer] = steps.heads.weights, x
-        last = steps.output
-    _, logits = model.finish(last)
+    return _run_from(
+        model, ids, type_ids, ablation, 0, x, weights, inputs, token_rows, position_rows
+    )
+
+
+def first_ablated_layer(ablation: Ablation | None) -> int | None:
+    """The lowest layer with a head off (counted from 0); None when every head is on."""
+    return min((layer for layer, _ in ablation.heads), default=None) if ablation else None
+
+
+def forward_from(model: Model, intact: SlimTrace, layer: int, ablation: Ablation) -> SlimTrace:
+    r"""``slim_forward(model, intact.ids, intact.type_ids, ablation)``, bit for bit, computing
+    only layers ``layer .. L-1``: every layer below ``layer`` has all its heads on, so its
+    weights and the residual stream entering ``layer``, :math:`x_\ell` ``(T, d)``, are the intact
+    pass's, reused from ``intact`` (an intact pass of the same input)."""
+    first = first_ablated_layer(ablation)
+    if intact.ablation is not None or (first is not None and first < layer):
+        raise ValueError("forward_from reuses an intact pass below the first ablated layer.")
+    weights = np.empty_like(intact.weights)  # (L, H, T, T), the first `layer` copied
+    inputs = np.empty_like(intact.inputs)  # (L, T, d)
+    weights[:layer], inputs[:layer] = intact.weights[:layer], intact.inputs[:layer]
+    return _run_from(
+        model,
+        intact.ids,
+        intact.type_ids,
+        ablation,
+        layer,
+        intact.inputs[layer],
+        weights,
+        inputs,
+        intact.token_embeddings,
+        intact.position_embeddings,
+    )
+
+
+def ablated_pass(model: Model, intact: SlimTrace, ablation: Ablation | None) -> SlimTrace:
+    """The pass of ``intact``'s input with ``ablation``'s heads off, from its first ablated
+    layer on (:func:`forward_from`); ``intact`` itself when every head is on."""
+    first = first_ablated_layer(ablation)
+    if ablation is None or first is None:
+        return intact
+    return forward_from(model, intact, first, ablation)
+
+
+def _run_from(
+    model: Model,
+    ids: np.ndarray,
+    type_ids: np.ndarray | None,
+    ablation: Ablation | None,
+    first: int,
+    x: np.ndarray,
+    weights: np.ndarray,
+    inputs: np.ndarray,
+    token_rows: np.ndarray | None,
+    position_rows: np.ndarray | None,
+) -> SlimTrace:
+    """Layers ``first .. L-1`` from their input ``x (T, d)``, filling ``weights (L, H, T, T)``
+    and ``inputs (L, T, d)`` from ``first`` on, then the final norm and the predictions."""
+    mask = layer_mask(model, len(ids))
+    for index in range(first, model.info.n_layers):
+        steps = model.block(x, model.layers[index], mask, ablation, index)
+        weights[index], inputs[index] = steps.heads.weights, x
+        x = steps.output
+    _, logits = model.finish(x)
     guesses: tuple[np.ndarray | None, ...] = (None,) * 4
     if logits is not None:
         guesses = predictions.next_token_summary(logits, ids)
@@ -79,8 +139,8 @@ def slim_forward(
         type_ids=type_ids,
         weights=weights,  # (L, H, T, T)
         inputs=inputs,  # (L, T, d)
-        final_output=last,
-        mask=layer_mask(model, len(ids)),
+        final_output=x,
+        mask=mask,
         token_embeddings=token_rows,
         position_embeddings=position_rows,
         top_ids=guesses[0],

@@ -38,6 +38,7 @@ PAGE_QUESTIONS: Final = MappingProxyType(
             "doubling",
             "next-token",
             "strongest-head",
+            "ablation-copying",
         ),
     }
 )

@@ -63,3 +63,34 @@ def strongest_head_question(scores: np.ndarray, kind: str) -> Question:
         correct=tuple(tied),
         explanation=f"The highest {kind} scores: {quotes}.",
     )
+
+
+def ablation_copying_question(
+    drops: Sequence[tuple[tuple[int, int], float]], intact: float, model: str
+) -> Question:
+    r"""Which head, turned off alone, breaks copying the most? :math:`\arg\max_h
+    (\text{acc} - \text{acc}_{-h})` over the offered heads.
+
+    ``drops``: each offered head ``(layer, head)`` (counted from 0) and how much the copying
+    accuracy on the repeated sequence falls with it zeroed alone
+    (:func:`attention_core.pretrained.induction_experiment.single_head_drops`); ``intact`` the
+    accuracy with every head on; ``model`` names the model (the question's id). Every head
+    within :data:`TIE` of the largest drop is right.
+    """
+    names = [f"layer {layer + 1} · head {head + 1}" for (layer, head), _ in drops]
+    values = [float(drop) for _, drop in drops]
+    largest = max(values)
+    tied = [name for name, value in zip(names, values, strict=True) if largest - value <= TIE]
+    order = view_rng("ablation-copying", model, tuple(names)).permutation(len(names))
+    quotes = ", ".join(
+        f"{name} off {number(intact - value)}" for name, value in zip(names, values, strict=True)
+    )
+    return Question(
+        id=f"ablation-copying/{slug(model)}",
+        prompt="Which head, when turned off, breaks copying the most (the copying accuracy on "
+        "the repeated sequence falls furthest)?",
+        kind=CHOICE,
+        choices=tuple(names[i] for i in order),
+        correct=tuple(tied),
+        explanation=f"Copying accuracy with every head on {number(intact)}; {quotes}.",
+    )

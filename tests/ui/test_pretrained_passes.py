@@ -22,7 +22,7 @@ def test_decoder_passes_started_together_run_one_after_another() -> None:
 
     results: list[str] = []
     threads = [
-        threading.Thread(target=lambda: results.append(passes._one_at_a_time(a_pass)))
+        threading.Thread(target=lambda: results.append(passes.one_at_a_time(a_pass)))
         for _ in range(4)
     ]
     for thread in threads:

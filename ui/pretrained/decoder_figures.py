@@ -85,3 +85,29 @@ def shares_alt(shares: Mapping[str, float], head: str) -> str:
     ordered = sorted(shares.items(), key=lambda item: -item[1])
     parts = "; ".join(f"{label} {value:.0%}" for label, value in ordered)
     return f"Bar chart of where {head}'s scores come from: {parts}."
+
+
+def experiment_bars(
+    labels: Sequence[str],
+    accuracies: Sequence[float],
+    induction: Sequence[bool],
+    style: FigureStyle,
+) -> go.Figure:
+    """Copying accuracy with every head on and with heads off: one bar per run, the runs with
+    the strongest induction heads off hatched (``induction``) and named so in their label."""
+    return _bars(
+        labels,
+        accuracies,
+        induction,
+        title="Copying accuracy on the repeated sequence, heads turned off",
+        axis_title="copying accuracy (share of the second copy guessed first)",
+        style=style,
+    )
+
+
+def experiment_alt(labels: Sequence[str], accuracies: Sequence[float]) -> str:
+    """The experiment's bar chart in a sentence, from the same numbers."""
+    parts = "; ".join(
+        f"{label} {value:.3f}" for label, value in zip(labels, accuracies, strict=True)
+    )
+    return f"Bar chart of the copying accuracy on the repeated sequence: {parts}."

@@ -35,6 +35,7 @@ import streamlit as st
 from attention_core.pretrained import bert, circuits, loading
 from attention_core.pretrained.checkpoint import FAMILIES, Checkpoint, load_checkpoint
 from attention_core.pretrained.head_split import head_score_split
+from attention_core.pretrained.induction_experiment import COPY_LENGTH, copy_test_ids
 from attention_core.pretrained.slim import SlimTrace, layer_steps, slim_forward
 from attention_core.pretrained.token_text import KEY, style_of
 from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTokens
@@ -92,8 +93,6 @@ class ByteBoundedCache(Generic[Value]):
 # sentences, within the page's 150 MB budget beside the 90 MB model.
 TRACE_CACHE_BYTES = 40 * 1024 * 1024
 MODELS_HELD = 1  #: checkpoints other than the bundled one kept loaded at once per server
-COPY_SEED = 0
-COPY_LENGTH = 40  #: random tokens in each copy of the heads-that-copy test input
 
 Encoding = loading.Encoded | ModelTokens
 
@@ -124,7 +123,7 @@ def pass_lock() -> threading.Lock:
     return threading.Lock()
 
 
-def _one_at_a_time(compute: Callable[[], SlimTrace]) -> SlimTrace:
+def one_at_a_time(compute: Callable[[], Value]) -> Value:
     with pass_lock():
         return compute()
 
@@ -136,21 +135,20 @@ def traces() -> ByteBoundedCache[SlimTrace | BlockTrace]:
     return ByteBoundedCache(TRACE_CACHE_BYTES, lambda trace: trace.nbytes)
 
 
+@st.cache_resource(max_entries=2, show_spinner=False)
+def copy_run(key: str, folder: str | None) -> SlimTrace:
+    """The intact pass of the heads-that-copy test input (:data:`COPY_LENGTH` random tokens
+    twice, seeded), once per server: its weights score the heads, its guesses count copying
+    (``ui.pretrained.ablation_runs``)."""
+    page_model = PageModel(key, folder)
+    ids = copy_test_ids(page_model.info.vocab_size, page_model.special_ids(), page_model.bos_id())
+    return one_at_a_time(lambda: slim_forward(page_model.checkpoint.model, ids))
+
+
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _copying(key: str, folder: str | None) -> dict[str, np.ndarray]:
     """The heads-that-copy scores of a model, once per server (one forward pass)."""
-    page_model = PageModel(key, folder)
-    info = page_model.info
-    bos = page_model.bos_id()
-    ids = circuits.repeated_sequence(
-        np.random.default_rng(COPY_SEED),
-        info.vocab_size,
-        COPY_LENGTH,
-        avoid=page_model.special_ids(),
-        bos=bos,
-    )
-    run = _one_at_a_time(lambda: slim_forward(page_model.checkpoint.model, ids))
-    return circuits.detect_heads(run.weights, COPY_LENGTH)
+    return circuits.detect_heads(copy_run(key, folder).weights, COPY_LENGTH)
 
 
 @dataclass(frozen=True)
@@ -195,7 +193,7 @@ class PageModel:
 
         key = (self.key, *_input_key(encoded.ids, type_ids))
         # The bundled encoder's pass is small: only the larger decoders' queue (pass_lock).
-        return traces().get(key, compute if self.bundled else lambda: _one_at_a_time(compute))
+        return traces().get(key, compute if self.bundled else lambda: one_at_a_time(compute))
 
     def steps(self, trace: SlimTrace, layer: int) -> BlockTrace:
         """Layer ``layer``'s every step, recomputed from its kept input (drawn and asked about

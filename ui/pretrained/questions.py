@@ -1,5 +1,6 @@
 """ "Check yourself" on the pretrained page: the chosen head and query, every head's measures, and
-for a decoder its next-token guess and its strongest induction head.
+for a decoder its next-token guess, its strongest induction head and the head whose ablation
+breaks copying most.
 
 The previous-token question compares heads by Clark et al.'s measure (the mean
 weight on the previous token, as in the head table); the others read the chosen
@@ -15,8 +16,13 @@ from attention_core.teaching.attention_questions import (
     weight_question,
 )
 from attention_core.teaching.head_questions import head_name, previous_token_head_question
-from attention_core.teaching.model_questions import next_token_question, strongest_head_question
+from attention_core.teaching.model_questions import (
+    ablation_copying_question,
+    next_token_question,
+    strongest_head_question,
+)
 from attention_core.teaching.questions import Question
+from ui.pretrained.ablation_runs import intact_copying, single_drops
 from ui.pretrained.state import PretrainedState
 from ui.shared.check_yourself import check_yourself
 
@@ -46,7 +52,8 @@ def questions(state: PretrainedState) -> list[Question]:
 
 
 def decoder_questions(state: PretrainedState) -> list[Question]:
-    """A decoder's own: its first guess after the query token, and its strongest induction head."""
+    """A decoder's own: its first guess after the query token, its strongest induction head, and
+    which top induction head turned off alone breaks copying most (a few passes, cached)."""
     if not state.model.info.causal:
         return []  # an encoder has no next-token head
     trace = state.trace
@@ -57,4 +64,7 @@ def decoder_questions(state: PretrainedState) -> list[Question]:
     return [
         next_token_question(names, trace.top_probs[state.query], after, state.query),
         strongest_head_question(state.model.copying_scores()["induction"], "induction"),
+        ablation_copying_question(
+            single_drops(state.model), intact_copying(state.model), state.model.key
+        ),
     ]

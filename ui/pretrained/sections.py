@@ -19,6 +19,7 @@ from ui.pretrained.cache import head_view_drawn, rollout_drawn, stage_figures
 from ui.pretrained.copying import copying_tab
 from ui.pretrained.decoder_guided import decoder_guided_section
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
+from ui.pretrained.heads_off_view import heads_off_tab
 from ui.pretrained.model_view import model_view_tab
 from ui.pretrained.next_token import next_token_tab
 from ui.pretrained.stage_table import WHOLE_LAYER, stage_matrix
@@ -187,4 +188,5 @@ TABS: tuple[Tab[PretrainedState], ...] = (
     Tab("Next token", next_token_tab),
     Tab("Heads that copy", copying_tab),
     Tab("Why a head attends", why_attends_tab),
+    Tab("Turn heads off", heads_off_tab),
 )

@@ -50,6 +50,8 @@ URL_KEYS = (
     "preset",
     "numbers",
     "detector",
+    "off",  # the heads turned off (ui.pretrained.heads_off_view) and how
+    "off_kind",
 )
 #: The keys whose refused link values are named in a warning.
 CHECKED_KEYS = tuple(key for key in URL_KEYS if key not in SENTENCE_KEYS)

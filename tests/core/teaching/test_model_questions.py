@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_core.teaching.model_questions import next_token_question, strongest_head_question
+from attention_core.teaching.model_questions import (
+    ablation_copying_question,
+    next_token_question,
+    strongest_head_question,
+)
 from attention_core.teaching.questions import check
 
 
@@ -33,3 +37,23 @@ def test_the_strongest_head_is_named_by_layer_and_head() -> None:
     assert len(question.choices) == 4
     assert question.prompt == "Which head has the highest induction score?"
     assert check(question, "layer 3 · head 2").correct
+
+
+def test_the_head_whose_ablation_drops_copying_most_is_the_answer() -> None:
+    drops = (((18, 6), 6 / 39), ((17, 3), 5 / 39), ((17, 4), 0.0), ((18, 7), 3 / 39))
+    question = ablation_copying_question(drops, 28 / 39, "SmolLM2-135M-Instruct")
+    assert question.id == "ablation-copying/SmolLM2135MInstruct"
+    assert question.correct == ("layer 19 · head 7",)
+    assert sorted(question.choices) == sorted(
+        ["layer 19 · head 7", "layer 18 · head 4", "layer 18 · head 5", "layer 19 · head 8"]
+    )
+    assert check(question, "layer 19 · head 7").correct
+    assert not check(question, "layer 18 · head 4").correct
+    assert "every head on 0.718" in question.explanation
+    assert "layer 19 · head 7 off 0.564" in question.explanation
+
+
+def test_equal_drops_all_count() -> None:
+    drops = (((0, 0), 0.25), ((0, 1), 0.25), ((1, 0), 0.0))
+    question = ablation_copying_question(drops, 0.5, "m")
+    assert set(question.correct) == {"layer 1 · head 1", "layer 1 · head 2"}
