@@ -42,6 +42,7 @@ BENCHMARKS = (
     "classic_series",  # 17. the time-series model on sunspots, Nile, CO₂: level, change, the fix
     "class_lesson",  # 18. a class of 100 follows the course step by step and answers
     "learning_heads_off",  # 19. the learning page's heads off: each head alone, per shipped seed
+    "real_heads_off",  # 20. the real SmolLM2 with heads off: cost, the induction experiment
 )
 
 

@@ -38,7 +38,6 @@ from typing import Any
 
 from benchmarks.common import Result, emit, interleaved_ratio
 from benchmarks.decoders import memory, reset_peak
-from benchmarks.real_heads_off import heads_off_results
 from hosting.models.packaged import SMOLLM2_INSTRUCT, installed
 from hosting.settings import packaged_dir
 
@@ -54,16 +53,7 @@ METHOD = (
     "against transformers' eager pass reading the same file, alternated in one process on two "
     "threads each, 7 pairs per length; the median per-pair ratio (target at most 2x at 128 "
     "tokens). Last, reading the file's header with this app's reader and with `gguf`'s "
-    "`GGUFReader`, each in a fresh process. Heads turned off (benchmarks/real_heads_off.py), in "
-    "a fresh process on two threads: the page's ablated pass, which reuses the cached intact "
-    "pass below the first ablated layer, against an intact `slim_forward` at 128 tokens, "
-    "alternated, 7 pairs, median per-pair ratio, with a head of layer 1 off (the worst case: "
-    "every layer runs again; target at most 1.5x; the CPU time's ratio, less moved by other "
-    "jobs on a shared machine, and the top 10 induction heads' in the details); and the "
-    "induction experiment on the page's repeated sequence (40 random tokens of seed 0, "
-    "twice): the copying accuracy (the share of the second copy's 39 predictable tokens "
-    "guessed first) with every head on, with the top 1, 3 and 10 heads by induction score "
-    "zeroed, and with as many heads zeroed at random from the others (seeds 0, 1, 2; the mean)."
+    "`GGUFReader`, each in a fresh process. Heads turned off: benchmark real_heads_off."
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -251,18 +241,10 @@ def reader_results() -> list[Result]:
     ]
 
 
-def heads_off_here(variant: str) -> dict[str, Any]:
-    """In a fresh process: the ablated pass's cost and the induction experiment."""
-    from benchmarks.real_heads_off import figures_here
-
-    return figures_here(load(model_file(), variant))
-
-
 HERE = {
     "--memory": memory_here,
     "--timing": timing_here,
     "--reader": reader_here,
-    "--heads-off": heads_off_here,
 }
 
 
@@ -271,8 +253,7 @@ def main() -> None:
         print(json.dumps(HERE[sys.argv[1]](sys.argv[2])))
         return
     model_file()
-    heads_off = heads_off_results(_fresh("heads-off", "repacked"))
-    emit([r for variant in VARIANTS for r in results(variant)] + reader_results() + heads_off)
+    emit([r for variant in VARIANTS for r in results(variant)] + reader_results())
 
 
 if __name__ == "__main__":
