@@ -37,3 +37,26 @@ def as_shown(text: str) -> re.Pattern[str]:
     """``text`` as the page shows user text: with invisible word joiners where the app's
     escaping put them, to keep addresses and icon codes inert (ui.shared.safe)."""
     return re.compile("\u2060?".join(map(re.escape, text)))
+
+
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]  #: WCAG 2.2 AA
+CHART = "[data-testid='stPlotlyChart']"
+
+
+def no_axe_violations(page: Page) -> None:
+    """axe-core (bundled with axe-playwright-python, no network) finds no WCAG 2.2 AA
+    violation on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(
+        page,
+        options={"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]},
+    )
+    assert results.violations_count == 0, results.generate_report()
+
+
+def chart_labels(page: Page) -> list[str]:
+    """Each Plotly chart's text alternative (its figure's aria-label), in page order."""
+    return page.locator(CHART).evaluate_all(
+        "charts => charts.map(c => (c.closest('[role=figure]') || c).getAttribute('aria-label'))"
+    )

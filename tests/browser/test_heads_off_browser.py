@@ -8,14 +8,11 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import EXCEPTION, wait_ready
+from tests.browser.helpers import EXCEPTION, chart_labels, no_axe_violations, wait_ready
 
-WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 VIEWPORT = {"width": 1400, "height": 2400}
-CHART = "[data-testid='stPlotlyChart']"
 
 
 def focus_name(page: Page) -> str:
@@ -45,14 +42,8 @@ def turn_off_by_keyboard(page: Page, picker: str, head: str) -> None:
 
 
 def no_violations_and_every_chart_described(page: Page) -> None:
-    results = Axe().run(
-        page,
-        options={"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]},
-    )
-    assert results.violations_count == 0, results.generate_report()
-    labels = page.locator(CHART).evaluate_all(
-        "charts => charts.map(c => (c.closest('[role=figure]') || c).getAttribute('aria-label'))"
-    )
+    no_axe_violations(page)
+    labels = chart_labels(page)
     assert all(label and label.strip() for label in labels), labels
 
 

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import re
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
+from tests.browser.helpers import EXCEPTION, no_axe_violations, screenshot, wait_ready
 
-WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 SWEEP = "Held-out accuracy lost with each head alone off"
 
 
@@ -42,11 +40,7 @@ def test_heads_off_section_passes_axe_and_is_reached_by_keyboard(page: Page, app
     page.wait_for_timeout(1000)  # let Plotly draw before the scan
     wait_ready(page)
     expect(page.locator(EXCEPTION)).to_have_count(0)
-    results = Axe().run(
-        page,
-        options={"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]},
-    )
-    assert results.violations_count == 0, results.generate_report()
+    no_axe_violations(page)
     sweep = page.locator("[data-testid='stPlotlyChart']").filter(
         has=page.locator(".gtitle", has_text=SWEEP)
     )

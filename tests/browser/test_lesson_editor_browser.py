@@ -10,13 +10,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from attention_core.teaching.lesson import read_lesson
-from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
+from tests.browser.helpers import EXCEPTION, no_axe_violations, screenshot, wait_ready
 
-WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 VIEWPORT = {"width": 1400, "height": 1600}
 PHONE = {"width": 390, "height": 844}
 #: The first view opens at its link; the next two are reached through the navigation.
@@ -59,14 +57,6 @@ def write_three_views(page: Page, app_url: str) -> None:
     expect(page.locator(".st-key-lessons_download button").first).to_be_visible()
 
 
-def no_axe_violation(page: Page) -> None:
-    results = Axe().run(
-        page,
-        options={"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]},
-    )
-    assert results.violations_count == 0, results.generate_report()
-
-
 def test_a_lesson_of_three_views_is_exported_imported_elsewhere_and_played(
     browser: Browser, app_url: str, tmp_path: Path
 ) -> None:
@@ -107,11 +97,11 @@ def test_the_lessons_page_with_a_draft_of_three_steps_passes_axe_and_fits_a_phon
     page.set_viewport_size(VIEWPORT)
     write_three_views(page, app_url)
     expect(page.locator(EXCEPTION)).to_have_count(0)
-    no_axe_violation(page)
+    no_axe_violations(page)
     screenshot(page, "lesson_editor")
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(500)
-    no_axe_violation(page)
+    no_axe_violations(page)
     overflow = page.evaluate(
         "() => [...document.querySelectorAll('[data-testid=stMain] *')]"
         ".filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)"

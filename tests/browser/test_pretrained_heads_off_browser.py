@@ -9,12 +9,11 @@ import re
 from urllib.parse import urlencode
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import wait_ready
+from tests.browser.helpers import chart_labels, no_axe_violations, wait_ready
 from tests.browser.test_accessibility_browser import _tab_to
-from tests.browser.test_pretrained_decoder_browser import CHART, VIEWPORT, WCAG_TAGS, no_exception
+from tests.browser.test_pretrained_decoder_browser import VIEWPORT, no_exception
 from tests.real.model_file import real_decoder_file
 
 MODEL = "SmolLM2-135M-Instruct"
@@ -40,14 +39,8 @@ def test_heads_off_in_a_link_draw_the_experiment_accessibly(page: Page, app_url:
     expect(page.get_by_text("Turned off (zero): L18 H4, L19 H7.")).to_be_visible()
     page.wait_for_timeout(1000)  # let Plotly draw before the scan
     no_exception(page)
-    results = Axe().run(
-        page,
-        options={"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]},
-    )
-    assert results.violations_count == 0, results.generate_report()
-    labels = page.locator(CHART).evaluate_all(
-        "charts => charts.map(c => (c.closest('[role=figure]') || c).getAttribute('aria-label'))"
-    )
+    no_axe_violations(page)
+    labels = chart_labels(page)
     assert any(label and "copying accuracy on the repeated sequence" in label for label in labels)
 
 

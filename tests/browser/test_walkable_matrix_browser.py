@@ -5,19 +5,16 @@ text, each cell's coordinates and value), axe-core, and the longest sentence's l
 from __future__ import annotations
 
 import re
-import shutil
 from urllib.parse import urlencode
 
 import numpy as np
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
 import attention_core as ac
 from attention_core.boundary.limits import MAX_TOKENS
-from tests.browser.helpers import ARTIFACTS, EXCEPTION, ROOT, as_shown, wait_ready
+from tests.browser.helpers import ARTIFACTS, EXCEPTION, as_shown, no_axe_violations, wait_ready
 from ui.text.walkable_data import announcement
 
-WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 SENTENCE = "The animal didn't cross the street because it was too tired."
 WEIGHTS_GRID = "Attention weights · head 1"
 # The focused element inside the component's shadow root: its name and grid coordinates.
@@ -122,10 +119,8 @@ def test_a_keyboard_walks_the_weights_and_each_cell_says_what_python_says(
     stage = page.get_by_test_id("stHorizontalBlock").filter(has=grid)
     stage.scroll_into_view_if_needed()
     ARTIFACTS.mkdir(exist_ok=True)
-    stage.screenshot(path=str(ARTIFACTS / "walkable-matrix.png"))
-    shutil.copy(ARTIFACTS / "walkable-matrix.png", ROOT / "docs" / "walkable-matrix.png")
-    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG_TAGS}})
-    assert results.violations_count == 0, results.generate_report()
+    stage.screenshot(path=str(ARTIFACTS / "walkable-matrix.png"))  # for docs/accessibility.md
+    no_axe_violations(page)
 
 
 def test_a_click_selects_a_cell_and_the_computation_follows(page: Page, app_url: str) -> None:
@@ -176,5 +171,4 @@ def test_presentation_mode_writes_numbers_on_a_small_matrix_readably(
     expect(cells.nth(1)).to_have_accessible_name("query 'one', key 'two': masked")
     scores = page.get_by_role("grid", name="Masked scores · head 1")
     assert scores.get_by_role("gridcell").nth(2).inner_text() == "−∞"
-    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG_TAGS}})
-    assert results.violations_count == 0, results.generate_report()
+    no_axe_violations(page)
