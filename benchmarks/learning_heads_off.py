@@ -23,6 +23,7 @@ from benchmarks.common import Result, emit
 from ui.shared.heads_off import head_label
 
 #: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
+DETAILS_SHOWN = True  #: BENCHMARKS.md shows the per-seed table of each row
 METHOD = (
     "For the runs shipped with the app (each task's defaults, seeds 0–29, no training), the "
     "held-out token accuracy (512 fixed held-out sequences) of the NumPy forward pass with "

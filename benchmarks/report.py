@@ -31,18 +31,42 @@ TABLE_HEAD = (
 )
 
 
-def method(name: str) -> str:
-    """The ``METHOD`` paragraph of benchmarks/<name>.py, or "" when it has none."""
+def _constant(name: str, constant: str) -> object:
+    """The value of a plain ``constant = ...`` in benchmarks/<name>.py (read, not imported:
+    a benchmark's imports are heavy), or None."""
     tree = ast.parse((ROOT / "benchmarks" / f"{name}.py").read_text())
     for node in tree.body:
         if (
             isinstance(node, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id == "METHOD" for t in node.targets)
+            and any(isinstance(t, ast.Name) and t.id == constant for t in node.targets)
             and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, str)
         ):
-            return " ".join(node.value.value.split())
-    return ""
+            return node.value.value
+    return None
+
+
+def method(name: str) -> str:
+    """The ``METHOD`` paragraph of benchmarks/<name>.py, or "" when it has none."""
+    text = _constant(name, "METHOD")
+    return " ".join(text.split()) if isinstance(text, str) else ""
+
+
+def _cell(value: object) -> str:
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def details_tables(run: dict, order: tuple[str, ...]) -> list[str]:
+    """A table of each row's details, for the benchmarks that ask for it
+    (``DETAILS_SHOWN = True``: a per-seed table, say)."""
+    tables = []
+    for number, name in enumerate(order, start=1):
+        if _constant(name, "DETAILS_SHOWN") is not True:
+            continue
+        for row in run["benchmarks"].get(name, []):
+            lines = [f"**{number}. {name}: {_cell(row['name'])}**", "", "| | |", "|---|---|"]
+            lines += [f"| {_cell(key)} | {_cell(value)} |" for key, value in row["details"].items()]
+            tables.append("\n".join(lines))
+    return tables
 
 
 def _number(value: float) -> str:
@@ -152,6 +176,7 @@ def render(run: dict, order: tuple[str, ...]) -> str:
                 header(run),
                 "## Results",
                 table(run["benchmarks"], order),
+                *(["## Details", *tables] if (tables := details_tables(run, order)) else []),
                 "## How each is measured",
                 "Every figure is a ratio of two things measured side by side in the same run "
                 "(median, with min–max over the repeats), a count, or a budget or peak measured "

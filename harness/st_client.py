@@ -49,7 +49,8 @@ class LostRunError(Exception):
 
 @dataclass
 class Run:
-    """What one script run sent: widget ids by key, chart specs by key, exceptions."""
+    """What one script run sent: widget ids by key, chart specs by key (a walkable matrix's
+    data too), exceptions."""
 
     widget_ids: dict[str, str] = field(default_factory=dict)
     charts: dict[str, str] = field(default_factory=dict)
@@ -343,6 +344,8 @@ def _record(run: Run, element) -> None:
         run.exceptions.append(f"{body.type}: {body.message}")
     elif kind == "plotly_chart":
         run.charts[_user_key(element_id)] = body.spec
+    elif kind == "bidi_component":  # a walkable matrix (ui/text/walkable_matrix.py): its data
+        run.charts[_user_key(element_id)] = body.json
     elif element_id:
         run.widget_ids[_user_key(element_id)] = element_id
 

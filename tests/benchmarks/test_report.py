@@ -161,3 +161,17 @@ def test_benchmarks_added_later_replace_their_rows_and_the_header_says_when(
     assert report.DOCUMENT.read_text() == report.render(run, BENCHMARKS)
     bench_main.main(["--add", "training"])  # measured again: one record of it, the newest
     assert len(report.read_results()["later"]) == 1
+
+
+def test_a_benchmark_that_shows_its_details_gets_a_table_of_them(monkeypatch) -> None:
+    run = _run()
+    run["benchmarks"]["training"][1]["details"] = {"seed 0": "kept", "seed 1": "not | kept"}
+    shown = {("training", "DETAILS_SHOWN"): True}
+    monkeypatch.setattr(report, "_constant", lambda name, constant: shown.get((name, constant)))
+    text = report.render(run, ("core_vs_torch", "training"))
+    details = text.split("## Details", 1)[1].split("## How each is measured", 1)[0]
+    assert "**2. training: enough seeds**" in details
+    assert "| seed 0 | kept |" in details and "| seed 1 | not \\| kept |" in details
+    assert "core_vs_torch" not in details  # only the benchmarks that ask for it
+    shown.clear()
+    assert "## Details" not in report.render(run, ("core_vs_torch", "training"))
