@@ -31,7 +31,7 @@ def chart_specs(at: AppTest) -> list[str]:
 
 
 def matrix_components(at: AppTest) -> list[tuple[int, int]]:
-    """``(bytes, cells)`` of each walkable matrix (ui/text/walkable_matrix.py) on the page:
+    """``(bytes, cells)`` of each walkable matrix (ui/shared/walkable_matrix.py) on the page:
     the whole component message (its data, and the JS and CSS each mount carries)."""
     sizes = []
     for element in at.get("bidi_component"):

@@ -1,6 +1,6 @@
 """Reading the plotly figures a page sent, as AppTest sees them.
 
-A walkable matrix (ui/text/walkable_matrix.py) draws a heatmap too: :func:`figures` reads
+A walkable matrix (ui/shared/walkable_matrix.py) draws a heatmap too: :func:`figures` reads
 it as a one-trace heatmap spec (its title, labels and the float32 values the browser
 decodes), so a test of what a page plots covers both.
 """
@@ -18,6 +18,11 @@ def figures(at: AppTest) -> list[dict]:
     """Every plotly chart of the run, as its JSON spec, then every walkable matrix."""
     plotly = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
     return plotly + walkable_matrices(at)
+
+
+def charts(at: AppTest) -> list:
+    """Every chart element of the run: plotly charts, then walkable matrices."""
+    return [*at.get("plotly_chart"), *at.get("bidi_component")]
 
 
 def walkable_matrices(at: AppTest) -> list[dict]:

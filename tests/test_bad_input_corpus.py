@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.plotly_specs import charts
 from ui.figures.build import read_text
 from ui.shared.safe import unescape_markdown
 
@@ -534,7 +535,7 @@ def test_nonsense_link_values_are_named_in_a_warning_and_the_page_still_works(
     assert warning in warnings_shown(at)
     assert_markup_only_as_text(at)
     if page != "home":
-        assert at.get("plotly_chart")
+        assert charts(at)
 
 
 # Streamlit 1.67 parses an integer number_input's link value as a float and calls int() on
@@ -596,7 +597,7 @@ def test_unknown_and_repeated_link_parameters_leave_a_working_page(
     assert warnings_shown(at) == []
     if key is not None:
         assert at.session_state[key] == value
-        assert at.get("plotly_chart")
+        assert charts(at)
 
 
 def test_empty_link_value_for_a_required_choice_falls_back_to_its_default() -> None:

@@ -112,7 +112,7 @@ def test_weights_grid_names_the_strongest_link_the_core_computes(page: Page, app
         f"{weights[row, col]:.4f}; the largest at query '{labels[row]}', key '{labels[col]}'"
     )
     open_view(page, app_url + "/text?" + urlencode({"view": "4 Weights"}))
-    # Head 1's weights are a walkable grid (ui/text/walkable_matrix.py): its description says.
+    # Head 1's weights are a walkable grid (ui/shared/walkable_matrix.py): its description says.
     grid = page.get_by_role("grid", name="Attention weights · head 1")
     expect(grid).to_have_accessible_description(re.compile(re.escape(strongest)))
 

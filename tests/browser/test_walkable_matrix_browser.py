@@ -13,7 +13,7 @@ from playwright.sync_api import Locator, Page, expect
 import attention_core as ac
 from attention_core.boundary.limits import MAX_TOKENS
 from tests.browser.helpers import ARTIFACTS, EXCEPTION, as_shown, no_axe_violations, wait_ready
-from ui.text.walkable_data import announcement
+from ui.shared.walkable_data import announcement
 
 SENTENCE = "The animal didn't cross the street because it was too tired."
 WEIGHTS_GRID = "Attention weights · head 1"

@@ -10,7 +10,7 @@ import pytest
 
 from attention_core.boundary.limits import MAX_TOKENS
 from ui.figures.style import NORMAL, PRESENTATION
-from ui.text.walkable_data import SCALE_STOPS, announcement, matrix_data, row_rank, summary
+from ui.shared.walkable_data import SCALE_STOPS, announcement, matrix_data, row_rank, summary
 
 WEIGHTS = np.array(
     [

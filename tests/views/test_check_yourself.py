@@ -8,6 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
+from tests.plotly_specs import charts
 from ui.shared.safe import escape_markdown, unescape_markdown
 
 VIEWS = Path(__file__).resolve().parents[2] / "views"
@@ -63,7 +64,7 @@ def test_text_page_checks_the_strongest_key_and_hides_its_chart_until_checked() 
     assert not at.exception
     choice = question_widget(at, "select", "Which key does “it” attend to most")
     assert any("Answer first" in caption.value for caption in at.caption)
-    charts_before = len(at.get("plotly_chart"))
+    charts_before = len(charts(at))
     outcomes = {}
     for option in choice.options:
         choice = question_widget(at, "select", "Which key does “it” attend to most")
@@ -77,11 +78,11 @@ def test_text_page_checks_the_strongest_key_and_hides_its_chart_until_checked() 
     for option, verdict in outcomes.items():
         if option not in right:
             assert verdict.startswith("Not quite. The answer is")
-    assert len(at.get("plotly_chart")) == charts_before + 1  # the weights, revealed
+    assert len(charts(at)) == charts_before + 1  # the weights, revealed
     choice = question_widget(at, "select", "Which key does “it” attend to most")
     choice.set_value(choice.options[0]).run()  # a new answer, not yet checked
     assert not [v for v in verdicts(at) if "“it”'s row" in v]
-    assert len(at.get("plotly_chart")) == charts_before + 1  # once revealed, it stays
+    assert len(charts(at)) == charts_before + 1  # once revealed, it stays
 
 
 def test_text_page_number_question_says_wrong_then_right() -> None:

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core.maths import attention
 from attention_core.pretrained import bert, head_measures, loading, rollout
-from tests.plotly_specs import decode, figure_titled
+from tests.plotly_specs import charts, decode, figure_titled
 from tests.views.expanders import CODE, open_expanders
 from tests.views.pretrained_pages import PAGE, page
 from ui.pretrained import passes
@@ -224,7 +224,7 @@ def test_weights_that_fail_the_hash_check_stop_the_page_with_a_message(monkeypat
         at = page()
         shown = [unescape_markdown(error.value) for error in at.error]  # unescaped
         assert shown[0].startswith("model.safetensors is not the official all-MiniLM-L6-v2")
-        assert not at.get("plotly_chart")
+        assert not charts(at)
     finally:
         st.cache_resource.clear()
 

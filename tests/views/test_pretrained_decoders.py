@@ -27,7 +27,7 @@ from attention_core.pretrained.head_split import head_score_split
 from attention_core.pretrained.slim import layer_steps, slim_forward
 from tests.core.pretrained.test_families import CONFIGS
 from tests.core.pretrained.tiny_checkpoints import save_model
-from tests.plotly_specs import decode, figure_titled, figures
+from tests.plotly_specs import charts, decode, figure_titled, figures
 from tests.views.pretrained_pages import PAGE, fresh_model_menu, markdown, page, unescaped
 
 TEXT = "w1 w2 w3 w4 w5 w1 w2 w3 w4"
@@ -113,7 +113,7 @@ def test_next_token_ranks_are_the_models(models_dir: Path) -> None:
     table = at.dataframe[0].value
     assert list(table["its rank"].dropna().astype(int)) == list(ranks)
     assert "median rank" in markdown(at) and "After “w4” (position 3" in unescaped(markdown(at))
-    assert at.get("plotly_chart")  # the query's guesses as a bar chart
+    assert charts(at)  # the query's guesses as a bar chart
 
 
 def test_an_encoder_says_it_has_no_next_token() -> None:

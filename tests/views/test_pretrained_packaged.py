@@ -17,6 +17,7 @@ from tests.core.pretrained.gguf_files import write_gguf
 from tests.core.pretrained.gguf_tiny_models import tiny_checkpoint
 from tests.hosting.models.fake_index import Index, serving
 from tests.hosting.models.test_packaged import wheel_of
+from tests.plotly_specs import charts
 from tests.views.pretrained_pages import fresh_model_menu, markdown, page, unescaped
 from ui.pretrained import models
 
@@ -90,4 +91,4 @@ def test_a_file_that_is_not_the_pinned_one_is_refused_before_it_runs(
     fresh_model_menu()
     at = page(model=KEY, text="hello world")
     assert any("is not the pinned" in error.value for error in at.error)
-    assert not at.get("plotly_chart")
+    assert not charts(at)

@@ -72,7 +72,7 @@ def test_default_page_runs_every_tab_without_exceptions(tab: str) -> None:
     assert_no_exception(at)
     assert not at.error
     assert at.title[0].value == "Text attention"
-    assert at.get("plotly_chart"), f"tab {tab} drew no chart"
+    assert charts(at), f"tab {tab} drew no chart"
 
 
 OPTION_CASES = [
@@ -104,7 +104,7 @@ def test_every_option_runs_without_exceptions_or_errors(params: dict[str, str]) 
     assert_no_exception(at)
     assert not at.error, [error.value for error in at.error]
     assert not at.warning, [warning.value for warning in at.warning]  # every value was accepted
-    assert at.get("plotly_chart")
+    assert charts(at)
 
 
 def test_numbers_toggle_shows_rounded_tables_of_every_matrix() -> None:
@@ -316,7 +316,7 @@ def test_empty_text_shows_an_error_and_no_views(text: str) -> None:
     at.text_area(key="text").set_value(text).run()
     assert_no_exception(at)
     assert "type at least one word" in shown(at.error[0])
-    assert not at.get("plotly_chart")
+    assert not charts(at)
 
 
 @pytest.mark.parametrize(
@@ -397,14 +397,14 @@ def test_nonsense_link_values_warn_and_fall_back_to_defaults(key: str, value: st
     at = run_page(**{key: value})
     assert_no_exception(at)
     assert any(f"{key}={value}" in shown(warning) for warning in at.warning)
-    assert at.get("plotly_chart")
+    assert charts(at)
 
 
 def test_one_hot_narrower_than_the_vocabulary_explains_what_to_change() -> None:
     at = run_page(text=SENTENCE, embedding="onehot", d_model="4", heads="2")
     assert_no_exception(at)
     assert "Raise d_model" in shown(at.error[0])
-    assert not at.get("plotly_chart")
+    assert not charts(at)
 
 
 def test_empty_second_sentence_in_cross_attention_shows_an_error() -> None:
@@ -476,7 +476,7 @@ def test_a_bad_view_setting_in_the_link_is_named_in_a_warning(
     at = run_page(**params)
     assert_no_exception(at)
     assert any(named in shown(warning) for warning in at.warning)
-    assert at.get("plotly_chart")
+    assert charts(at)
 
 
 def bound_widget_keys(at: AppTest) -> set[str]:

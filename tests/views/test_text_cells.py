@@ -13,8 +13,8 @@ import attention_core as ac
 from attention_core.teaching.cell_computation import weight_cell
 from tests.plotly_specs import decode, walkable_matrices
 from ui.shared.safe import unescape_markdown
+from ui.shared.walkable_data import announcement
 from ui.text.cell_view import WALKABLE, cell_computation
-from ui.text.walkable_data import announcement
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "text.py")
 SENTENCE = "the animal was tired because it walked"
@@ -58,7 +58,7 @@ def test_the_output_tab_walks_head_ones_context() -> None:
 
 def test_a_selected_weight_is_announced_and_its_softmax_written_out() -> None:
     at = run_page(text=SENTENCE, view="4 Weights")
-    at.session_state["walk_weights_head1"] = {"cell": {"row": 5, "col": 1}}
+    at.session_state["walk_chart_weights_head1"] = {"cell": {"row": 5, "col": 1}}
     at.run()
     assert not at.exception
     run = ac.run_text_attention(ac.tokenize(SENTENCE).tokens, ac.AttentionConfig())
@@ -74,7 +74,7 @@ def test_a_selected_weight_is_announced_and_its_softmax_written_out() -> None:
 
 def test_a_selection_outside_a_shorter_sentence_is_dropped() -> None:
     at = run_page(text="one two", view="4 Weights")
-    at.session_state["walk_weights_head1"] = {"cell": {"row": 5, "col": 1}}
+    at.session_state["walk_chart_weights_head1"] = {"cell": {"row": 5, "col": 1}}
     at.run()
     assert not at.exception
     assert "Select a cell of the matrix" in " ".join(c.value for c in at.caption)
@@ -94,7 +94,7 @@ def test_the_plotly_heatmap_is_sent_only_once_its_expander_is_opened() -> None:
     at = run_page(text=SENTENCE, view="4 Weights")
     titles = [chart.proto.spec for chart in at.get("plotly_chart")]
     assert len(titles) == 1  # the all-heads grid; head 1's matrices are walkable
-    at.session_state["plotly_weights_head1"] = True
+    at.session_state["plotly_chart_weights_head1"] = True
     at.run()
     assert not at.exception
     assert len(at.get("plotly_chart")) == 2

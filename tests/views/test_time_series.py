@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
-from tests.plotly_specs import decode, figure_titled, figures
+from tests.plotly_specs import charts, decode, figure_titled, figures
 from ui.shared.safe import escape_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -179,7 +179,7 @@ def test_settings_that_fit_any_data_stay_in_the_link_while_there_is_no_data(
         "ts_hidden": 64,
         "ts_lr": 0.01,
     }
-    assert not at.get("plotly_chart")
+    assert not charts(at)
     assert sum("This step needs data" in caption.value for caption in at.caption) == 2
 
 
@@ -197,7 +197,7 @@ def test_broken_upload_shows_an_error_and_no_exception(data: bytes, words: str) 
     at = upload(open_page(), "broken.csv", data)
     assert not at.exception
     assert words in at.error[0].value
-    assert not at.get("plotly_chart") or not any(
+    assert not charts(at) or not any(
         f["layout"]["title"]["text"].startswith("Attention weights of head") for f in figures(at)
     )
 

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
 from attention_core.teaching import gradcheck, score_scaling, soft_lookup, walkthrough_steps
-from tests.plotly_specs import decode, figures
+from tests.plotly_specs import charts, decode, figures
 from ui.figures.style import NORMAL
 from ui.walkthrough import cache
 from ui.walkthrough.lecture import LECTURE_STEPS
@@ -57,7 +57,7 @@ def test_every_step_renders_with_counter_title_and_formula(step: int) -> None:
     assert at.markdown[[m.value for m in at.markdown].index(f"**Step {step} of 6**")]
     assert at.header[0].value == LECTURE_STEPS[step - 1]
     assert at.latex, "every step shows its formula"
-    assert at.get("plotly_chart"), "every step shows live numbers in a figure"
+    assert charts(at), "every step shows live numbers in a figure"
 
 
 def test_next_and_previous_move_the_step_and_the_url() -> None:

@@ -23,6 +23,10 @@ MAX_CELLS_WITH_TEXT = 144
 MASKED_LABEL = "−∞"
 # What a masked cell holds after softmax: exactly zero weight.
 MASKED_WEIGHT_LABEL = "0"
+MASKED_TRACE = "masked"  #: the name of the grey overlay drawn over masked cells
+WALK_META = "walk"  #: where ``layout.meta`` keeps how a walkable matrix draws the figure
+#: What one number of each kind of matrix is called when a cell is read ("weight 0.42").
+KIND_VALUE_NAMES = {"weights": "weight", "scores": "score", "values": "value"}
 
 
 def colour_settings(kind: str, style: FigureStyle, z: np.ndarray) -> dict:
@@ -42,6 +46,35 @@ def display_matrix(matrix: np.ndarray, mask: np.ndarray | None = None) -> np.nda
         z[~np.broadcast_to(mask, z.shape)] = np.nan
     z[~np.isfinite(z)] = np.nan
     return z
+
+
+def walk_look(
+    kind: str,
+    style: FigureStyle,
+    z: np.ndarray,
+    *,
+    value_name: str | None = None,
+    row_title: str = "query",
+    col_title: str = "key",
+) -> dict:
+    """How a matrix of ``kind`` (values ``z``, NaN = masked) is drawn and said, as plain JSON:
+    what :func:`heatmap` keeps in its figure's ``layout.meta`` so that
+    :func:`ui.shared.walkable_data.figure_panels` can walk any heatmap the app draws."""
+    colours = colour_settings(kind, style, z)
+    return {
+        "value_name": value_name or KIND_VALUE_NAMES.get(kind, "value"),
+        "row_title": row_title,
+        "col_title": col_title,
+        "decimals": style.decimals,
+        "colorscale": colours["colorscale"],
+        "zmin": float(colours["zmin"]),
+        "zmax": float(colours["zmax"]),
+        "masked_colour": style.masked_colour,
+        # Written on a small matrix's masked cells, as the heatmap labels them.
+        "masked_label": MASKED_WEIGHT_LABEL if kind == "weights" else MASKED_LABEL,
+        "cell_px": style.cell_px,
+        "font_px": style.font_size,
+    }
 
 
 def _hover(row_title: str, col_title: str, style: FigureStyle) -> str:
@@ -79,7 +112,7 @@ def _masked_overlay(
         "textfont": {"size": style.font_size, "color": DARK_TEXT},
         "hovertemplate": f"{row_title}: %{{y}}<br>{col_title}: %{{x}}<br>masked ({label})"
         "<extra></extra>",
-        "name": "masked",
+        "name": MASKED_TRACE,
     }
 
 
@@ -150,6 +183,7 @@ def heatmap(
     col_title: str = "key",
     style: FigureStyle = NORMAL,
     height: int | None = None,
+    value_name: str | None = None,
 ) -> go.Figure:
     """A labelled heatmap of ``matrix (R, C)``.
 
@@ -178,6 +212,10 @@ def heatmap(
         label = MASKED_WEIGHT_LABEL if kind == "weights" else MASKED_LABEL
         traces.append(_masked_overlay(mask, rows, cols, row_title, col_title, style, label))
     layout = _layout(title, row_title, col_title, style, z.shape, height, mask)
+    look = walk_look(
+        kind, style, z, value_name=value_name, row_title=row_title, col_title=col_title
+    )
+    layout["meta"] = {WALK_META: look}
     return build.figure(traces, layout, checked=False)
 
 
@@ -230,6 +268,7 @@ def heatmap_grid(
     style: FigureStyle = NORMAL,
     columns: int = 4,
     places: Sequence[int] | None = None,
+    value_name: str | None = None,
 ) -> go.Figure:
     """Small multiples of ``matrices (H, R, C)`` (e.g. every head's weights), ``columns`` wide,
     on one colour axis (colours compare across panels); masked cells as in :func:`heatmap`.
@@ -250,7 +289,8 @@ def heatmap_grid(
         vertical_spacing=0.08 if n_rows > 1 else 0.0,
     )
     hover = _hover(row_title, col_title, style)
-    colours = colour_settings(kind, style, display_matrix(stack, None))
+    whole = display_matrix(stack, None)
+    colours = colour_settings(kind, style, whole)
     rows, cols = build.as_text(row_labels), build.as_text(col_labels)
     traces = [
         {
@@ -270,6 +310,11 @@ def heatmap_grid(
         coloraxis=colour_axis,
         height=140 + n_rows * max(220, 12 * min(stack.shape[1], 40)),
         margin={"l": 10, "r": 10, "t": 70, "b": 10},
+        meta={
+            WALK_META: walk_look(
+                kind, style, whole, value_name=value_name, row_title=row_title, col_title=col_title
+            )
+        },
     )
     build.update_axes(
         layout,

@@ -32,6 +32,7 @@ import streamlit as st
 from ui.figures.build import encode_arrays
 from ui.figures.describe import describe_figure
 from ui.figures.style import FigureStyle
+from ui.shared.walkable_data import figure_panels
 
 #: A figure is built again if asked for half an hour after it was built (Streamlit's TTL
 #: counts from the write); an expired one is dropped at the builder's next write. What
@@ -66,6 +67,8 @@ class CachedChart:
 
     figure: go.Figure
     alt: str
+    #: Each matrix it draws as a walkable matrix is sent (:func:`figure_panels`), made once.
+    walk: tuple[dict[str, Any], ...] = ()
 
 
 def cached_chart(figure: go.Figure, alt: str | None = None) -> CachedChart:
@@ -76,7 +79,8 @@ def cached_chart(figure: go.Figure, alt: str | None = None) -> CachedChart:
     once, instead of on every draw; the description is written before that.
     """
     text = alt if alt is not None else describe_figure(figure)
-    return CachedChart(encode_arrays(figure), text)
+    panels = figure_panels(figure)
+    return CachedChart(encode_arrays(figure), text, panels)
 
 
 def digest(named: object, *arrays: np.ndarray) -> str:

@@ -22,16 +22,15 @@ from streamlit.delta_generator import DeltaGenerator
 from ui.figures.describe import describe_figure
 from ui.figures.heatmap import heatmap, heatmap_grid
 from ui.figures.style import NORMAL, FigureStyle
-from ui.figures.tables import figure_tables, matrix_traces
+from ui.figures.tables import matrix_traces
 from ui.shared.code_view import show_code
 from ui.shared.export import csv_bytes, download_button, matrix_frame, npz_bytes
 from ui.shared.figure_cache import CachedChart
+from ui.shared.plotly_parts import PLOTLY_CONFIG, read_as_table
 from ui.shared.stages import KEY_SIDE, QUERY_SIDE, Stage
+from ui.shared.walk_chart import CellLines, walk_chart
+from ui.shared.walkable_data import VALUE_NAMES, figure_panels
 
-PLOTLY_CONFIG = {
-    "displaylogo": False,
-    "toImageButtonOptions": {"format": "png", "scale": 2},
-}
 TEXT_TO_FIGURE = (1, 2)  # column widths: explanation beside a wider figure
 
 
@@ -52,6 +51,7 @@ def stage_heatmap(
     look: dict[str, Any] = {
         "title": title,
         "kind": stage.kind,
+        "value_name": VALUE_NAMES.get(stage.key),
         "mask": mask if stage.masked else None,
         "row_title": _axis_title(stage.rows),
         "col_title": _axis_title(stage.cols),
@@ -74,7 +74,9 @@ def chart(
     place: DeltaGenerator | ModuleType = st,
     alt: str | None = None,
     lead: str = "",
-) -> None:
+    cells: CellLines | None = None,
+    cell_place: DeltaGenerator | ModuleType | None = None,
+) -> tuple[int, tuple[int, int]] | None:
     """Show a plotly figure full width (PNG download kept) with a text alternative.
 
     Screen readers announce the chart by ``alt``; by default it is written from the
@@ -82,37 +84,26 @@ def chart(
     ``lead``, a sentence the page knows better; a :class:`CachedChart` brings the one
     written with it. Every chart in the app goes through here;
     a chart that draws matrices also gets "Read as a table" (:func:`read_as_table`), so it
-    needs a ``key`` unique on the page.
+    needs a ``key`` unique on the page. A heatmap's matrices can be walked cell by cell
+    (:func:`ui.shared.walk_chart.walk_chart`; ``cells`` explains a selected cell, written
+    to ``cell_place``): the panel and cell selected are returned, else None.
     """
     if isinstance(figure, CachedChart):  # its text alternative was written with it
+        panels = figure.walk
         figure, alt = figure.figure, alt or " ".join(part for part in (lead, figure.alt) if part)
+    else:
+        panels = figure_panels(figure)
     text = alt or describe_figure(figure, lead)
+    if (panels or matrix_traces(figure)) and key is None:
+        raise ValueError("a chart of matrices needs a key for its 'Read as a table'")
+    if panels:
+        return walk_chart(
+            figure, panels, key, alt=text, place=place, cells=cells, cell_place=cell_place
+        )
     place.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch", alt=text)
     if matrix_traces(figure):
-        if key is None:
-            raise ValueError("a chart of matrices needs a key for its 'Read as a table'")
         read_as_table(figure, key, place)
-
-
-def read_as_table(figure: go.Figure, key: str, place: DeltaGenerator | ModuleType = st) -> None:
-    """Every matrix ``figure`` draws as a real HTML table (headers = tokens), in an expander.
-
-    A screen reader can walk a table cell by cell; it cannot read a heatmap. Labels are
-    shown as text (``st.text``, ``st.table``), never as markup. The tables are built only
-    while the expander is open (opening it reruns the page): built for every chart on every
-    rerun, they would weigh on every rerun's bytes and server time (benchmarks/capacity.py).
-    """
-    expander = place.expander(
-        "Read as a table", icon=":material/table:", key=f"table_{key}", on_change="rerun"
-    )
-    if not expander.open:
-        return
-    with expander:
-        tables = figure_tables(figure)
-        for table in tables:
-            if len(tables) > 1 or table.note:
-                st.text(" ".join(part for part in (table.title, table.note) if part))
-            st.table(table.frame)
+    return None
 
 
 def explain(stage: Stage, shapes: Sequence[str]) -> None:
@@ -177,13 +168,15 @@ def matrix_stage(
     show_numbers: bool = False,
     style: FigureStyle = NORMAL,
     code: Sequence[Callable] = (),
+    cells: CellLines | None = None,
 ) -> None:
     """Formula, shape, words and "The code" (left) beside ``figure``, the heatmap of
     ``matrix (R, C)`` (:func:`stage_heatmap`, mostly shared: :class:`CachedChart`).
 
     With ``show_numbers`` the rounded numbers and a CSV button follow. ``key`` must
     be unique on the page; it also names the CSV file. ``code``: the core
-    functions that computed ``matrix``, shown in an expander.
+    functions that computed ``matrix``, shown in an expander. ``cells``: how a selected
+    cell was computed, written under the words (:func:`chart`).
     """
     title = title or stage.title
     text_column, figure_column = st.columns(TEXT_TO_FIGURE, gap="medium")
@@ -191,8 +184,9 @@ def matrix_stage(
         st.subheader(title)
         explain(stage, shapes)
         show_code(code, key=f"code_{key}")
+        cell_box = st.container()
     with figure_column:
-        chart(figure, key=f"chart_{key}")
+        chart(figure, key=f"chart_{key}", cells=cells, cell_place=cell_box)
     if show_numbers:
         numbers_table(matrix, row_labels, col_labels, decimals=style.decimals, key=key)
 

@@ -14,18 +14,15 @@ from ui.shared.stages import shape_caption, stage_title
 from ui.shared.tabs import Tab
 from ui.shared.url import BIND
 from ui.text.cache import axes, grid_figure, head_view_figure, heatmap_figure, matrix_of
-from ui.text.cell_view import WALKABLE, walkable_stage
+from ui.text.cell_view import cell_lines
 from ui.text.heads_off import heads_off_section
 from ui.text.stage_arrays import stage_code, stage_matrix
 from ui.text.state import PREFIX, TextState
 
 
 def show_stage(state: TextState, name: str, head: int | None = None, second: bool = False) -> None:
-    """One matrix beside its formula, shape and words (and numbers, if asked); one head's
-    attention matrices can be walked cell by cell (:mod:`ui.text.cell_view`)."""
-    if name in WALKABLE and head is not None and not second:
-        walkable_stage(state, name)
-        return
+    """One matrix beside its formula, shape and words (and numbers, if asked); a selected
+    cell of one head's attention matrix says how it was computed (:mod:`ui.text.cell_view`)."""
     stage = state.stages[name]
     matrix = matrix_of(state.run, name, head, second)
     rows, cols = axes(state.inputs, stage, matrix.shape, second)
@@ -44,6 +41,7 @@ def show_stage(state: TextState, name: str, head: int | None = None, second: boo
         style=state.style,
         figure=heatmap_figure(state.inputs, name, head, second, state.style, state.run),
         code=stage_code(name, state.run.config),
+        cells=None if head is None or second else cell_lines(state, name, head),
     )
 
 

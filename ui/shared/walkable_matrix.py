@@ -6,10 +6,10 @@ of 16 × 16 cells around the focused one in the DOM as the grid's rows and cells
 128 × 128 matrix stays light. One tab stop; arrows, Home/End, Ctrl+Home/End and
 PageUp/PageDown move in the browser without a rerun. Enter, Space or a click selects a
 cell: only then is ``(row, column)`` sent back, and :func:`walkable_matrix` returns it.
-What the browser is sent is built in :mod:`ui.text.walkable_data`.
+What the browser is sent is built in :mod:`ui.shared.walkable_data`.
 
-It lives with the text page, its one user so far; it moves to ``ui/shared/`` with the
-second page that mounts it (tests/test_layout.py: shared folders hold what two pages use).
+Every heatmap the app draws is walkable (:mod:`ui.shared.walk_chart`); a page may also
+mount one for a matrix it holds (:func:`walkable_matrix`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import numpy as np
 import streamlit as st
 
 from ui.figures.style import NORMAL, FigureStyle
-from ui.text.walkable_data import matrix_data
+from ui.shared.walkable_data import matrix_data, selecting
 
 HERE = Path(__file__).parent
 #: The component, registered once per process (a page script reruns; this module doesn't).
@@ -57,13 +57,7 @@ def walkable_matrix(
     mask: np.ndarray | None = None,
     style: FigureStyle = NORMAL,
 ) -> tuple[int, int] | None:
-    """Show ``matrix (R, C)`` as a walkable heatmap; the cell last selected, or None.
-
-    ``key`` must be unique on the page: the selection is kept in Session State under it.
-    A selection outside the matrix (the sentence got shorter) counts as none.
-    """
-    shape = np.shape(matrix)
-    chosen = _inside(selected_cell(dict(st.session_state.get(key) or {}).get("cell")), shape)
+    """Show ``matrix (R, C)`` as a walkable heatmap; the cell last selected, or None."""
     data = matrix_data(
         matrix,
         row_labels,
@@ -75,9 +69,22 @@ def walkable_matrix(
         col_title=col_title,
         mask=mask,
         style=style,
-        selected=chosen,
     )
-    result = WALKABLE_MATRIX(key=key, data=data, default={"cell": None}, on_cell_change=_rerun)
+    return walk(data, key=key)
+
+
+def walk(data: dict, *, key: str) -> tuple[int, int] | None:
+    """Show the matrix ``data`` describes (:func:`ui.shared.walkable_data.panel_data`, shared
+    and never changed); the cell last selected, or None.
+
+    ``key`` must be unique on the page: the selection is kept in Session State under it.
+    A selection outside the matrix (the sentence got shorter) counts as none.
+    """
+    shape = (len(data["rows"]), len(data["cols"]))
+    chosen = _inside(selected_cell(dict(st.session_state.get(key) or {}).get("cell")), shape)
+    result = WALKABLE_MATRIX(
+        key=key, data=selecting(data, chosen), default={"cell": None}, on_cell_change=_rerun
+    )
     return _inside(selected_cell(result.get("cell")), shape)
 
 
@@ -85,7 +92,7 @@ def _rerun() -> None:
     """A selection reruns the page (a callback makes ``cell`` a value that triggers one)."""
 
 
-def _inside(cell: tuple[int, int] | None, shape: tuple[int, ...]) -> tuple[int, int] | None:
+def _inside(cell: tuple[int, int] | None, shape: tuple[int, int]) -> tuple[int, int] | None:
     """``cell`` if it lies in a matrix of ``shape``; else None (the sentence got shorter)."""
     if cell is None or cell[0] >= shape[0] or cell[1] >= shape[1]:
         return None

@@ -52,7 +52,7 @@ function rank(row, j) {
   return `number ${finite.filter((v) => v > value).length + 1} of ${finite.length} in its row`;
 }
 
-// As ui/text/walkable_data.announcement writes it.
+// As ui/shared/walkable_data.announcement writes it.
 function announce(view, i, j) {
   const { data, z, nCols } = view;
   const where = `${data.row_title} '${data.rows[i]}', ${data.col_title} '${data.cols[j]}'`;

@@ -1,4 +1,4 @@
-"""What the walkable matrix (:mod:`ui.text.walkable_matrix`) is sent, and the words it says.
+"""What the walkable matrix (:mod:`ui.shared.walkable_matrix`) is sent, and the words it says.
 
 The browser gets one small dict per matrix: the labels, the values as one base64 string of
 little-endian float32 (masked and infinite cells NaN, as the heatmap draws them: about
@@ -16,10 +16,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import plotly.graph_objects as go
 from plotly.colors import get_colorscale, sample_colorscale, unlabel_rgb
 
-from ui.figures.heatmap import MASKED_LABEL, MASKED_WEIGHT_LABEL, colour_settings, display_matrix
+from ui.figures.build import plain, read_text, text_of
+from ui.figures.heatmap import MASKED_TRACE, WALK_META, display_matrix, walk_look
 from ui.figures.style import NORMAL, FigureStyle
+from ui.figures.tables import trace_array
 
 SCALE_STOPS = 33  #: colour-scale samples sent; the browser interpolates between them
 MASKED_WORD = "masked"
@@ -110,6 +113,42 @@ def scale_stops(name: str) -> list[list[Any]]:
     ]
 
 
+def panel_data(
+    z: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    title: str,
+    look: dict[str, Any],
+) -> dict[str, Any]:
+    """Everything the browser needs to draw and walk the displayed ``z (R, C)`` (float32,
+    NaN = masked) drawn as ``look`` (:func:`walk_look`). Labels stay plain strings: the
+    browser writes them with ``textContent``, never as markup."""
+    if len(row_labels) != z.shape[0] or len(col_labels) != z.shape[1]:
+        raise ValueError(f"labels {len(row_labels)}x{len(col_labels)} do not match {z.shape}")
+    words = {key: look[key] for key in ("row_title", "col_title", "decimals")}
+    data: dict[str, Any] = {
+        "title": title,
+        "rows": [str(label) for label in row_labels],
+        "cols": [str(label) for label in col_labels],
+        "values": base64.b64encode(z.astype("<f4").tobytes()).decode("ascii"),
+        "value_name": look["value_name"],
+        "scale": scale_stops(look["colorscale"]),
+        "zmin": look["zmin"],
+        "zmax": look["zmax"],
+        "masked_colour": look["masked_colour"],
+        "masked_label": look["masked_label"],
+        "cell_px": look["cell_px"],
+        "font_px": look["font_px"],
+        "summary": summary(z, row_labels, col_labels, title=title, **words),
+        **words,
+    }
+    # Names this matrix, so the browser keeps the focused cell across reruns of the same one.
+    data["id"] = hashlib.blake2b(repr(data).encode(), digest_size=8).hexdigest()
+    data["selected"] = None
+    return data
+
+
 def matrix_data(
     matrix: np.ndarray,
     row_labels: Sequence[str],
@@ -125,32 +164,68 @@ def matrix_data(
     selected: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """Everything the browser needs to draw and walk ``matrix (R, C)``; ``mask (R, C)`` bool,
-    True = allowed (other cells are NaN, read "masked"). Labels stay plain strings: the
-    browser writes them with ``textContent``, never as markup."""
+    True = allowed (other cells are NaN, read "masked")."""
     z = display_matrix(matrix, mask)  # (R, C) float32, NaN where masked
-    if len(row_labels) != z.shape[0] or len(col_labels) != z.shape[1]:
-        raise ValueError(f"labels {len(row_labels)}x{len(col_labels)} do not match {z.shape}")
-    colours = colour_settings(kind, style, z)
-    values = base64.b64encode(z.astype("<f4").tobytes()).decode("ascii")
-    words = {"row_title": row_title, "col_title": col_title, "decimals": style.decimals}
-    data: dict[str, Any] = {
-        "title": title,
-        "rows": [str(label) for label in row_labels],
-        "cols": [str(label) for label in col_labels],
-        "values": values,
-        "value_name": value_name,
-        "scale": scale_stops(colours["colorscale"]),
-        "zmin": colours["zmin"],
-        "zmax": colours["zmax"],
-        "masked_colour": style.masked_colour,
-        # Written on a small matrix's masked cells, as the heatmap labels them.
-        "masked_label": MASKED_WEIGHT_LABEL if kind == "weights" else MASKED_LABEL,
-        "cell_px": style.cell_px,
-        "font_px": style.font_size,
-        "summary": summary(z, row_labels, col_labels, title=title, **words),
-        **words,
-    }
-    # Names this matrix, so the browser keeps the focused cell across reruns of the same one.
-    data["id"] = hashlib.blake2b(repr(data).encode(), digest_size=8).hexdigest()
-    data["selected"] = list(selected) if selected is not None else None
-    return data
+    look = walk_look(
+        kind, style, z, value_name=value_name, row_title=row_title, col_title=col_title
+    )
+    return selecting(panel_data(z, row_labels, col_labels, title=title, look=look), selected)
+
+
+def selecting(data: dict[str, Any], selected: tuple[int, int] | None) -> dict[str, Any]:
+    """``data`` (shared, never changed) with this run's selected cell, a shallow copy."""
+    return {**data, "selected": list(selected) if selected is not None else None}
+
+
+def figure_panels(figure: go.Figure) -> tuple[dict[str, Any], ...]:
+    """Each matrix a heatmap figure draws, as :func:`panel_data`; none for other figures.
+
+    A figure is walkable when :func:`ui.figures.heatmap.heatmap` or
+    :func:`~ui.figures.heatmap.heatmap_grid` built it: they keep the look in
+    ``layout.meta[WALK_META]``. Its masked overlay and cell numbers are drawing only.
+    Labels are read back to the text they were (plotly's are escaped).
+    """
+    traces, layout = plain(figure)
+    meta = layout.get("meta")
+    look = meta.get(WALK_META) if isinstance(meta, dict) else None
+    if not look:
+        return ()
+    panels = [t for t in traces if t.get("type") == "heatmap" and t.get("name") != MASKED_TRACE]
+    title = text_of(layout.get("title")) or ""
+    return tuple(
+        panel_data(
+            np.asarray(trace_array(trace["z"]), dtype=np.float32),
+            [read_text(label) for label in trace["y"]],
+            [read_text(label) for label in trace["x"]],
+            title=_panel_title(title, read_text(trace.get("name", "")), len(panels)),
+            look=look,
+        )
+        for trace in panels
+    )
+
+
+def _panel_title(title: str, name: str, count: int) -> str:
+    """A lone matrix is named by its figure's title; a grid's panel by both."""
+    if count == 1 or not name:
+        return title or name
+    return f"{title}, {name}" if title else name
+
+
+def values_of(data: dict[str, Any]) -> np.ndarray:
+    """The displayed matrix ``(R, C)`` float32 (NaN = masked) that ``data`` sends."""
+    flat = np.frombuffer(base64.b64decode(data["values"]), dtype="<f4")
+    return flat.reshape(len(data["rows"]), len(data["cols"]))
+
+
+def cell_announcement(data: dict[str, Any], cell: tuple[int, int]) -> str:
+    """What ``cell`` of the matrix ``data`` sends says in the browser (:func:`announcement`)."""
+    return announcement(
+        values_of(data),
+        data["rows"],
+        data["cols"],
+        *cell,
+        row_title=data["row_title"],
+        col_title=data["col_title"],
+        value_name=data["value_name"],
+        decimals=data["decimals"],
+    )
