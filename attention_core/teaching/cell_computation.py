@@ -3,6 +3,8 @@ r"""How one number of an attention matrix was computed, written out with its own
 For a cell ``(i, j)`` of one head's stage, each function recomputes the entry from the
 arrays it came from and says how, in plain text a screen reader reads as it is:
 
+* a **projection** entry :math:`q_{id} = \sum_m x_{im} W_{md} (+ b_d)` (likewise k, v): its
+  ``d_model`` products, the largest first, and the bias;
 * a **score** :math:`s_{ij} = q_i \cdot k_j = \sum_d q_{id} k_{jd}`: its ``d_k`` products,
   the largest first when there are many, and their sum;
 * **scaled** :math:`\tilde s_{ij} = c\, s_{ij}` (``c`` the run's scale, :math:`1/\sqrt{d_k}`
@@ -62,6 +64,27 @@ def _terms(products: np.ndarray, name: Callable[[int], str], shown: int) -> str:
     if len(rest):
         parts.append(f"the other {len(rest)} terms together {number(float(products[rest].sum()))}")
     return "; ".join(parts)
+
+
+def projection_cell(
+    x: np.ndarray, w: np.ndarray, bias: np.ndarray | None, i: int, d: int, name: str
+) -> CellComputation:
+    r"""Entry ``(i, d)`` of one head's projection ``name`` (q, k or v): ``x (T, d_in)`` the
+    inputs, ``w (d_in, d_head)`` the head's columns of :math:`W`, ``bias (d_head,)`` or None:
+    :math:`x_i \cdot W_{:,d} + b_d`."""
+    products = x[i] * w[:, d]  # (d_in,)
+    value = float(x[i] @ w[:, d]) + (float(bias[d]) if bias is not None else 0.0)
+    many = len(products) > SHOWN_TERMS
+    lines = [
+        f"{name}{i + 1}[{d + 1}]: token {i + 1}'s input vector times column {d + 1} of the "
+        f"head's W^{name.upper()}, the sum of {len(products)} products x{i + 1}[m] × W[m, {d + 1}]"
+        + (f" (the {SHOWN_TERMS} largest first)." if many else "."),
+        _terms(products, lambda m: f"x[{m + 1}] × W[{m + 1}]", SHOWN_TERMS) + ".",
+    ]
+    if bias is not None:
+        lines.append(f"Plus the bias b[{d + 1}] = {number(float(bias[d]))}.")
+    lines.append(f"Sum: {number(value)}.")
+    return CellComputation(name, i, d, value, tuple(lines))
 
 
 def score_cell(q: np.ndarray, k: np.ndarray, i: int, j: int) -> CellComputation:

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
-from attention_core.teaching.cell_computation import weight_cell
+from attention_core.teaching.cell_computation import number, weight_cell
 from tests.plotly_specs import decode, walkable_matrices
 from ui.shared.safe import unescape_markdown
 from ui.shared.walkable_data import announcement
@@ -98,3 +98,36 @@ def test_the_plotly_heatmap_is_sent_only_once_its_expander_is_opened() -> None:
     at.run()
     assert not at.exception
     assert len(at.get("plotly_chart")) == 2
+
+
+@pytest.mark.parametrize("name", ["q", "k", "v"])
+@pytest.mark.parametrize("positional", ["sinusoidal", "rotary"])
+def test_a_projection_cell_is_the_inputs_times_the_heads_column(name: str, positional: str) -> None:
+    config = ac.AttentionConfig(n_heads=2, positional=positional)
+    run = ac.run_text_attention(ac.tokenize(SENTENCE).tokens, config)
+    entry = getattr(run.trace, name)[1, 3, 5]  # head 2, token 4, column 6
+    computed = cell_computation(run, name, 1, (3, 5))
+    assert computed.value == pytest.approx(float(entry), rel=1e-6, abs=1e-9)
+    turned = positional == "rotary" and name != "v"
+    assert any(line.startswith("RoPE then turns columns 5 and 6") for line in computed.lines) == (
+        turned
+    )
+    if turned:  # the projection before the turn equals the unrotated entry
+        before = getattr(run.trace, f"{name}_unrotated")[1, 3, 5]
+        assert f"Sum: {number(float(before))}." in computed.lines
+
+
+def test_a_cell_of_any_heads_weights_is_walked_from_the_grid() -> None:
+    at = run_page(text=SENTENCE, view="4 Weights", heads="4")
+    at.session_state["walkpanel_grid_weights"] = True
+    at.run()
+    at.session_state["walkpick_grid_weights"] = 2
+    at.session_state["walk_grid_weights_2"] = {"cell": {"row": 6, "col": 3}}
+    at.run()
+    assert not at.exception
+    run = ac.run_text_attention(ac.tokenize(SENTENCE).tokens, ac.AttentionConfig(n_heads=4))
+    text = shown_text(at)
+    computed = cell_computation(run, "weights", 2, (6, 3))
+    assert computed.value == pytest.approx(float(run.trace.weights[2, 6, 3]), rel=1e-9)
+    for line in computed.lines:
+        assert line in text

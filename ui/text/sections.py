@@ -14,7 +14,7 @@ from ui.shared.stages import shape_caption, stage_title
 from ui.shared.tabs import Tab
 from ui.shared.url import BIND
 from ui.text.cache import axes, grid_figure, head_view_figure, heatmap_figure, matrix_of
-from ui.text.cell_view import cell_lines
+from ui.text.cell_view import cell_lines, grid_cell_lines
 from ui.text.heads_off import heads_off_section
 from ui.text.stage_arrays import stage_code, stage_matrix
 from ui.text.state import PREFIX, TextState
@@ -50,7 +50,11 @@ def show_grid(state: TextState, name: str) -> None:
     stack = stage_matrix(state.run, name)
     each = shape_caption(state.stages[name].symbol, stack.shape[1:])
     st.caption(f"All {stack.shape[0]} heads ({each} each) on one colour scale.")
-    chart(grid_figure(state.inputs, name, state.style, state.run), key=f"grid_{name}")
+    chart(
+        grid_figure(state.inputs, name, state.style, state.run),
+        key=f"grid_{name}",
+        cells=grid_cell_lines(state, name),
+    )
 
 
 def tokens_tab(state: TextState) -> None:

@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 
 import attention_core as ac
 from attention_core.boundary.limits import MAX_TOKENS
-from attention_core.maths.attention import softmax
+from attention_core.maths.attention import project, softmax
 from attention_core.teaching.cell_computation import (
     SHOWN_TERMS,
     context_cell,
     masked_cell,
     number,
+    projection_cell,
     scaled_cell,
     score_cell,
     weight_cell,
@@ -127,3 +128,26 @@ def test_random_heads_recompute_exactly(seed: int, rows: int, columns: int, widt
             assert weight_cell(masked, i, j).value == pytest.approx(weights[i, j], abs=1e-12)
         for d in range(width):
             assert context_cell(weights, v, i, d).value == pytest.approx((weights @ v)[i, d])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**16),
+    rows=st.integers(1, 9),
+    d_in=st.integers(1, 40),
+    width=st.integers(1, 12),
+    biased=st.booleans(),
+)
+def test_a_projection_entry_is_recomputed_from_its_products_and_bias(
+    seed: int, rows: int, d_in: int, width: int, biased: bool
+) -> None:
+    rng = np.random.default_rng(seed)
+    x, w = rng.normal(size=(rows, d_in)), rng.normal(size=(d_in, 2 * width))
+    bias = rng.normal(size=2 * width) if biased else None
+    q = project(x, w, 2, bias)  # (2, rows, width): the core's own projection
+    head, i, d = 1, rows - 1, width - 1
+    columns = slice(width, 2 * width)
+    cell = projection_cell(x, w[:, columns], None if bias is None else bias[columns], i, d, "q")
+    assert cell.value == pytest.approx(float(q[head, i, d]), rel=1e-9, abs=1e-12)
+    assert any(line.startswith("Plus the bias") for line in cell.lines) == biased
+    assert len(cell.lines[1].split("; ")) == min(d_in, SHOWN_TERMS) + (d_in > SHOWN_TERMS)
