@@ -43,6 +43,7 @@ BENCHMARKS = (
     "class_lesson",  # 18. a class of 100 follows the course step by step and answers
     "learning_heads_off",  # 19. the learning page's heads off: each head alone, per shipped seed
     "real_heads_off",  # 20. the real SmolLM2 with heads off: cost, the induction experiment
+    "walkable_keys",  # 21. a key press in a 128 x 128 walkable matrix, in Chromium
 )
 
 

@@ -21,7 +21,7 @@ from playwright.async_api import async_playwright
 
 from benchmarks.common import Result, emit
 from harness.local_server import CHROMIUM, CHROMIUM_ARGS, ROOT, running_server
-from harness.server import READY, cpu_seconds, rss_mb
+from harness.server import DRAWN, READY, cpu_seconds, rss_mb
 
 #: How this benchmark measures, for BENCHMARKS.md (benchmarks/report.py).
 METHOD = (
@@ -66,6 +66,10 @@ CHART_SIGNATURE = """
 () => Array.from(document.querySelectorAll('.js-plotly-plot'))
   .map(chart => (chart.data && chart.data.length)
     ? JSON.stringify(chart.data[0].z ?? chart.data[0].y ?? null).slice(0, 160) : '')
+  .concat(Array.from(document.querySelectorAll('*')).filter(host => host.shadowRoot)
+    .flatMap(host => Array.from(host.shadowRoot.querySelectorAll('[data-matrix]')))
+    .concat(Array.from(document.querySelectorAll('[data-matrix]')))
+    .map(grid => grid.dataset.matrix))
   .join('|')
 """
 REDRAWN = f"""
@@ -95,7 +99,7 @@ async def _student(browser, url: str, number: int, tally: BrowserTally) -> None:
     page = await context.new_page()
     try:
         await page.goto(f"{url}/text", timeout=LOAD_TIMEOUT_MS)
-        await page.wait_for_selector(".js-plotly-plot", timeout=LOAD_TIMEOUT_MS)
+        await page.wait_for_selector(DRAWN, timeout=LOAD_TIMEOUT_MS)
         await page.wait_for_selector(READY, timeout=LOAD_TIMEOUT_MS)
     except PlaywrightTimeout:
         tally.never_loaded += 1

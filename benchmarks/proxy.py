@@ -33,7 +33,7 @@ SAMPLES = 3
 DOWN_BYTES_S = 20e6 / 8
 UP_BYTES_S = 5e6 / 8
 LATENCY_MS = 20
-FIRST_CHART = ".js-plotly-plot .main-svg"
+FIRST_CHART = ".js-plotly-plot .main-svg, .wm-canvas"  # a plotly chart or a walkable matrix
 
 
 def _cold_visit(browser, url: str) -> tuple[float, int]:

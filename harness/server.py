@@ -11,6 +11,8 @@ from pathlib import Path
 
 READY = "[data-testid='stApp'][data-test-script-state='notRunning']"
 RUNNING = "[data-testid='stApp'][data-test-script-state='running']"
+#: A matrix on screen: a plotly chart, or a walkable matrix's canvas (ui/shared/walkable_matrix).
+DRAWN = ".js-plotly-plot, .wm-canvas"
 
 
 def rss_mb(pid: int) -> float:
