@@ -12,7 +12,9 @@ from playwright.sync_api import Locator, Page, expect
 
 import attention_core as ac
 from attention_core.boundary.limits import MAX_TOKENS
+from attention_core.teaching.cell_computation import number
 from tests.browser.helpers import ARTIFACTS, EXCEPTION, as_shown, no_axe_violations, wait_ready
+from ui.figures.style import PRESENTATION
 from ui.shared.walkable_data import announcement
 
 SENTENCE = "The animal didn't cross the street because it was too tired."
@@ -173,4 +175,43 @@ def test_presentation_mode_writes_numbers_on_a_small_matrix_readably(
     expect(cells.nth(1)).to_have_accessible_name("query 'one', key 'two': masked")
     scores = page.get_by_role("grid", name="Masked scores · head 1")
     assert scores.get_by_role("gridcell").nth(2).inner_text() == "−∞"
+    no_axe_violations(page)
+
+
+def test_a_teacher_in_presentation_mode_steps_along_a_row_and_each_number_is_built(
+    page: Page, app_url: str
+) -> None:
+    """Enter at each cell of query 'it''s row: the softmax of that weight is written out, and
+    the focus stays on the cell, so the next arrow goes on along the row. The frames are the
+    screenshots of docs/accessibility.md."""
+    tokenized = ac.tokenize(SENTENCE)
+    run = ac.run_text_attention(tokenized.tokens, ac.AttentionConfig())
+    labels = tokenized.labels
+    page.set_viewport_size({"width": 1400, "height": 1700})
+    query = urlencode({"view": "4 Weights", "text": SENTENCE, "present": "1"})
+    page.goto(f"{app_url}/text?{query}")
+    wait_ready(page)
+    grid = page.get_by_role("grid", name=WEIGHTS_GRID)
+    expect(grid).to_be_visible(timeout=30_000)
+    grid.get_by_role("gridcell").first.focus()
+    it = labels.index("it")
+    for _ in range(it):
+        page.keyboard.press("ArrowDown")
+    ARTIFACTS.mkdir(exist_ok=True)
+    stage = page.get_by_test_id("stHorizontalBlock").filter(has=grid)
+    for j in range(3):
+        page.keyboard.press("Enter")
+        wait_ready(page)
+        weights = run.trace.weights[0].astype(np.float32)
+        said = announcement(weights, labels, labels, it, j, decimals=PRESENTATION.decimals)
+        assert focused(page)["name"] == said, j
+        expect(page.get_by_text(as_shown(said)).first).to_be_visible()
+        row = run.trace.masked[0, it]
+        top = float(np.max(row))
+        exps = np.exp(row - top)
+        share = f"{number(float(exps[j]))} / {number(float(exps.sum()))}"
+        expect(page.get_by_text(as_shown(f"Weight: {share}")).first).to_be_visible()
+        stage.scroll_into_view_if_needed()
+        stage.screenshot(path=str(ARTIFACTS / f"walk-row-{j + 1}.png"))
+        page.keyboard.press("ArrowRight")
     no_axe_violations(page)
