@@ -6,11 +6,20 @@ import base64
 import math
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
 from attention_core.boundary.limits import MAX_TOKENS
-from ui.figures.style import NORMAL, PRESENTATION
-from ui.shared.walkable_data import SCALE_STOPS, announcement, matrix_data, row_rank, summary
+from ui.figures.heatmap import heatmap, heatmap_grid
+from ui.figures.style import NORMAL, PRESENTATION, FigureStyle
+from ui.shared.walkable_data import (
+    SCALE_STOPS,
+    announcement,
+    figure_panels,
+    row_rank,
+    selecting,
+    summary,
+)
 
 WEIGHTS = np.array(
     [
@@ -21,6 +30,23 @@ WEIGHTS = np.array(
 )
 CAUSAL = np.tril(np.ones((3, 3), dtype=bool))
 TOKENS = ["the", "animal", "it"]
+
+
+def matrix_data(
+    matrix: np.ndarray,
+    rows: list[str],
+    cols: list[str],
+    *,
+    title: str,
+    kind: str = "weights",
+    mask: np.ndarray | None = None,
+    style: FigureStyle = NORMAL,
+    selected: tuple[int, int] | None = None,
+) -> dict:
+    """What the browser gets for ``matrix`` drawn as the app draws it: a heatmap, walked."""
+    figure = heatmap(matrix, rows, cols, title=title, kind=kind, mask=mask, style=style)
+    (panel,) = figure_panels(figure)
+    return selecting(panel, selected)
 
 
 def sent_values(data: dict) -> np.ndarray:
@@ -122,3 +148,17 @@ def test_the_longest_sentence_sends_every_cell() -> None:
 def test_labels_must_match_the_matrix() -> None:
     with pytest.raises(ValueError, match="labels 2x3"):
         matrix_data(WEIGHTS, ["a", "b"], TOKENS, title="W")
+
+
+def test_a_grid_sends_each_head_on_the_grids_one_colour_scale() -> None:
+    stack = np.stack([WEIGHTS * 0.5, WEIGHTS])  # (2, 3, 3)
+    figure = heatmap_grid(stack, TOKENS, TOKENS, titles=["head 1", "head 2"], title="Weights")
+    panels = figure_panels(figure)
+    assert [panel["title"] for panel in panels] == ["Weights, head 1", "Weights, head 2"]
+    np.testing.assert_array_equal(sent_values(panels[1]), WEIGHTS.astype(np.float32))
+    assert {(panel["zmin"], panel["zmax"]) for panel in panels} == {(0.0, 1.0)}
+    assert panels[0]["id"] != panels[1]["id"]
+
+
+def test_a_figure_that_is_not_a_heatmap_is_not_walked() -> None:
+    assert figure_panels(go.Figure(go.Scatter(x=[1, 2], y=[3, 4]))) == ()

@@ -20,8 +20,8 @@ import plotly.graph_objects as go
 from plotly.colors import get_colorscale, sample_colorscale, unlabel_rgb
 
 from ui.figures.build import plain, read_text, text_of
-from ui.figures.heatmap import MASKED_TRACE, WALK_META, display_matrix, walk_look
-from ui.figures.style import NORMAL, FigureStyle
+from ui.figures.heatmap import MASKED_TRACE, WALK_META
+from ui.figures.style import NORMAL
 from ui.figures.tables import trace_array
 
 SCALE_STOPS = 33  #: colour-scale samples sent; the browser interpolates between them
@@ -147,29 +147,6 @@ def panel_data(
     data["id"] = hashlib.blake2b(repr(data).encode(), digest_size=8).hexdigest()
     data["selected"] = None
     return data
-
-
-def matrix_data(
-    matrix: np.ndarray,
-    row_labels: Sequence[str],
-    col_labels: Sequence[str],
-    *,
-    title: str,
-    kind: str = "weights",
-    value_name: str = "weight",
-    row_title: str = "query",
-    col_title: str = "key",
-    mask: np.ndarray | None = None,
-    style: FigureStyle = NORMAL,
-    selected: tuple[int, int] | None = None,
-) -> dict[str, Any]:
-    """Everything the browser needs to draw and walk ``matrix (R, C)``; ``mask (R, C)`` bool,
-    True = allowed (other cells are NaN, read "masked")."""
-    z = display_matrix(matrix, mask)  # (R, C) float32, NaN where masked
-    look = walk_look(
-        kind, style, z, value_name=value_name, row_title=row_title, col_title=col_title
-    )
-    return selecting(panel_data(z, row_labels, col_labels, title=title, look=look), selected)
 
 
 def selecting(data: dict[str, Any], selected: tuple[int, int] | None) -> dict[str, Any]:

@@ -5,23 +5,19 @@ network). The JS (``walkable_matrix.js``) draws every cell on one canvas and kee
 of 16 × 16 cells around the focused one in the DOM as the grid's rows and cells, so a
 128 × 128 matrix stays light. One tab stop; arrows, Home/End, Ctrl+Home/End and
 PageUp/PageDown move in the browser without a rerun. Enter, Space or a click selects a
-cell: only then is ``(row, column)`` sent back, and :func:`walkable_matrix` returns it.
+cell: only then is ``(row, column)`` sent back, and :func:`walk` returns it.
 What the browser is sent is built in :mod:`ui.shared.walkable_data`.
 
-Every heatmap the app draws is walkable (:mod:`ui.shared.walk_chart`); a page may also
-mount one for a matrix it holds (:func:`walkable_matrix`).
+Every heatmap the app draws is walkable (:mod:`ui.shared.walk_chart`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 import streamlit as st
 
-from ui.figures.style import NORMAL, FigureStyle
-from ui.shared.walkable_data import matrix_data, selecting
+from ui.shared.walkable_data import selecting
 
 HERE = Path(__file__).parent
 #: The component, registered once per process (a page script reruns; this module doesn't).
@@ -41,36 +37,6 @@ def selected_cell(state: object) -> tuple[int, int] | None:
     if isinstance(row, int) and isinstance(col, int):
         return row, col
     return None
-
-
-def walkable_matrix(
-    matrix: np.ndarray,
-    row_labels: Sequence[str],
-    col_labels: Sequence[str],
-    *,
-    key: str,
-    title: str,
-    kind: str = "weights",
-    value_name: str = "weight",
-    row_title: str = "query",
-    col_title: str = "key",
-    mask: np.ndarray | None = None,
-    style: FigureStyle = NORMAL,
-) -> tuple[int, int] | None:
-    """Show ``matrix (R, C)`` as a walkable heatmap; the cell last selected, or None."""
-    data = matrix_data(
-        matrix,
-        row_labels,
-        col_labels,
-        title=title,
-        kind=kind,
-        value_name=value_name,
-        row_title=row_title,
-        col_title=col_title,
-        mask=mask,
-        style=style,
-    )
-    return walk(data, key=key)
 
 
 def walk(data: dict, *, key: str) -> tuple[int, int] | None:
