@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from ui.figures.describe import describe_figure
-from ui.figures.heatmap import MAX_CELLS_WITH_TEXT, display_matrix, heatmap, heatmap_grid
+from ui.figures.heatmap import MAX_CELLS_WITH_TEXT, heatmap, heatmap_grid
+from ui.figures.matrix_look import display_matrix
 from ui.figures.style import NORMAL, PRESENTATION
 from ui.figures.tables import figure_tables
 

@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 from plotly.colors import get_colorscale, sample_colorscale, unlabel_rgb
 
 from ui.figures.build import plain, read_text, text_of
-from ui.figures.heatmap import MASKED_TRACE, WALK_META
+from ui.figures.matrix_look import MASKED_TRACE, WALK_META
 from ui.figures.style import NORMAL
 from ui.figures.tables import trace_array
 
