@@ -215,3 +215,28 @@ def test_a_teacher_in_presentation_mode_steps_along_a_row_and_each_number_is_bui
         stage.screenshot(path=str(ARTIFACTS / f"walk-row-{j + 1}.png"))
         page.keyboard.press("ArrowRight")
     no_axe_violations(page)
+
+
+def test_a_narrower_window_redraws_the_matrix_smaller_on_the_same_focused_cell(
+    page: Page, app_url: str
+) -> None:
+    sentence = " ".join(f"w{i}" for i in range(64))
+    grid = open_weights(page, app_url, sentence)
+    canvas = page.locator(".wm-canvas").first
+    wide = canvas.bounding_box()["width"]
+    grid.get_by_role("gridcell").first.focus()
+    for key in ("ArrowDown", "ArrowDown", "ArrowRight"):
+        page.keyboard.press(key)
+    before = focused(page)
+    page.set_viewport_size({"width": 520, "height": 1600})
+    page.wait_for_function(
+        "([w]) => { const c = document.querySelector('.wm-canvas') ||"
+        " [...document.querySelectorAll('*')].find(e => e.shadowRoot &&"
+        " e.shadowRoot.querySelector('.wm-canvas')).shadowRoot.querySelector('.wm-canvas');"
+        " return c.getBoundingClientRect().width < w; }",
+        arg=[wide],
+    )
+    assert canvas.bounding_box()["width"] < wide
+    assert focused(page) == before  # the same cell, still focused, with the same words
+    page.keyboard.press("ArrowRight")
+    assert focused(page)["col"] == before["col"] + 1

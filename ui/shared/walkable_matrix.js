@@ -283,15 +283,35 @@ function onClick(view, event) {
   choose(view);
 }
 
-function build(root, data) {
+// Cells as large as the style asks, smaller to fit the width, never below MIN_CELL (then the
+// matrix scrolls).
+function cellSize(root, data) {
+  const width = root.clientWidth || 600;
+  return Math.max(MIN_CELL, Math.min(data.cell_px, Math.floor((width - BAND) / data.cols.length)));
+}
+
+// A width change (a phone turned, a sidebar opened) that changes the cell size draws the
+// matrix again at the new size, on the same cell, keeping the focus if it was inside.
+function watchWidth(parentElement, root) {
+  new ResizeObserver(() => {
+    const view = views.get(parentElement);
+    if (!view || cellSize(root, view.data) === view.cell) return;
+    const focused = view.grid.contains(view.grid.getRootNode().activeElement);
+    const again = build(root, view.data, view.active);
+    again.send = view.send;
+    views.set(parentElement, again);
+    if (focused) moveTo(again, ...again.active);
+  }).observe(root);
+}
+
+function build(root, data, active = null) {
   const z = decode(data.values);
   const nRows = data.rows.length;
   const nCols = data.cols.length;
-  const width = root.clientWidth || 600;
-  const cell = Math.max(MIN_CELL, Math.min(data.cell_px, Math.floor((width - BAND) / nCols)));
+  const cell = cellSize(root, data);
   const uid = `wm-${data.id}`;
   const view = { data, z, nRows, nCols, cell, numbers: cell >= 24 && nRows * nCols <= 144 };
-  view.active = data.selected ? data.selected.slice() : [0, 0];
+  view.active = active || (data.selected ? data.selected.slice() : [0, 0]);
   root.replaceChildren();
   root.style.setProperty("--wm-font", `${Math.min(data.font_px, Math.max(9, cell - 2))}px`);
   const about = el("p", "wm-summary", { id: `${uid}-summary` });
@@ -335,6 +355,7 @@ export default function (component) {
   const { data, parentElement, setStateValue } = component;
   const root = parentElement.querySelector(".wm");
   let view = views.get(parentElement);
+  if (!view) watchWidth(parentElement, root);
   if (!view || view.data.id !== data.id || !root.contains(view.grid)) {
     view = build(root, data);
     views.set(parentElement, view);
