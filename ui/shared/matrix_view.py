@@ -25,7 +25,7 @@ from ui.figures.style import NORMAL, FigureStyle
 from ui.figures.tables import matrix_traces
 from ui.shared.code_view import show_code
 from ui.shared.export import csv_bytes, download_button, matrix_frame, npz_bytes
-from ui.shared.figure_cache import CachedChart
+from ui.shared.figure_cache import CachedChart, digest
 from ui.shared.plotly_parts import PLOTLY_CONFIG, read_as_table
 from ui.shared.stages import KEY_SIDE, QUERY_SIDE, Stage
 from ui.shared.walk_chart import CellLines, walk_chart
@@ -139,6 +139,28 @@ def token_table(tokens: Sequence[str], labels: Sequence[str], caption: str) -> N
     st.dataframe(table, width="stretch", height=min(400, 38 + 35 * table.num_rows))
 
 
+NUMBER_TABLES_HELD = 64  #: rounded matrices kept for every session (a few kB each)
+
+
+@st.cache_resource(max_entries=NUMBER_TABLES_HELD, show_spinner=False)
+def rounded_arrow(
+    content: str,
+    _matrix: np.ndarray,
+    _row_labels: tuple[str, ...],
+    _col_labels: tuple[str, ...],
+    decimals: int,
+) -> pa.Table:
+    """``_matrix (R, C)`` rounded to ``decimals``, labelled, as the Arrow table the browser
+    is sent; ``content`` (:func:`ui.shared.figure_cache.digest`) names the matrix and labels.
+
+    Built once per view for every session, as :func:`token_arrow`: a class reruns the same
+    view for every follower, and Streamlit would convert a DataFrame on every rerun.
+    Arrow's conversion of the labelled DataFrame is Streamlit's own, so the table is sent
+    as the DataFrame was.
+    """
+    return pa.Table.from_pandas(matrix_frame(_matrix, _row_labels, _col_labels).round(decimals))
+
+
 def numbers_table(
     matrix: np.ndarray,
     row_labels: Sequence[str],
@@ -148,10 +170,14 @@ def numbers_table(
     key: str,
 ) -> None:
     """The matrix as a rounded table (labels as text) and a full-precision CSV download."""
-    frame = matrix_frame(matrix, row_labels, col_labels)
-    st.dataframe(frame.round(decimals), width="stretch")
+    rows, cols = tuple(row_labels), tuple(col_labels)
+    content = digest((rows, cols), matrix)
+    st.dataframe(rounded_arrow(content, matrix, rows, cols, decimals), width="stretch")
     download_button(
-        "Download this matrix (CSV)", lambda: csv_bytes(frame), f"{key}.csv", key=f"csv_{key}"
+        "Download this matrix (CSV)",
+        lambda: csv_bytes(matrix_frame(matrix, rows, cols)),
+        f"{key}.csv",
+        key=f"csv_{key}",
     )
 
 
