@@ -9,8 +9,11 @@ benchmarks), and, for every step that asks a question, whether every follower's 
 was counted (the question is tagged with its lesson and step, as the teacher's app tags
 it).
 
+The same class then follows on 2 replicas behind nginx sharing one redis-server (deploy/'s
+scale-out), on the same machine: one replica per core.
+
     python -m benchmarks.class_lesson
-    python -m benchmarks.class_lesson --followers 10
+    python -m benchmarks.class_lesson --followers 10 --replicas 0
 """
 
 from __future__ import annotations
@@ -36,8 +39,10 @@ from harness.class_session import (
     one_server,
     open_class,
     p95,
+    replicas,
     steer,
 )
+from harness.cluster import nginx_available, redis_available
 from harness.local_server import ROOT
 from harness.server import cpu_seconds
 from ui.lessons.player import STEP_PARAM
@@ -51,10 +56,15 @@ METHOD = (
     "from the teacher's store write to the end of its first full run showing the step "
     "(target at most 2 s). At every step that asks a question, the teacher asks one (tagged "
     "with the lesson and the step) and every follower answers; the second row is the share "
-    "of those answers the class counted (target 100 %)."
+    "of those answers the class counted (target 100 %). Then the same on this machine with the "
+    "class scaled out as deploy/ runs it: 2 replicas (one per core) behind nginx, sharing one "
+    "redis-server as their class store."
 )
 
 FOLLOWERS = 100
+#: One replica per core of this machine (2): a class the size of the target, scaled out as
+#: deploy/ runs it, on the same machine.
+REPLICAS = 2
 ARRIVAL_S = 20.0
 GAP_S = 4.0
 
@@ -124,7 +134,7 @@ async def course(where: Where, followers: int) -> CourseRun:
     return run
 
 
-def results(run: CourseRun) -> list[Result]:
+def results(run: CourseRun, on: str) -> list[Result]:
     tally, times = run.tally, run.times
     details = {
         "followers": len(tally.join_s),
@@ -138,9 +148,9 @@ def results(run: CourseRun) -> list[Result]:
         "first_answer_error": tally.answer_errors[:1],
     }
     return [
-        Result("a class through the course: teacher's step to follower's view p95",
+        Result(f"a class through the course, {on}: teacher's step to follower's view p95",
                round(p95(times), 3), FOLLOW_TARGET_S, "s", details=details),
-        Result("a class through the course: answers counted, every step's question",
+        Result(f"a class through the course, {on}: answers counted, every step's question",
                round(100 * run.counted / max(run.asked, 1), 1), 100.0, "%",
                lower_is_better=False,
                details={"answers_sent": run.asked, "answers_counted": run.counted}),
@@ -150,10 +160,15 @@ def results(run: CourseRun) -> list[Result]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--followers", type=int, default=FOLLOWERS)
+    parser.add_argument("--replicas", type=int, default=REPLICAS, help="0: one process only")
     args = parser.parse_args(argv)
     with one_server(ROOT / "app.py") as where:
-        measured = asyncio.run(course(where, args.followers))
-    emit(results(measured))
+        out = results(asyncio.run(course(where, args.followers)), "one process")
+    if args.replicas and nginx_available() and redis_available():
+        with replicas(ROOT / "app.py", args.replicas) as where:
+            measured = asyncio.run(course(where, args.followers))
+        out += results(measured, f"{args.replicas} replicas on this machine, nginx, Redis")
+    emit(out)
 
 
 if __name__ == "__main__":
