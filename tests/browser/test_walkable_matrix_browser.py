@@ -12,19 +12,18 @@ from playwright.sync_api import Locator, Page, expect
 
 import attention_core as ac
 from attention_core.boundary.limits import MAX_TOKENS
-from tests.browser.helpers import ARTIFACTS, EXCEPTION, as_shown, no_axe_violations, wait_ready
+from tests.browser.helpers import (
+    ARTIFACTS,
+    EXCEPTION,
+    as_shown,
+    focused,
+    no_axe_violations,
+    wait_ready,
+)
 from ui.shared.walkable_data import announcement
 
 SENTENCE = "The animal didn't cross the street because it was too tired."
 WEIGHTS_GRID = "Attention weights · head 1"
-# The focused element inside the component's shadow root: its name and grid coordinates.
-FOCUSED_JS = """() => {
-    let a = document.activeElement;
-    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-    return {name: a.getAttribute('aria-label'), role: a.getAttribute('role'),
-            row: Number(a.parentElement.getAttribute('aria-rowindex')),
-            col: Number(a.getAttribute('aria-colindex'))};
-}"""
 # Milliseconds per key press, for `count` ArrowDown/ArrowRight presses sent in the page
 # (each moves the focus and rewrites the announcement before the next is sent).
 KEY_TIME_JS = """(count) => {
@@ -49,10 +48,6 @@ def open_weights(page: Page, app_url: str, sentence: str) -> Locator:
     grid = page.get_by_role("grid", name=WEIGHTS_GRID)
     expect(grid).to_be_visible(timeout=30_000)
     return grid
-
-
-def focused(page: Page) -> dict:
-    return page.evaluate(FOCUSED_JS)
 
 
 def expected(weights: np.ndarray, labels: tuple[str, ...], i: int, j: int) -> str:
