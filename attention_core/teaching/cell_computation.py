@@ -13,6 +13,8 @@ arrays it came from and says how, in plain text a screen reader reads as it is:
 * a **weight**, softmax :math:`a_{ij} = e^{\hat s_{ij} - m_i} / \sum_k e^{\hat s_{ik} - m_i}`
   with the row's maximum :math:`m_i` and sum, or hardmax (1 for the row's largest score);
 * a **context** entry :math:`c_{id} = \sum_j a_{ij} v_{jd}`: the largest contributions;
+* a **similarity** of two positions :math:`G_{pr} = P_p \cdot P_r` (:func:`similarity_cell`):
+  the dot product of their encodings, written as a score is;
 * for RoPE models, how :math:`q_i` and :math:`k_j` were turned at their positions
   (:func:`rotated_pairs`), and for grouped K/V heads which K/V head supplied :math:`k_j`
   (:func:`kv_head_line`).
@@ -177,6 +179,24 @@ def context_cell(weights: np.ndarray, v: np.ndarray, i: int, d: int) -> CellComp
         f"Sum: {number(value)}.",
     )
     return CellComputation("context", i, d, value, lines)
+
+
+def similarity_cell(encoding: np.ndarray, p: int, r: int) -> CellComputation:
+    r"""Entry ``(p, r)`` of :math:`G = P P^\top`, ``encoding (T, d)``: :math:`P_p \cdot P_r`.
+
+    Positions and dimensions count from 0, as the positional-encoding page labels them.
+    """
+    products = encoding[p] * encoding[r]  # (d,)
+    value = float(encoding[p] @ encoding[r])
+    many = len(products) > SHOWN_TERMS
+    lines = (
+        f"Similarity of positions {p} and {r}: the dot product P{p} · P{r}, the sum of "
+        f"{len(products)} products P{p}[j] × P{r}[j]"
+        + (f" (the {SHOWN_TERMS} largest of {len(products)})." if many else "."),
+        _terms(products, lambda j: f"P{p}[{j}] × P{r}[{j}]", SHOWN_TERMS) + ".",
+        f"Sum: {number(value)}.",
+    )
+    return CellComputation("similarity", p, r, value, lines)
 
 
 @dataclass(frozen=True)

@@ -148,6 +148,10 @@ class SwapComparison:
     realigned_weights: np.ndarray  #: (H, T, T) swapped weights, rows/columns put back
     weight_difference: float  #: max |realigned_weights - weights|
     output_difference: float  #: max |each word's output, swapped vs original|
+    #: (H, T, T) the masked scores whose rows' softmax are ``weights``, and the swapped
+    #: run's put back the same way (``realigned_weights``' rows are their softmax)
+    masked: np.ndarray
+    realigned_masked: np.ndarray
 
 
 def swap_order(length: int, first: int, second: int) -> np.ndarray:
@@ -181,6 +185,7 @@ def compare_swapped(
     swapped = run_text_attention(swapped_tokens, config)
     where = np.argsort(order)  # where[a] = position of original token a after the swap
     realigned = swapped.trace.weights[:, where][:, :, where]  # (H, T, T)
+    realigned_masked = swapped.trace.masked[:, where][:, :, where]  # (H, T, T)
     weight_difference = float(np.max(np.abs(realigned - original.trace.weights)))
     output_difference = float(np.max(np.abs(swapped.trace.output[where] - original.trace.output)))
     return SwapComparison(
@@ -193,4 +198,6 @@ def compare_swapped(
         realigned,
         weight_difference,
         output_difference,
+        original.trace.masked,
+        realigned_masked,
     )

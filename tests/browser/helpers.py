@@ -41,6 +41,10 @@ def as_shown(text: str) -> re.Pattern[str]:
 
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]  #: WCAG 2.2 AA
 CHART = "[data-testid='stPlotlyChart']"
+#: A walkable matrix's grid (ui/shared/walkable_matrix.js; Playwright's CSS sees into its
+#: shadow root), and any drawn chart: a plotly chart or a walkable matrix.
+WALKABLE = ".wm-grid[role='grid']"
+DRAWN = f"{CHART}, {WALKABLE}"
 
 
 def no_axe_violations(page: Page) -> None:
@@ -60,3 +64,19 @@ def chart_labels(page: Page) -> list[str]:
     return page.locator(CHART).evaluate_all(
         "charts => charts.map(c => (c.closest('[role=figure]') || c).getAttribute('aria-label'))"
     )
+
+
+# The focused element inside a component's shadow root (a walkable matrix's cell): its
+# name, role and grid coordinates (the header row and column are 1).
+FOCUSED_JS = """() => {
+    let a = document.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return {name: a.getAttribute('aria-label'), role: a.getAttribute('role'),
+            row: Number(a.parentElement && a.parentElement.getAttribute('aria-rowindex')),
+            col: Number(a.getAttribute('aria-colindex'))};
+}"""
+
+
+def focused(page: Page) -> dict:
+    """The focused element, through shadow roots: ``name``, ``role``, ``row``, ``col``."""
+    return page.evaluate(FOCUSED_JS)

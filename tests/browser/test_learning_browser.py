@@ -15,7 +15,8 @@ def test_default_link_trains_and_draws_the_heads_the_target_and_the_curves(
     wait_ready(page, timeout=120_000)  # the first run imports torch and trains
     expect(page.get_by_role("heading", name="Watch attention learn")).to_be_visible()
     expect(page.locator(EXCEPTION)).to_have_count(0)
-    expect(page.locator(".gtitle", has_text="Target (probe)")).to_be_visible()
+    # a walkable matrix (the plotly heatmap waits in its expander), named by its score
+    expect(page.get_by_role("grid", name="Target (probe): anti-diagonal")).to_be_visible()
     expect(page.locator(".gtitle", has_text="Training: loss, held-out accuracy")).to_be_visible()
     expect(page.get_by_text("The model gets 8 of 8 answers right.")).to_be_visible()
     screenshot(page, "learning")
@@ -38,6 +39,6 @@ def test_induction_link_trains_and_shows_both_layers(page: Page, app_url: str) -
     page.goto(f"{app_url}/learning?learn_task=induction")
     wait_ready(page, timeout=180_000)
     expect(page.locator(EXCEPTION)).to_have_count(0)
-    expect(page.locator(".gtitle", has_text="Target (probe)")).to_be_visible()
+    expect(page.get_by_role("grid", name="Target (probe): induction")).to_be_visible()
     expect(page.locator(".annotation-text", has_text="layer 2 · head 1").first).to_be_attached()
     screenshot(page, "learning_induction")

@@ -25,14 +25,16 @@ def test_uploaded_csv_shows_the_attention_heatmap(page: Page, app_url: str) -> N
     wait_ready(page)
     expect(page.locator(EXCEPTION)).to_have_count(0)
     expect(page.get_by_text("Column 'comment' is left out")).to_be_visible()
-    title = page.locator(".gtitle", has_text="Attention weights of head 1")
-    expect(title).to_be_visible(timeout=30_000)
-    expect(page.locator(".stPlotlyChart .heatmaplayer").first).to_be_attached()
+    # the weights are a walkable matrix (the plotly figure with the series waits in an expander)
+    weights = page.get_by_role("grid", name="Attention weights of head 1 (untrained)")
+    expect(weights).to_be_visible(timeout=30_000)
+    expect(weights).to_have_attribute("aria-rowcount", "15")  # 14 days and the header row
+    expect(page.locator(".stPlotlyChart .heatmaplayer").first).to_be_attached()  # every head
     expect(page.get_by_text("Window: 2024-01-18 to 2024-01-31 (14 steps).")).to_be_visible()
     screenshot(page, "time_series")
     page.get_by_test_id("stRadio").filter(has_text="Head").get_by_text("2", exact=True).click()
     wait_ready(page)
-    expect(page.locator(".gtitle", has_text="Attention weights of head 2")).to_be_visible()
+    expect(page.get_by_role("grid", name="Attention weights of head 2 (untrained)")).to_be_visible()
     expect(page.locator("[data-testid='stAlertContentError']")).to_have_count(0)
 
 
@@ -103,7 +105,7 @@ def test_replacing_the_file_keeps_the_other_settings_in_the_link(page: Page, app
         missing = [setting for setting in settings if setting not in page.url]
         assert not missing, (burst, page.url)
     expect(page.locator(EXCEPTION)).to_have_count(0)
-    expect(page.locator(".gtitle", has_text="Attention weights of head 2")).to_be_visible()
+    expect(page.get_by_role("grid", name="Attention weights of head 2 (untrained)")).to_be_visible()
 
 
 def test_sunspots_upload_shows_years_on_the_time_axis_and_trains(page: Page, app_url: str) -> None:

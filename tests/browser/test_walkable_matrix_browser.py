@@ -13,20 +13,19 @@ from playwright.sync_api import Locator, Page, expect
 import attention_core as ac
 from attention_core.boundary.limits import MAX_TOKENS
 from attention_core.teaching.cell_computation import number
-from tests.browser.helpers import ARTIFACTS, EXCEPTION, as_shown, no_axe_violations, wait_ready
+from tests.browser.helpers import (
+    ARTIFACTS,
+    EXCEPTION,
+    as_shown,
+    focused,
+    no_axe_violations,
+    wait_ready,
+)
 from ui.figures.style import PRESENTATION
 from ui.shared.walkable_data import announcement
 
 SENTENCE = "The animal didn't cross the street because it was too tired."
 WEIGHTS_GRID = "Attention weights · head 1"
-# The focused element inside the component's shadow root: its name and grid coordinates.
-FOCUSED_JS = """() => {
-    let a = document.activeElement;
-    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-    return {name: a.getAttribute('aria-label'), role: a.getAttribute('role'),
-            row: Number(a.parentElement.getAttribute('aria-rowindex')),
-            col: Number(a.getAttribute('aria-colindex'))};
-}"""
 # Whether the focused element is another element than at the last call (a screen reader
 # says a cell when focus moves to it; a renamed element that keeps focus may go unsaid).
 FOCUS_MOVED_JS = """() => {
@@ -46,10 +45,6 @@ def open_weights(page: Page, app_url: str, sentence: str) -> Locator:
     grid = page.get_by_role("grid", name=WEIGHTS_GRID)
     expect(grid).to_be_visible(timeout=30_000)
     return grid
-
-
-def focused(page: Page) -> dict:
-    return page.evaluate(FOCUSED_JS)
 
 
 def expected(weights: np.ndarray, labels: tuple[str, ...], i: int, j: int) -> str:

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import EXCEPTION, screenshot, wait_ready
+from tests.browser.helpers import DRAWN, EXCEPTION, WALKABLE, screenshot, wait_ready
 from ui.walkthrough.lecture import LECTURE_STEPS
 
 CHART = "[data-testid='stPlotlyChart']"
@@ -31,10 +31,11 @@ def open_app_page(page: Page, app_url: str, path: str) -> None:
 
 
 def expect_step(page: Page, step: int) -> None:
-    """Step ``step`` is shown: counter, title, a drawn figure and no exception."""
+    """Step ``step`` is shown: counter, title, a drawn figure (a plotly chart or a walkable
+    matrix) and no exception."""
     expect(page.get_by_text(f"Step {step} of 6", exact=True)).to_be_visible()
     expect(page.get_by_role("heading", name=LECTURE_STEPS[step - 1])).to_be_visible()
-    expect(page.locator(CHART).first).to_be_visible()
+    expect(page.locator(DRAWN).first).to_be_visible()
     expect(page.locator(EXCEPTION)).to_have_count(0)
 
 
@@ -65,7 +66,13 @@ def test_positional_encoding_page_renders_its_views(page: Page, app_url: str) ->
     expect(page.get_by_role("heading", name="Positional encodings")).to_be_visible()
     expect(page.get_by_role("heading", name="Rotary: only the distance")).to_be_visible()
     expect(page.get_by_role("heading", name="Why we need it")).to_be_visible()
-    expect(page.locator(CHART)).to_have_count(6)
+    # P and P Pᵀ are walkable matrices; the curves, rotary's offsets and the swap's two grids
+    # plotly charts
+    expect(page.locator(CHART)).to_have_count(4)
+    walkable = page.locator(WALKABLE)
+    expect(walkable).to_have_count(2)
+    expect(walkable.first).to_have_accessible_name(re.compile(r"^rotary encoding \("))
+    expect(walkable.last).to_have_accessible_name("How alike two positions are: P Pᵀ")
     expect(page.locator(EXCEPTION)).to_have_count(0)
     page_screenshot(page, "positional_encoding", height=3200)
 

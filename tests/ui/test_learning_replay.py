@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+from tests.plotly_specs import walkable_matrices
+
 
 def replay_of_a_one_snapshot_run() -> None:
     from dataclasses import replace
@@ -26,7 +28,9 @@ def test_a_run_with_one_snapshot_names_its_only_step_instead_of_a_slider() -> No
     assert not at.exception, [e.value for e in at.exception]
     assert len(at.select_slider) == 0
     assert any("**0** — the only snapshot of this run" in m.value for m in at.markdown)
-    assert any(chart.proto.spec for chart in at.get("plotly_chart"))
+    # reverse has one head: its attention is drawn as a walkable matrix, as is the target
+    titles = [spec["layout"]["title"]["text"] for spec in walkable_matrices(at)]
+    assert titles == ["Every head at step 0", "Target (probe): anti-diagonal"]
 
 
 def test_head_titles_put_each_score_on_its_own_line() -> None:

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
 from attention_core.teaching import word_order
-from tests.plotly_specs import figures
+from tests.plotly_specs import figures, walkable_matrices
 from tests.views.expanders import TABLE, expander_keys, open_expanders
 from ui.figures import build
 from ui.figures.style import NORMAL, PRESENTATION
@@ -142,14 +142,20 @@ def test_two_sessions_on_one_view_draw_the_same_specs_and_leave_the_shared_figur
     view = cache.encoding_view(PositionalState(21, 12, "rotary", 700.0, NORMAL))
     swap = cache.swap_panels(cache.Swap(SENTENCE, 1, 4, "rotary"), NORMAL)
     held = [view.matrix_chart, view.similarity_chart, view.rotary_chart, *swap.charts.values()]
-    before = [drawn_json(chart.figure) for chart in held if chart is not None]
+    assert view.rotary_chart is not None
+    before = [(drawn_json(chart.figure), json.dumps(chart.walk)) for chart in held]
     second = open_page(**params)
     assert not second.exception
     assert figures(second) == figures(first)
     assert len(figures(first)) == 6  # P, curves, P Pᵀ, rotary, two swap grids
-    assert [drawn_json(chart.figure) for chart in held if chart is not None] == before
+    assert [(drawn_json(chart.figure), json.dumps(chart.walk)) for chart in held] == before
+    # P and P Pᵀ are drawn as walkable matrices (their plotly figure waits in an expander),
+    # the rotary curves and the swap's grids as plotly charts: each as the shared one.
+    walkable, plotly = [view.matrix_chart, view.similarity_chart], held[2:]
     sent = {json.dumps(spec, sort_keys=True) for spec in figures(second)}
-    assert {json.dumps(json.loads(spec), sort_keys=True) for spec in before} <= sent
+    assert {json.dumps(json.loads(drawn_json(c.figure)), sort_keys=True) for c in plotly} <= sent
+    walked = [spec["walkable"] for spec in walkable_matrices(second)]
+    assert walked == [chart.walk[0] for chart in walkable]
     # The shared objects are still the ones the cache hands out.
     assert cache.encoding_view(PositionalState(21, 12, "rotary", 700.0, NORMAL)) is view
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,10 +15,11 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core.learning.config import DEFAULTS
 from attention_core.learning.forward import forward
+from attention_core.learning.patterns import target_pattern
 from attention_core.learning.predict import predict
 from attention_core.learning.shipped import shipped_run
 from attention_core.learning.tasks import get_task
-from tests.plotly_specs import decode, figure_titled, figures
+from tests.plotly_specs import decode, figure_titled, figures, walkable_matrices
 from tests.views.expanders import CODE, open_expanders
 from ui.figures.style import NORMAL
 from ui.learning import cache
@@ -139,13 +141,16 @@ def test_each_task_trains_from_its_link_and_draws_its_target() -> None:
     for task, score in (("sort", "sorted symbol"), ("induction", "induction")):
         at = open_page(learn_task=task)
         assert_clean(at)
-        target = figure_titled(at, "Target (probe)")
-        assert target["layout"]["annotations"][0]["text"] == score
+        target = figure_titled(at, "Target (probe)")  # a walkable matrix, named by its score
+        assert target["layout"]["title"]["text"] == f"Target (probe): {score}"
         result = default_result(task)
+        pattern = target_pattern(get_task(task), result.probe)
+        allowed = result.model.attention_mask()  # masked cells are drawn grey (NaN)
+        drawn = decode(target["data"][0]["z"])
+        np.testing.assert_allclose(drawn[allowed], pattern[allowed], atol=1e-6)
         assert result.held_out[-1] >= 0.99
         expected = forward(result.final, result.model, result.probe).weights
         shown = panels(figure_titled(at, "Every head at step"))
-        allowed = result.model.attention_mask()  # masked cells are drawn grey (NaN)
         expected = expected.reshape(shown.shape)
         np.testing.assert_allclose(shown[:, allowed], expected[:, allowed], atol=1e-6)
         assert np.isnan(shown[:, ~allowed]).all()
@@ -174,7 +179,7 @@ def test_two_sessions_on_one_view_draw_the_same_shared_figures_and_leave_them_un
         cache.answer(trained, probe).heads,
         cache.answer(trained, probe).target,
     ]
-    before = [drawn.figure.to_json() for drawn in shared]
+    before = [(drawn.figure.to_json(), json.dumps(drawn.walk)) for drawn in shared]
     built: list[str] = []  # every figure built from here on
 
     def counted(builder):
@@ -190,9 +195,15 @@ def test_two_sessions_on_one_view_draw_the_same_shared_figures_and_leave_them_un
     assert_clean(first)
     assert_clean(second)
     assert built == []  # both sessions drew the figures built above
+    # The curves and both grids of heads are plotly charts; both targets walkable matrices,
+    # each sent as its shared figure's walkable data.
     specs = [chart.proto.spec for chart in first.get("plotly_chart")]
-    assert len(specs) == 5 and specs == [chart.proto.spec for chart in second.get("plotly_chart")]
-    assert [drawn.figure.to_json() for drawn in shared] == before  # drawing changed nothing
+    assert len(specs) == 3 and specs == [chart.proto.spec for chart in second.get("plotly_chart")]
+    assert len(figures(first)) == 5 and figures(first) == figures(second)
+    walked = [spec["walkable"] for spec in walkable_matrices(first)]
+    assert walked == [shared[2].walk[0], shared[4].walk[0]]
+    drawn_now = [(drawn.figure.to_json(), json.dumps(drawn.walk)) for drawn in shared]
+    assert drawn_now == before  # drawing changed nothing
 
 
 def test_a_live_training_still_draws_its_growing_curves(monkeypatch: pytest.MonkeyPatch) -> None:

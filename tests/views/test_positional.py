@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
 from attention_core.teaching import word_order
-from tests.plotly_specs import decode, figure_titled, figures
+from tests.plotly_specs import decode, figure_titled, figures, walkable_matrices
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "views/positional_encoding.py"
@@ -43,9 +43,13 @@ def test_default_view_shows_matrix_curves_similarity_and_swap_without_errors() -
     assert at.title[0].value == "Positional encodings"
     assert at.radio(key="pe_kind").value == "sinusoidal"
     titles = [f["layout"]["title"]["text"] for f in figures(at)]
-    assert titles[0].startswith("sinusoidal encoding (64 positions × 64 dimensions)")
     assert "Selected dimensions" in titles
-    assert "How alike two positions are: P Pᵀ" in titles
+    # P and P Pᵀ are walkable matrices, in page order
+    walked = [f["layout"]["title"]["text"] for f in walkable_matrices(at)]
+    assert walked == [
+        "sinusoidal encoding (64 positions × 64 dimensions)",
+        "How alike two positions are: P Pᵀ",
+    ]
     assert len(at.latex) >= 4  # a formula beside every view
     keys = {button.key for button in at.download_button}
     assert {"pe_download_matrix", "pe_download_similarity", "pe_download_swap"} <= keys
@@ -150,9 +154,11 @@ def test_swapping_a_word_with_itself_warns() -> None:
 
 
 def test_presentation_mode_enlarges_the_figure_fonts() -> None:
-    normal = figure_titled(open_page(), "sinusoidal encoding")["layout"]["font"]["size"]
-    presenting = figure_titled(open_page(present="1"), "sinusoidal encoding")
-    assert presenting["layout"]["font"]["size"] > normal
+    """P is a walkable matrix: its numbers' font (and cells) grow for the room."""
+    normal = figure_titled(open_page(), "sinusoidal encoding")["walkable"]
+    presenting = figure_titled(open_page(present="1"), "sinusoidal encoding")["walkable"]
+    assert presenting["font_px"] > normal["font_px"]
+    assert presenting["cell_px"] > normal["cell_px"]
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
 from attention_core.teaching import gradcheck, score_scaling, soft_lookup, walkthrough_steps
-from tests.plotly_specs import charts, decode, figures
+from tests.plotly_specs import charts, decode, figures, walkable_matrices
 from ui.figures.style import NORMAL
 from ui.walkthrough import cache
 from ui.walkthrough.lecture import LECTURE_STEPS
@@ -138,9 +138,13 @@ def test_going_to_the_text_page_and_back_keeps_working() -> None:
 
 
 def test_presentation_mode_enlarges_the_figure_fonts() -> None:
-    normal = figures(open_page(step="4"))[0]["layout"]["font"]["size"]
-    presenting = figures(open_page(step="4", present="1"))[0]["layout"]["font"]["size"]
-    assert presenting > normal
+    """Step 4's matrices are walkable: their numbers' font (and cells) grow for the room."""
+    normal = walkable_matrices(open_page(step="4"))
+    presenting = walkable_matrices(open_page(step="4", present="1"))
+    assert len(normal) == len(presenting) == 3
+    for small, large in zip(normal, presenting, strict=True):
+        assert large["walkable"]["font_px"] > small["walkable"]["font_px"]
+        assert large["walkable"]["cell_px"] > small["walkable"]["cell_px"]
 
 
 # --- One view, many sessions ----------------------------------------------------

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from attention_core.boundary.arrays import read_only
 from attention_core.learning.ablation import HeldOutScore, Sweep, held_out_score, single_head_sweep
 from attention_core.learning.forward import arrays_to_dict
 from attention_core.learning.predict import Prediction, predict
@@ -137,6 +138,9 @@ class Answer:
     table: pa.Table  #: the answers, one column per position (Arrow: immutable, shareable)
     heads: CachedChart
     target: CachedChart
+    #: (L·H, T, T) each head's masked scores, its weights' rows are their softmax: what
+    #: explains a selected weight, panel by panel as ``heads`` draws them (layer by layer)
+    masked: np.ndarray
 
 
 @cached_figures(ANSWERS_HELD, KEYS)
@@ -147,6 +151,7 @@ def answer(trained: Trained, probe: tuple[int, ...], ablation: Ablation | None =
     task = get_task(result.model.task)
     tokens = np.array(probe, dtype=np.int64)
     prediction = predict(result.final, result.model, tokens, ablation)
+    masked = np.stack([trace.masked for trace in prediction.trace.traces])  # (L, H, T, T)
     return Answer(
         prediction.correct,
         prediction.asked,
@@ -163,6 +168,7 @@ def answer(trained: Trained, probe: tuple[int, ...], ablation: Ablation | None =
             )
         ),
         cached_chart(target_figure(task, prediction.tokens, trained.mask, style, "your sequence")),
+        read_only(masked.reshape(-1, *masked.shape[2:]), copy=False),
     )
 
 

@@ -131,17 +131,16 @@ def heads_figure(
 def target_figure(
     task: Task, tokens: np.ndarray, mask: np.ndarray | None, style: FigureStyle, where: str
 ) -> go.Figure:
-    """The task's target pattern ``(T, T)`` on ``tokens (T,)``: the attention that solves it."""
+    """The task's target pattern ``(T, T)`` on ``tokens (T,)``: the attention that solves it,
+    titled with the head score that measures it (the walkable matrix says its title)."""
     labels = task.labels(tokens)
-    return heatmap_grid(
-        target_pattern(task, tokens)[None],
+    return heatmap(
+        target_pattern(task, tokens),
         labels,
         labels,
-        titles=[task.score_names[0]],
-        title=f"Target ({where})",
+        title=f"Target ({where}): {task.score_names[0]}",
         mask=mask,
         style=style,
-        columns=1,
     )
 
 

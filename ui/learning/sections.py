@@ -24,11 +24,13 @@ from ui.learning.cache import (
 )
 from ui.learning.heads_off import heads_off_section
 from ui.learning.state import PREFIX, task_key
+from ui.shared.cell_lines import weight_lines
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown, show_error
 from ui.shared.tabs import Section
 from ui.shared.url import BIND
+from ui.shared.walk_chart import CellLines
 
 #: The functions that compute every matrix of "Try it", in the order they run.
 TRY_IT_CODE = (
@@ -47,10 +49,17 @@ TRY_IT_CODE = (
 )
 
 
-def heads_beside_target(heads: CachedChart, target: CachedChart, task: Task, key: str) -> None:
-    """Every head's attention (left, from :mod:`ui.learning.cache`) beside the target (right)."""
+def heads_beside_target(
+    heads: CachedChart,
+    target: CachedChart,
+    task: Task,
+    key: str,
+    cells: CellLines | None = None,
+) -> None:
+    """Every head's attention (left, from :mod:`ui.learning.cache`) beside the target (right);
+    ``cells`` explains a selected weight of a head."""
     left, right = st.columns([3, 1])
-    chart(heads, key=f"{key}_heads", place=left)
+    chart(heads, key=f"{key}_heads", place=left, cells=cells)
     chart(target, key=f"{key}_target", place=right)
     right.caption(escape_markdown(f"Target pattern: {task.pattern_name}."))
 
@@ -125,7 +134,8 @@ def try_it_section(trained: Trained) -> None:
     else:
         st.markdown("Nothing to predict here: no token repeats, so no answer is determined.")
     st.dataframe(shown.table, key=f"{PREFIX}answers")
-    heads_beside_target(shown.heads, shown.target, task, f"{PREFIX}try")
+    cells = weight_lines(shown.masked)  # the trained model's own scores on the sequence
+    heads_beside_target(shown.heads, shown.target, task, f"{PREFIX}try", cells)
     show_code(TRY_IT_CODE)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import streamlit as st
 
 import attention_core as ac
+from attention_core.teaching.cell_computation import similarity_cell
 from ui.positional_encoding import cache, figures
 from ui.positional_encoding.kinds import ENCODINGS
 from ui.positional_encoding.questions import check_yourself_section
@@ -22,6 +23,7 @@ from ui.shared.numbers import short_difference
 from ui.shared.safe import show_error
 from ui.shared.tabs import Section
 from ui.shared.url import BIND
+from ui.shared.walk_chart import CellLines
 
 
 @dataclass(frozen=True)
@@ -89,12 +91,18 @@ def curves_view(encoding: Encoding) -> None:
         left.info("Pick at least one dimension to plot.")
 
 
+def similarity_lines(matrix: np.ndarray) -> CellLines:
+    """Entry ``(p, r)`` of ``P Pᵀ`` as the dot product of rows p and r of ``matrix (T, d)``."""
+    return lambda _panel, cell: similarity_cell(matrix, *cell).lines
+
+
 def similarity_view(encoding: Encoding) -> None:
     state = encoding.state
     kind, length = state.kind, encoding.matrix.shape[0]
     left, right = st.columns([3, 2])
     drawn = encoding.view.similarity_chart
-    chart(drawn, key=f"{PREFIX}similarity_figure", place=left)
+    cells = similarity_lines(encoding.matrix)
+    chart(drawn, key=f"{PREFIX}similarity_figure", place=left, cells=cells)
     with right:
         st.markdown(ENCODINGS[kind].similarity_words)
         st.latex(r"G = P P^\top, \qquad G_{pr} = \sum_j P_{pj} P_{rj}")

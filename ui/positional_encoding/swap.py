@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 import attention_core as ac
 from attention_core.teaching import word_order
 from ui.positional_encoding import cache
 from ui.positional_encoding.state import DEFAULT_SENTENCE, PREFIX, SWAP_D_MODEL, PositionalState
+from ui.shared.cell_lines import weight_lines
 from ui.shared.export import download_button, npz_bytes
 from ui.shared.figure_cache import CachedChart
 from ui.shared.matrix_view import chart
@@ -50,7 +52,9 @@ def swap_result(title: str, comparison: word_order.SwapComparison, drawn: Cached
     """One panel: its title, the shared weights chart and the two largest differences."""
     st.markdown(f"**{title}**")
     key = f"{PREFIX}swap_{comparison.config.positional}"
-    chart(drawn, key=key, place=st)
+    # panel 0 the original run's weights, panel 1 the swapped run's put back (one head)
+    masked = np.stack([comparison.masked[0], comparison.realigned_masked[0]])
+    chart(drawn, key=key, place=st, cells=weight_lines(masked))
     metrics = st.columns(2)
     metrics[0].metric("max |weight difference|", short_difference(comparison.weight_difference))
     metrics[1].metric("max |output difference|", short_difference(comparison.output_difference))

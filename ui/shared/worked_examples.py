@@ -16,6 +16,7 @@ from attention_core.teaching import walkthrough_steps
 from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
 from ui.shared import numbers
+from ui.shared.cell_lines import weight_lines
 from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures
 from ui.shared.matrix_view import chart
 
@@ -86,7 +87,8 @@ def five_days_one(masked: bool, style: FigureStyle, key_prefix: str) -> None:
     title = "with the causal mask" if masked else "without a mask"
     st.subheader(f"Five days, {title}")
     left, right = st.columns(2)
-    chart(view.figure, key=f"{key_prefix}five_day_weights_{masked}", place=left)
+    cells = weight_lines(result.trace.masked)  # the softmax of each row of masked scores
+    chart(view.figure, key=f"{key_prefix}five_day_weights_{masked}", place=left, cells=cells)
     right.markdown("The notes print the weights rounded to 3 decimals:")
     right.code(view.printed_weights, language=None)
     right.markdown(

@@ -78,9 +78,10 @@ class WindowInputs:
 
 @dataclass(frozen=True)
 class WindowRun:
-    """Attention over one window, as much as the page draws: labels, target, weights, context.
+    """Attention over one window, as much as the page draws and explains: labels, target,
+    weights, context, and what a selected weight or context entry is computed from.
 
-    Only these are kept (not the whole trace with Q, K, V and the scores: ~5 times as much).
+    Only these are kept (not the whole trace with Q, K and every stage of the scores).
     """
 
     labels: tuple[str, ...]  #: (T,) unique text labels of the window's rows
@@ -88,16 +89,19 @@ class WindowRun:
     weights: np.ndarray | None  #: (H, T, T) every head's weights; None if refused
     concat: np.ndarray | None  #: (T, H·d_v) each day's context vectors, heads side by side
     mask: np.ndarray | None  #: (T, T) True where a day may attend; None if all may
+    masked: np.ndarray | None = None  #: (H, T, T) the scores each weight row is the softmax of
+    v: np.ndarray | None = None  #: (H, T, d_v) each head's values
     error: str | None = None  #: the core's message when it refused the window; else None
 
 
 # st.cache_resource bounds each builder's cache on its own; these are entries per function.
 # Reruns of one session hit them; a lecture shows a handful of views (the current
-# one and the last few, one head at a time). Sizes measured at the largest view (an upload
+# one and the last few, one head at a time). Sizes at the largest view (an upload
 # of 100,000 × 50, T = 128, 16 heads, d_model 512), and far less for the usual ones:
-# a run ~2.7 MB; the series chart (~2,000 points on each of 51 lines) ~3.6 MB; the
-# window's five charts and table ~3.3 MB together. At most 12 × 2.7 + 8 × 3.6 + 12 × 3.3
-# ≈ 100 MB in all, a few MB for the samples.
+# a run ~5.3 MB (from its shapes: the weights and the masked scores 2.1 MB each, the context
+# and the values 0.5 MB each); measured, the series chart (~2,000 points on each of 51 lines)
+# ~3.6 MB and the window's five charts and table ~3.3 MB together. At most
+# 12 × 5.3 + 8 × 3.6 + 12 × 3.3 ≈ 130 MB in all, a few MB for the samples.
 RUN_ENTRIES = 12
 # The series chart changes only with the data, columns, scaling, window and its end (not
 # with the model), so fewer are needed.
@@ -151,9 +155,10 @@ def window_run(inputs: WindowInputs, _frame: pd.DataFrame) -> WindowRun:
             scaler.transform(values[first : end + 1]), inputs.config, inputs.feature_activation
         )
     except ac.InputError as error:
-        return read_only_fields(WindowRun(labels, target, None, None, None, str(error)))
+        return read_only_fields(WindowRun(labels, target, None, None, None, error=str(error)))
     trace = attention.run.trace
-    return read_only_fields(WindowRun(labels, target, trace.weights, trace.concat, trace.mask))
+    kept = (trace.weights, trace.concat, trace.mask, trace.masked, trace.v)
+    return read_only_fields(WindowRun(labels, target, *kept))
 
 
 @cached_series

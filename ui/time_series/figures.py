@@ -129,7 +129,9 @@ def attention_over_time(
 
     Rows are queries (the day that looks), columns keys (the day looked at);
     the target ``(T,)`` runs above the key axis and left of the query axis so
-    that a bright cell can be read against the values it links.
+    that a bright cell can be read against the values it links. The figure keeps the
+    heatmap's look (``layout.meta``), so the page draws the weights as a walkable matrix
+    (:mod:`ui.shared.walk_chart`), this figure in its plotly expander.
     """
     labels = list(labels)
     matrix = heatmap(
@@ -183,6 +185,7 @@ def attention_over_time(
     figure.update_xaxes(autorange="reversed", title=target_name, row=2, col=1)
     figure.update_yaxes(title=target_name, row=1, col=2)
     size = len(labels)
+    figure.update_layout(meta=matrix.layout.meta)  # one heatmap among lines: still walkable
     return titled(figure, title, style, 260 + min(size, 40) * max(style.cell_px // 2, 12))
 
 

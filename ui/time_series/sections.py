@@ -12,6 +12,7 @@ from collections.abc import Callable
 import streamlit as st
 
 import attention_core as ac
+from ui.shared.cell_lines import context_lines, weight_lines
 from ui.shared.controls import slider_or_only_value
 from ui.shared.export import download_button
 from ui.shared.matrix_view import chart
@@ -82,13 +83,19 @@ def window_attention(state: TimeSeriesState, head: int) -> None:
     if run.error is not None:
         show_error(run.error)
         return
+    assert run.masked is not None and run.weights is not None and run.v is not None
+    normaliser = state.config.normaliser
     weights = cache.weights_chart(inputs, head, style, run)
-    chart(weights, key=f"{PREFIX}weights_chart", place=st)
+    cells = weight_lines(run.masked[head], normaliser)
+    chart(weights, key=f"{PREFIX}weights_chart", place=st, cells=cells)
     lags = cache.lag_chart(inputs, head, state.period, style, run)
     chart(lags, key=f"{PREFIX}lag_chart", place=st)
-    chart(cache.context_chart(inputs, style, run), key=f"{PREFIX}context", place=st)
+    context = cache.context_chart(inputs, style, run)
+    chart(context, key=f"{PREFIX}context", place=st, cells=context_lines(run.weights, run.v))
     with st.expander("All heads and the numbers"):
-        chart(cache.heads_chart(inputs, style, run), key=f"{PREFIX}heads_grid", place=st)
+        heads = cache.heads_chart(inputs, style, run)
+        cells = weight_lines(run.masked, normaliser)  # panel k: head k
+        chart(heads, key=f"{PREFIX}heads_grid", place=st, cells=cells)
         table = cache.weights_table(inputs, head, style.decimals, run)
         st.dataframe(table, key=f"{PREFIX}weights_table")
         download_button(

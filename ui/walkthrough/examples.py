@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import streamlit as st
 
 import attention_core as ac
+from attention_core.boundary.arrays import read_only
 from attention_core.teaching import walkthrough_steps
 from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
 from ui.shared import numbers
+from ui.shared.cell_lines import context_lines, weight_lines
 from ui.shared.code_view import show_code
 from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures
 from ui.shared.matrix_view import chart
+from ui.shared.walk_chart import CellLines
 from ui.shared.worked_examples import five_days, notes_versus_ours
 from ui.walkthrough.lecture import LECTURE_CODE
 from ui.walkthrough.state import PREFIX, WalkthroughState
@@ -30,6 +34,7 @@ class FourWordsView:
 
     inputs: tuple[str, ...]  #: X (4, 3), W_Q, W_K, W_V (3, 3), printed as NumPy does
     figure: CachedChart  #: the weights (4, 4)
+    masked: np.ndarray  #: (4, 4) the scaled scores the weights are the softmax of (no mask)
     printed: str  #: the notes' printed context (4, 3)
     ours: str  #: our context (4, 3)
     difference: float  #: max |ours − printed|
@@ -49,6 +54,7 @@ def four_words_view(style: FigureStyle) -> FourWordsView:
         figure=cached_chart(
             heatmap(trace.weights, words, words, title="Attention weights (4, 4)", style=style)
         ),
+        masked=read_only(trace.masked),
         printed=numbers.format_matrix(examples.FOUR_WORDS_PRINTED_OUTPUT),
         ours=numbers.format_matrix(trace.context),
         difference=walkthrough_steps.printed_difference(
@@ -100,13 +106,20 @@ def four_words(style: FigureStyle) -> None:
     ):
         column.markdown(name)
         column.code(text, language=None)
-    chart(view.figure, key=f"{PREFIX}four_words_weights", place=st)
+    chart(view.figure, key=f"{PREFIX}four_words_weights", place=st, cells=weight_lines(view.masked))
     notes_versus_ours(view.printed, view.ours)
     difference = view.difference
     st.success(
         f"All twelve numbers agree: max |ours − printed| = {difference:.1e} "
         "(the notes print 8 decimals)."
     )
+
+
+def cool_context_lines() -> CellLines:
+    """Context entry ``(i, j)`` of *attention is cool*: row i of the given weights W (3, 3)
+    times column j of the given values V (3, 4)."""
+    examples = ac.examples
+    return context_lines(examples.COOL_WEIGHTS[None], examples.COOL_VALUES[None])
 
 
 def attention_is_cool(style: FigureStyle) -> None:
@@ -140,7 +153,7 @@ def attention_is_cool(style: FigureStyle) -> None:
         f"The slides work out C₀₀ = {numbers.plain_number(examples.COOL_PRINTED_C00)}; "
         f"we get {numbers.plain_number(slide.value)}."
     )
-    chart(context, key=f"{PREFIX}cool_context", place=st)
+    chart(context, key=f"{PREFIX}cool_context", place=st, cells=cool_context_lines())
 
 
 def examples_section(state: WalkthroughState) -> None:

@@ -6,6 +6,7 @@ import streamlit as st
 
 import attention_core as ac
 from ui.shared import numbers
+from ui.shared.cell_lines import weight_lines
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
 from ui.shared.url import BIND
@@ -57,7 +58,12 @@ def heads_section(state: WalkthroughState) -> None:
     example = cache.multi_head(head_width)
     n_heads = example.trace.weights.shape[0]
     st.markdown(f"e = 12, h = {head_width} gives **{n_heads} head{'s' * (n_heads > 1)}**.")
-    chart(cache.head_weights_figure(head_width, style), key=f"{PREFIX}head_weights", place=st)
+    chart(
+        cache.head_weights_figure(head_width, style),
+        key=f"{PREFIX}head_weights",
+        place=st,
+        cells=weight_lines(example.trace.masked),  # head k's weights: panel k
+    )
     st.caption(
         f"Each head computed on its own gives the same numbers: max difference "
         f"{numbers.format_difference(example.separate_difference)}. The heads never talk "

@@ -11,6 +11,7 @@ from ui.shared.safe import show_error
 from ui.shared.tabs import Section
 from ui.shared.url import BIND
 from ui.walkthrough import cache
+from ui.walkthrough.cell_view import masking_lines
 from ui.walkthrough.examples import examples_section
 from ui.walkthrough.heads_and_backward import backward_section, heads_section
 from ui.walkthrough.lecture import LECTURE_CODE, LECTURE_STEPS, explain
@@ -101,7 +102,8 @@ def masking_section(state: WalkthroughState) -> None:
     )
     view = cache.masking_view(state.style)
     for index, (column, panel) in enumerate(zip(st.columns(3), view.panels, strict=True)):
-        chart(panel, key=f"{PREFIX}mask_{index}", place=column)
+        cells = masking_lines(view.result, index)
+        chart(panel, key=f"{PREFIX}mask_{index}", place=column, cells=cells)
     formulas = st.columns(3)
     formulas[0].latex(r"\mathrm{softmax}_{\text{row}}(S + M)")
     formulas[1].latex(r"\mathrm{softmax}_{\text{row}}(S \odot M_{01})")

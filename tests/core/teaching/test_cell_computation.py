@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import attention_core as ac
 from attention_core.boundary.limits import MAX_TOKENS
 from attention_core.maths.attention import project, softmax
+from attention_core.teaching import word_order
 from attention_core.teaching.cell_computation import (
     SHOWN_TERMS,
     context_cell,
@@ -25,6 +26,7 @@ from attention_core.teaching.cell_computation import (
     projection_cell,
     scaled_cell,
     score_cell,
+    similarity_cell,
     weight_cell,
 )
 
@@ -151,3 +153,23 @@ def test_a_projection_entry_is_recomputed_from_its_products_and_bias(
     assert cell.value == pytest.approx(float(q[head, i, d]), rel=1e-9, abs=1e-12)
     assert any(line.startswith("Plus the bias") for line in cell.lines) == biased
     assert len(cell.lines[1].split("; ")) == min(d_in, SHOWN_TERMS) + (d_in > SHOWN_TERMS)
+
+
+@pytest.mark.parametrize("kind", ["sinusoidal", "learned", "rotary", "none"])
+def test_every_similarity_of_two_positions_equals_the_encodings_dot_product(kind: str) -> None:
+    encoding = word_order.position_matrix(kind, 12, 20)
+    similarity = word_order.position_similarity(encoding)  # (12, 12)
+    for p in range(12):
+        for r in range(12):
+            assert similarity_cell(encoding, p, r).value == pytest.approx(similarity[p, r])
+
+
+def test_a_similarity_names_positions_from_zero_and_writes_only_the_largest_products() -> None:
+    encoding = word_order.position_matrix("sinusoidal", 8, 16)
+    cell = similarity_cell(encoding, 3, 5)
+    products = encoding[3] * encoding[5]
+    assert cell.lines[0].startswith("Similarity of positions 3 and 5: the dot product P3 · P5")
+    largest = int(np.argmax(np.abs(products)))
+    assert f"P3[{largest}] × P5[{largest}] = {number(float(products[largest]))}" in cell.lines[1]
+    assert cell.lines[1].count(" × ") == SHOWN_TERMS
+    assert cell.lines[-1] == f"Sum: {number(float(encoding[3] @ encoding[5]))}."

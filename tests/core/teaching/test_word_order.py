@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import attention_core as ac
+from attention_core.maths.attention import softmax
 from attention_core.teaching import word_order
 
 TOKENS = ("the", "dog", "bit", "the", "man")
@@ -33,6 +34,17 @@ def test_realigned_weights_undo_the_swap() -> None:
     np.testing.assert_array_equal(result.order, [2, 1, 0])
     # Row "a" of the original is row 2 of the swapped run, column "c" its column 0.
     assert result.realigned_weights[0, 0, 2] == result.swapped_weights[0, 2, 0]
+
+
+@pytest.mark.parametrize("positional", ["none", "sinusoidal"])
+def test_each_weight_row_is_the_softmax_of_its_masked_scores_in_both_orders(
+    positional: str,
+) -> None:
+    config = ac.AttentionConfig(d_model=8, n_heads=1, positional=positional, mask="causal")
+    result = word_order.compare_swapped(TOKENS, 1, 4, config)
+    np.testing.assert_allclose(softmax(result.masked.copy()), result.weights, atol=1e-15)
+    realigned = softmax(result.realigned_masked.copy())
+    np.testing.assert_allclose(realigned, result.realigned_weights, atol=1e-15)
 
 
 @pytest.mark.parametrize("first, second", [(-1, 2), (0, 3), (1.5, 2), (True, 2)])

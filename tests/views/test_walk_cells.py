@@ -1,0 +1,205 @@
+"""A selected cell of the walkthrough's, the learning page's, the time-series page's and the
+positional-encoding page's matrices (AppTest): announced, and its computation written with the
+core's numbers, the same number as the matrix entry shown.
+
+A cell is selected as the browser would: its walkable matrix's state in Session State
+(``walk_<chart key>``; in a grid, ``walk_<chart key>_<panel>`` once "Walk a matrix cell by
+cell" is open on that panel). The browser side: tests/browser/test_walk_pages_browser.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import attention_core as ac
+from attention_core.learning.config import DEFAULTS
+from attention_core.learning.predict import predict
+from attention_core.learning.shipped import shipped_run
+from attention_core.learning.tasks import get_task
+from attention_core.teaching import walkthrough_steps, word_order
+from attention_core.teaching.cell_computation import (
+    DIGITS,
+    context_cell,
+    number,
+    similarity_cell,
+    weight_cell,
+)
+from tests.plotly_specs import decode, walkable_matrices
+from ui.shared.safe import unescape_markdown
+from ui.shared.walkable_data import cell_announcement, value_text
+from ui.time_series import cache as series_cache
+from ui.time_series.state import load_sample
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
+
+
+def through_app(page: str, **query_params: str) -> AppTest:
+    """app.py with ``query_params`` in the URL, switched to ``views/<page>.py``."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    for name, value in query_params.items():
+        at.query_params[name] = value
+    at.run()
+    return at.switch_page(f"views/{page}.py").run()
+
+
+def select(at: AppTest, key: str, cell: tuple[int, int], panel: int | None = None) -> AppTest:
+    """Select ``cell`` of the walkable matrix of chart ``key`` (of a grid's ``panel``), rerun."""
+    row, col = cell
+    if panel is None:
+        at.session_state[f"walk_{key}"] = {"cell": {"row": row, "col": col}}
+    else:
+        at.session_state[f"walkpanel_{key}"] = True
+        at.session_state[f"walkpick_{key}"] = panel
+        at.session_state[f"walk_{key}_{panel}"] = {"cell": {"row": row, "col": col}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def shown_text(at: AppTest) -> list[str]:
+    return [unescape_markdown(block.value) for block in at.markdown]
+
+
+def walked(at: AppTest, title: str) -> dict:
+    """The one walkable matrix whose title starts with ``title``."""
+    specs = [s for s in walkable_matrices(at) if s["walkable"]["title"].startswith(title)]
+    assert len(specs) == 1, [s["walkable"]["title"] for s in walkable_matrices(at)]
+    return specs[0]
+
+
+def assert_explained(
+    at: AppTest, title: str, cell: tuple[int, int], lines: tuple[str, ...], entry: float
+) -> None:
+    """The matrix ``title`` draws ``entry`` at ``cell``; the page announces the cell and
+    writes every line of its computation, whose last number is ``entry`` as the grid says it."""
+    spec = walked(at, title)
+    data = spec["walkable"]
+    shown = float(decode(spec["data"][0]["z"])[cell])
+    assert shown == pytest.approx(entry, abs=1e-6)  # float32 on the wire
+    text = shown_text(at)
+    assert cell_announcement(data, cell) in text
+    for line in lines:
+        assert line in text
+    written = lines[-1].rstrip(".").split()[-1]  # "... = 0.123." -> "0.123"
+    assert written == number(entry)
+    said = float(value_text(shown, data["decimals"]).replace("−", "-"))  # as the grid says it
+    assert abs(float(written.replace("−", "-")) - said) <= 0.5 * 10**-DIGITS + 1e-9
+
+
+# --- The walkthrough ------------------------------------------------------------
+
+
+def test_a_walkthrough_weight_is_the_softmax_of_the_four_words_scores() -> None:
+    at = through_app("walkthrough", step="2")
+    at = select(at, "wt_four_words_weights", (2, 1))
+    trace = ac.examples.four_words_attention()
+    lines = weight_cell(trace.masked, 2, 1).lines
+    assert_explained(at, "Attention weights (4, 4)", (2, 1), lines, float(trace.weights[2, 1]))
+
+
+def test_a_walkthrough_context_entry_is_the_sum_of_the_given_weights_times_values() -> None:
+    at = through_app("walkthrough", step="2")
+    at = select(at, "wt_cool_context", (2, 1))
+    examples = ac.examples
+    entry = walkthrough_steps.context_entry(examples.COOL_WEIGHTS, examples.COOL_VALUES, 2, 1)
+    lines = context_cell(examples.COOL_WEIGHTS, examples.COOL_VALUES, 2, 1).lines
+    assert_explained(at, "Context vectors C = W V", (2, 1), lines, entry.value)
+
+
+def test_a_masked_five_day_weight_and_a_wrong_masks_weight_say_how_they_came_about() -> None:
+    at = through_app("walkthrough", step="4")
+    result = walkthrough_steps.five_day_masking()
+    at = select(at, "wt_mask_1", (0, 3))  # × 0/1 mask: day 1 still looks at day 4
+    lines = weight_cell(result.scaled * result.mask, 0, 3).lines
+    assert_explained(at, "Wrong: × 0/1 mask", (0, 3), lines, float(result.multiplied[0, 3]))
+    assert any("0/1 mask's 0" in line for line in shown_text(at))
+    at = select(at, "wt_mask_2", (3, 1))  # column softmax: the column of key 2
+    masked = np.where(result.mask, result.scaled, -np.inf)
+    lines = weight_cell(masked.T, 1, 3).lines
+    assert_explained(at, "Wrong: column softmax", (3, 1), lines, float(result.wrong_axis[3, 1]))
+
+
+def test_a_walkthrough_heads_weight_is_explained_in_its_own_panel() -> None:
+    at = through_app("walkthrough", step="5", wt_head_width="4")
+    at = select(at, "wt_head_weights", (4, 2), panel=1)
+    trace = walkthrough_steps.multi_head_example(head_width=4).trace
+    lines = weight_cell(trace.masked[1], 4, 2).lines
+    title = "Each head's attention weights, head 2"
+    assert_explained(at, title, (4, 2), lines, float(trace.weights[1, 4, 2]))
+
+
+# --- The learning page ------------------------------------------------------------
+
+
+def test_a_learning_weight_is_the_softmax_of_the_trained_models_scores() -> None:
+    at = through_app("learning", learn_task="induction")
+    model, train = DEFAULTS["induction"]
+    result = shipped_run(model, train)
+    assert result is not None
+    task = get_task("induction")
+    trace = predict(result.final, result.model, task.parse(task.default_probe)).trace
+    at = select(at, "learn_try_heads", (6, 3), panel=2)  # layer 2 · head 1
+    heads = trace.traces[1]
+    lines = weight_cell(heads.masked[0], 6, 3).lines
+    title = "Every head of the trained model on your sequence, layer 2 · head 1"
+    assert_explained(at, title, (6, 3), lines, float(heads.weights[0, 6, 3]))
+
+
+# --- The time-series page ---------------------------------------------------------
+
+
+def window_run() -> series_cache.WindowRun:
+    """The page's window for ``ts_seed=501`` on the seasonal sample (its defaults otherwise)."""
+    config = ac.AttentionConfig(
+        d_model=16, n_heads=2, positional="learned", mask="causal", seed=501
+    )
+    frame = load_sample("seasonal")
+    inputs = series_cache.window_inputs(
+        "sample:seasonal", (["sales"], "sales"), 28, "zscore", len(frame) - 1, config, "relu"
+    )
+    return series_cache.window_run(inputs, frame)
+
+
+def test_a_time_series_weight_and_context_entry_are_computed_from_the_windows_run() -> None:
+    at = AppTest.from_file(str(ROOT / "views" / "time_series.py"), default_timeout=90)
+    at.query_params["ts_seed"] = "501"
+    at.run()
+    run = window_run()
+    assert run.masked is not None and run.weights is not None and run.v is not None
+    at = select(at, "ts_weights_chart", (20, 13))
+    lines = weight_cell(run.masked[0], 20, 13).lines
+    assert_explained(
+        at, "Attention weights of head 1", (20, 13), lines, float(run.weights[0, 20, 13])
+    )
+    at = select(at, "ts_context", (5, 9))  # head 2's dimension 1 (d_v = 8)
+    lines = context_cell(run.weights[1], run.v[1], 5, 1).lines
+    assert run.concat is not None
+    assert_explained(at, "Context vectors", (5, 9), lines, float(run.concat[5, 9]))
+
+
+# --- The positional-encoding page -------------------------------------------------
+
+
+def test_a_positional_similarity_is_the_dot_product_of_two_positions_encodings() -> None:
+    params = {"pe_kind": "sinusoidal", "pe_length": "12", "pe_d_model": "16"}
+    at = select(through_app("positional_encoding", **params), "pe_similarity_figure", (7, 2))
+    encoding = word_order.position_matrix("sinusoidal", 12, 16)
+    similarity = word_order.position_similarity(encoding)
+    lines = similarity_cell(encoding, 7, 2).lines
+    assert_explained(at, "How alike two positions are", (7, 2), lines, float(similarity[7, 2]))
+
+
+def test_a_swapped_sentences_weight_is_explained_in_its_own_order() -> None:
+    at = through_app("positional_encoding", pe_kind="sinusoidal")
+    at = select(at, "pe_swap_sinusoidal", (3, 1), panel=1)
+    config = ac.AttentionConfig(d_model=16, n_heads=1, positional="sinusoidal")
+    tokens = ac.tokenize("the dog bit the man").tokens
+    comparison = word_order.compare_swapped(tokens, 1, 4, config)
+    lines = weight_cell(comparison.realigned_masked[0], 3, 1).lines
+    entry = float(comparison.realigned_weights[0, 3, 1])
+    assert_explained(at, "Attention weights, swapped, put back", (3, 1), lines, entry)
