@@ -56,10 +56,12 @@ def presentation_toggle() -> bool:
 #   reach (axe: scrollable-region-focusable); let it overflow visibly instead.
 # - Nothing on these pages animates on its own; Streamlit's own transitions stop for
 #   readers who ask for reduced motion.
+# - Plotly's hover toolbar buttons are 22 px high; WCAG 2.5.8 asks 24 × 24 px targets.
 ACCESSIBLE_CSS = """
 <style>
 [data-testid="stCaptionContainer"] { color: #595959; opacity: 1; }
 .katex-display { overflow: visible !important; }
+.js-plotly-plot .plotly .modebar-btn { height: 24px !important; min-width: 24px; }
 @media (prefers-reduced-motion: reduce) {
   *, *::before, *::after { animation: none !important; transition: none !important; }
 }

@@ -19,7 +19,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 import attention_core as ac
-from tests.browser.helpers import EXCEPTION, wait_ready
+from tests.browser.helpers import EXCEPTION, no_axe_violations, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
@@ -115,6 +115,18 @@ def test_weights_grid_names_the_strongest_link_the_core_computes(page: Page, app
     # Head 1's weights are a walkable grid (ui/shared/walkable_matrix.py): its description says.
     grid = page.get_by_role("grid", name="Attention weights · head 1")
     expect(grid).to_have_accessible_description(re.compile(re.escape(strongest)))
+
+
+def test_plotlys_hover_toolbar_has_targets_of_at_least_24_px(page: Page, app_url: str) -> None:
+    open_view(page, app_url + "/text?" + urlencode({"view": "4 Weights"}))
+    chart = page.locator(".js-plotly-plot").first  # every head's weights: a plotly grid
+    chart.scroll_into_view_if_needed()
+    chart.hover()
+    buttons = page.locator(".js-plotly-plot .modebar-btn")
+    expect(buttons.first).to_be_visible()
+    sizes = [buttons.nth(n).bounding_box() for n in range(buttons.count())]
+    assert all(box["width"] >= 24 and box["height"] >= 24 for box in sizes if box), sizes
+    no_axe_violations(page)
 
 
 def test_read_as_a_table_opens_a_real_table_with_the_tokens_as_headers(

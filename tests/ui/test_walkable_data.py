@@ -162,3 +162,9 @@ def test_a_grid_sends_each_head_on_the_grids_one_colour_scale() -> None:
 
 def test_a_figure_that_is_not_a_heatmap_is_not_walked() -> None:
     assert figure_panels(go.Figure(go.Scatter(x=[1, 2], y=[3, 4]))) == ()
+
+
+def test_a_grid_of_one_head_still_names_its_head() -> None:
+    figure = heatmap_grid(WEIGHTS[None], TOKENS, TOKENS, titles=["head 1"], title="Weights")
+    (panel,) = figure_panels(figure)
+    assert panel["title"] == "Weights, head 1"

@@ -174,35 +174,16 @@ def figure_panels(figure: go.Figure) -> tuple[dict[str, Any], ...]:
             np.asarray(trace_array(trace["z"]), dtype=np.float32),
             [read_text(label) for label in trace["y"]],
             [read_text(label) for label in trace["x"]],
-            title=_panel_title(title, read_text(trace.get("name", "")), len(panels)),
+            title=_panel_title(title, read_text(trace.get("name", "")), "coloraxis" in trace),
             look=look,
         )
         for trace in panels
     )
 
 
-def _panel_title(title: str, name: str, count: int) -> str:
-    """A lone matrix is named by its figure's title; a grid's panel by both."""
-    if count == 1 or not name:
+def _panel_title(title: str, name: str, in_grid: bool) -> str:
+    """A lone heatmap is named by its figure's title; a grid's panel (even the only one: one
+    head) by both."""
+    if not in_grid or not name:
         return title or name
     return f"{title}, {name}" if title else name
-
-
-def values_of(data: dict[str, Any]) -> np.ndarray:
-    """The displayed matrix ``(R, C)`` float32 (NaN = masked) that ``data`` sends."""
-    flat = np.frombuffer(base64.b64decode(data["values"]), dtype="<f4")
-    return flat.reshape(len(data["rows"]), len(data["cols"]))
-
-
-def cell_announcement(data: dict[str, Any], cell: tuple[int, int]) -> str:
-    """What ``cell`` of the matrix ``data`` sends says in the browser (:func:`announcement`)."""
-    return announcement(
-        values_of(data),
-        data["rows"],
-        data["cols"],
-        *cell,
-        row_title=data["row_title"],
-        col_title=data["col_title"],
-        value_name=data["value_name"],
-        decimals=data["decimals"],
-    )
