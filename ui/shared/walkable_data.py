@@ -187,3 +187,23 @@ def _panel_title(title: str, name: str, in_grid: bool) -> str:
     if not in_grid or not name:
         return title or name
     return f"{title}, {name}" if title else name
+
+
+def values_of(data: dict[str, Any]) -> np.ndarray:
+    """The displayed matrix ``(R, C)`` float32 (NaN = masked) that ``data`` sends."""
+    flat = np.frombuffer(base64.b64decode(data["values"]), dtype="<f4")
+    return flat.reshape(len(data["rows"]), len(data["cols"]))
+
+
+def cell_announcement(data: dict[str, Any], cell: tuple[int, int]) -> str:
+    """What ``cell`` of the matrix ``data`` sends says in the browser (:func:`announcement`)."""
+    return announcement(
+        values_of(data),
+        data["rows"],
+        data["cols"],
+        *cell,
+        row_title=data["row_title"],
+        col_title=data["col_title"],
+        value_name=data["value_name"],
+        decimals=data["decimals"],
+    )
