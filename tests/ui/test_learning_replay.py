@@ -30,7 +30,9 @@ def test_a_run_with_one_snapshot_names_its_only_step_instead_of_a_slider() -> No
     assert any("**0** — the only snapshot of this run" in m.value for m in at.markdown)
     # reverse has one head: its attention is drawn as a walkable matrix, as is the target
     titles = [spec["layout"]["title"]["text"] for spec in walkable_matrices(at)]
-    assert titles == ["Every head at step 0", "Target (probe): anti-diagonal"]
+    # the lone head's panel keeps its name and score, its plotly line break a comma
+    assert titles[0].startswith("Every head at step 0, layer 1 · head 1, anti-diagonal ")
+    assert titles[1:] == ["Target (probe): anti-diagonal"]
 
 
 def test_head_titles_put_each_score_on_its_own_line() -> None:

@@ -168,17 +168,22 @@ def figure_panels(figure: go.Figure) -> tuple[dict[str, Any], ...]:
     if not look:
         return ()
     panels = [t for t in traces if t.get("type") == "heatmap" and t.get("name") != MASKED_TRACE]
-    title = text_of(layout.get("title")) or ""
+    title = _one_line(text_of(layout.get("title")) or "")
     return tuple(
         panel_data(
             np.asarray(trace_array(trace["z"]), dtype=np.float32),
             [read_text(label) for label in trace["y"]],
             [read_text(label) for label in trace["x"]],
-            title=_panel_title(title, read_text(trace.get("name", "")), "coloraxis" in trace),
+            title=_panel_title(title, _one_line(trace.get("name", "")), "coloraxis" in trace),
             look=look,
         )
         for trace in panels
     )
+
+
+def _one_line(title: str) -> str:
+    """A plotly title as one line of text: its line breaks (``<br>``) become commas."""
+    return ", ".join(part.strip() for part in read_text(title).split("<br>") if part.strip())
 
 
 def _panel_title(title: str, name: str, in_grid: bool) -> str:
