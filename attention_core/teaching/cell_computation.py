@@ -12,6 +12,8 @@ arrays it came from and says how, in plain text a screen reader reads as it is:
 * **masked**: the mask's verdict for ``(i, j)``: the scaled score, or :math:`-\infty`;
 * a **weight**, softmax :math:`a_{ij} = e^{\hat s_{ij} - m_i} / \sum_k e^{\hat s_{ik} - m_i}`
   with the row's maximum :math:`m_i` and sum, or hardmax (1 for the row's largest score);
+* a weight **recorded** during training, where only the weights were kept: its place and
+  its row's sum (:func:`recorded_weight_cell`);
 * a **context** entry :math:`c_{id} = \sum_j a_{ij} v_{jd}`: the largest contributions;
 * a **similarity** of two positions :math:`G_{pr} = P_p \cdot P_r` (:func:`similarity_cell`):
   the dot product of their encodings, written as a score is;
@@ -163,6 +165,22 @@ def weight_cell(masked: np.ndarray, i: int, j: int, normaliser: str = "softmax")
         f"The row's sum of exp(s − m) over its {int(np.sum(~np.isneginf(row)))} unmasked keys: "
         f"{number(total)}.",
         f"Weight: {number(float(exps[j]))} / {number(total)} = {number(value)}.",
+    )
+    return CellComputation("weights", i, j, value, lines)
+
+
+def recorded_weight_cell(weights: np.ndarray, i: int, j: int, when: str) -> CellComputation:
+    r"""Weight ``(i, j)`` of ``weights (T, S)`` as recorded ``when`` (a training step), where
+    only the weights were kept: its place in its row and the row's sum, 1 for a softmax."""
+    row = weights[i]  # (S,)
+    value = float(row[j])
+    place = int(np.sum(row > value)) + 1
+    lines = (
+        f"Weight of query {i + 1} on key {j + 1} {when}: number {place} of {len(row)} in its row.",
+        f"The softmax of the head's scores then, so the row's {len(row)} weights add up to "
+        f"{number(float(row.sum()))}; training recorded the weights, not the scores, of the "
+        "steps before its end.",
+        f"Weight: {number(value)}.",
     )
     return CellComputation("weights", i, j, value, lines)
 

@@ -11,8 +11,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
+from attention_core.teaching import cell_computation
 from tests.plotly_specs import charts, decode, figure_titled, figures
-from ui.shared.safe import escape_markdown
+from ui.shared.safe import escape_markdown, unescape_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "time_series.py")
@@ -237,6 +238,17 @@ def test_short_training_shows_errors_beside_the_naive_forecast_and_is_cached() -
     assert set(metrics) >= {"Model MAE", "Naive MAE (tomorrow = today)", "Model RMSE"}
     before_after = figure_titled(at, "The most recent window, before and after")
     assert len([t for t in before_after["data"] if t["type"] == "heatmap"]) == 4  # 2 heads
+    # Head 2 after training (panel 4), walked: its recorded weight, place and row sum.
+    at.session_state["walkpanel_ts_before_after"] = True
+    at.session_state["walkpick_ts_before_after"] = 3
+    at.session_state["walk_ts_before_after_3"] = {"cell": {"row": 5, "col": 2}}
+    at.run()
+    assert_clean(at)
+    after = np.nan_to_num(decode(before_after["data"][3]["z"]))  # masked: weight 0
+    recorded = cell_computation.recorded_weight_cell(after, 5, 2, "after training")
+    shown = [unescape_markdown(block.value) for block in at.markdown]
+    assert all(line in shown for line in recorded.lines[:-1])
+    assert f"Weight: {cell_computation.number(float(after[5, 2]))}." in shown
     again = open_page(ts_length="14", ts_train="true", ts_steps="50")  # another session
     assert not at.exception
     assert {metric.label: metric.value for metric in again.metric} == metrics  # no button

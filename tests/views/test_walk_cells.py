@@ -25,6 +25,7 @@ from attention_core.teaching.cell_computation import (
     DIGITS,
     context_cell,
     number,
+    recorded_weight_cell,
     similarity_cell,
     weight_cell,
 )
@@ -203,3 +204,16 @@ def test_a_swapped_sentences_weight_is_explained_in_its_own_order() -> None:
     lines = weight_cell(comparison.realigned_masked[0], 3, 1).lines
     entry = float(comparison.realigned_weights[0, 3, 1])
     assert_explained(at, "Attention weights, swapped, put back", (3, 1), lines, entry)
+
+
+def test_a_replayed_weight_gives_its_place_and_its_rows_sum_at_that_step() -> None:
+    at = through_app("learning", learn_task="induction")
+    model, train = DEFAULTS["induction"]
+    result = shipped_run(model, train)
+    assert result is not None
+    step = int(result.snapshot_steps[-1])  # the slider starts at the last snapshot
+    weights = result.snapshot_weights[-1][1, 0]  # layer 2 · head 1 (panel 2)
+    at = select(at, "learn_replay_heads", (6, 3), panel=2)
+    lines = recorded_weight_cell(weights, 6, 3, f"at training step {step}").lines
+    title = f"Every head at step {step}, layer 2 · head 1"
+    assert_explained(at, title, (6, 3), lines, float(weights[6, 3]))

@@ -24,7 +24,7 @@ from ui.learning.cache import (
 )
 from ui.learning.heads_off import heads_off_section
 from ui.learning.state import PREFIX, task_key
-from ui.shared.cell_lines import weight_lines
+from ui.shared.cell_lines import recorded_lines, weight_lines
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown, show_error
@@ -109,8 +109,12 @@ def replay_section(trained: Trained) -> None:
         )
     probe = "".join(task.alphabet[t] for t in result.probe.tolist())
     st.caption(escape_markdown(f"The probe: {probe} (the same sequence at every step)."))
-    heads = replay_figure(trained, steps.index(chosen))  # attention_core's, from the weights
-    heads_beside_target(heads, probe_target_figure(trained), task, f"{PREFIX}replay")
+    index = steps.index(chosen)
+    heads = replay_figure(trained, index)  # attention_core's, from the weights
+    recorded = result.snapshot_weights[index]  # (L, H, T, T): panels layer by layer
+    stack = recorded.reshape(-1, *recorded.shape[-2:])
+    cells = recorded_lines(stack, [f"at training step {chosen}"] * len(stack))
+    heads_beside_target(heads, probe_target_figure(trained), task, f"{PREFIX}replay", cells)
 
 
 def try_it_section(trained: Trained) -> None:

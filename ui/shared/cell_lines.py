@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from attention_core.teaching.cell_computation import context_cell, weight_cell
+from attention_core.teaching.cell_computation import (
+    context_cell,
+    recorded_weight_cell,
+    weight_cell,
+)
 from ui.shared.walk_chart import CellLines
 
 
@@ -30,3 +34,9 @@ def context_lines(weights: np.ndarray, values: np.ndarray) -> CellLines:
         return context_cell(weights[head], values[head], cell[0], dim).lines
 
     return lines
+
+
+def recorded_lines(weights: np.ndarray, whens: list[str]) -> CellLines:
+    """Weight ``(i, j)`` of panel ``k`` of ``weights (K, T, S)``, recorded ``whens[k]``: only
+    the weights were kept (:func:`cell_computation.recorded_weight_cell`)."""
+    return lambda panel, cell: recorded_weight_cell(weights[panel], *cell, whens[panel]).lines

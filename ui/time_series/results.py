@@ -20,6 +20,7 @@ import attention_core as ac
 from attention_core.timeseries.diagnosis import CHANGE, LEVEL
 from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import FigureStyle
+from ui.shared.cell_lines import recorded_lines
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown
 from ui.shared.url import BIND
@@ -169,6 +170,9 @@ def show_training(
         ),
         key="ts_before_after",
         place=st,
+        cells=recorded_lines(
+            pairs, [f"{when} training" for when in ("before", "after")] * len(before)
+        ),
     )
     chart(
         figures.lag_bars(

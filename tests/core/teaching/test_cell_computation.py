@@ -24,6 +24,7 @@ from attention_core.teaching.cell_computation import (
     masked_cell,
     number,
     projection_cell,
+    recorded_weight_cell,
     scaled_cell,
     score_cell,
     similarity_cell,
@@ -173,3 +174,15 @@ def test_a_similarity_names_positions_from_zero_and_writes_only_the_largest_prod
     assert f"P3[{largest}] × P5[{largest}] = {number(float(products[largest]))}" in cell.lines[1]
     assert cell.lines[1].count(" × ") == SHOWN_TERMS
     assert cell.lines[-1] == f"Sum: {number(float(encoding[3] @ encoding[5]))}."
+
+
+def test_a_recorded_weight_gives_its_place_and_its_rows_sum() -> None:
+    weights = softmax(np.random.default_rng(3).normal(size=(5, 7)))
+    cell = recorded_weight_cell(weights, 2, 4, "at step 40")
+    assert cell.value == float(weights[2, 4])
+    place = int(np.sum(weights[2] > weights[2, 4])) + 1
+    assert (
+        cell.lines[0] == f"Weight of query 3 on key 5 at step 40: number {place} of 7 in its row."
+    )
+    assert "add up to 1.000" in cell.lines[1]
+    assert cell.lines[-1] == f"Weight: {number(float(weights[2, 4]))}."
