@@ -19,7 +19,9 @@ arrays it came from and says how, in plain text a screen reader reads as it is:
   the dot product of their encodings, written as a score is;
 * for RoPE models, how :math:`q_i` and :math:`k_j` were turned at their positions
   (:func:`rotated_pairs`), and for grouped K/V heads which K/V head supplied :math:`k_j`
-  (:func:`kv_head_line`).
+  (:func:`kv_head_line`);
+* an attention **rollout** entry :math:`R_l[i, j] = \sum_k \hat A_l[i, k]\, R_{l-1}[k, j]`
+  (:func:`rollout_cell`).
 
 Each returns a :class:`CellComputation` whose ``value`` is the recomputed entry: it equals
 the matrix's own entry (tests/core/teaching/test_cell_computation.py checks every stage).
@@ -273,3 +275,33 @@ def kv_head_line(head: int, n_heads: int, kv_heads: int) -> str:
         f"Query head {head + 1} reads keys and values from K/V head {kv_head + 1}, which "
         f"query heads {first} to {last} share ({n_heads} query heads, {kv_heads} K/V heads)."
     )
+
+
+def rollout_cell(
+    mixed: np.ndarray, previous: np.ndarray | None, layer: int, i: int, j: int
+) -> CellComputation:
+    r"""Rollout entry ``(i, j)`` after layer ``layer`` (0-based): :math:`R_l[i, j] = \sum_k
+    \hat A_l[i, k]\, R_{l-1}[k, j]`, with ``mixed`` :math:`\hat A_l = \tfrac12(\bar A_l + I)`
+    ``(T, T)`` (rows renormalised) and ``previous`` :math:`R_{l-1}` ``(T, T)``, None before the
+    first layer (:math:`R_0 = I`, so :math:`R_1 = \hat A_1`)."""
+    if previous is None:
+        value = float(mixed[i, j])
+        itself = " plus ½ because it is the token itself (the residual)" if i == j else ""
+        lines = (
+            f"After layer 1 the rollout is Â: half of the heads' mean weight of token {i + 1} "
+            f"on token {j + 1}{itself}, the row renormalised to sum to 1: {number(value)}.",
+        )
+        return CellComputation("rollout", i, j, value, lines)
+    contributions = mixed[i] * previous[:, j]  # (T,)
+    value = float(mixed[i] @ previous[:, j])
+    lines = (
+        f"Rollout after layer {layer + 1}, token {i + 1} from input token {j + 1}: each token "
+        f"k's share Â[{i + 1}, k] at this layer (half the heads' mean weight, half the "
+        f"residual) times how much of input token {j + 1} token k held after layer {layer}, "
+        f"R[k, {j + 1}], summed over {len(contributions)} tokens"
+        + (f" (the {SHOWN_TERMS} largest first)." if len(contributions) > SHOWN_TERMS else "."),
+        _terms(contributions, lambda k: f"Â[{i + 1}, {k + 1}] × R[{k + 1}, {j + 1}]", SHOWN_TERMS)
+        + ".",
+        f"Sum: {number(value)}.",
+    )
+    return CellComputation("rollout", i, j, value, lines)

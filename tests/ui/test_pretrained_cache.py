@@ -6,9 +6,11 @@ import json
 
 import plotly.io
 import pytest
+from streamlit.testing.v1 import AppTest
 
-from tests.plotly_specs import figures
-from tests.views.pretrained_pages import page
+from tests.plotly_specs import figures, walkable_matrices
+from tests.views.expanders import open_expanders
+from tests.views.pretrained_pages import PLOTLY, WALK_ONE, page
 from ui.figures.style import NORMAL
 from ui.pretrained import cache
 from ui.pretrained.models import BUNDLED_KEY
@@ -16,6 +18,7 @@ from ui.pretrained.passes import PageModel
 from ui.pretrained.stage_table import stage_matrix
 from ui.pretrained.stages import FAMILY_STAGES
 from ui.pretrained.state import PretrainedState, default_query
+from ui.shared.walkable_data import selecting
 
 TEXT = "A sentence only the shared-figure tests use, 4c1e."
 
@@ -88,23 +91,27 @@ def test_two_sessions_on_one_view_build_its_head_view_once(monkeypatch: pytest.M
     assert figures(first) == figures(second)
 
 
-def shared_figures_of(view: str, state: PretrainedState) -> list:
-    """The shared figures a session on ``view`` drew (cache hits: a miss would build others)."""
+def shared_figures_of(view: str, state: PretrainedState) -> list[cache.CachedChart]:
+    """The shared charts a session on ``view`` drew, in page order (cache hits: a miss would
+    build others)."""
     if view == "Head view":
-        return [head_view_of(state, state.query).figure]
+        return [
+            head_view_of(state, state.query),
+            cache.head_weights_drawn(  # the drawn head's weights, walkable
+                digest=state.digest, layer=1, head=1, style=NORMAL, _state=state
+            ),
+        ]
     if view == "Model view":
         return [
             cache.model_view_drawn(
                 digest=state.digest, first=0, stop=6, style=NORMAL, _state=state
-            ).figure,  # the bundled model's 6 layers are one group
+            ),  # the bundled model's 6 layers are one group
             cache.head_weights_drawn(
                 digest=state.digest, layer=1, head=1, style=NORMAL, _state=state
-            ).figure,
+            ),
         ]
     if view == "Rollout":
-        return [
-            cache.rollout_drawn(digest=state.digest, layer=1, style=NORMAL, _state=state).figure
-        ]
+        return [cache.rollout_drawn(digest=state.digest, layer=1, style=NORMAL, _state=state)]
     shown = tuple(FAMILY_STAGES["bert"].layer_stages(state.model.info, 1))
     built = cache.stage_figures(  # the page's steps; already built by its run
         digest=state.digest,
@@ -116,7 +123,21 @@ def shared_figures_of(view: str, state: PretrainedState) -> list:
         _steps=(),
     )
     assert len(built) == len(shown), "the page's run built the shared step figures"
-    return [drawn.figure for drawn in built.values()]
+    return list(built.values())
+
+
+def every_chart_opened(at: AppTest) -> AppTest:
+    """``at`` rerun with every chart sent whole: each walkable matrix's plotly heatmap, and a
+    grid's first matrix walked."""
+    for label in (PLOTLY, WALK_ONE):
+        open_expanders(at, label)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def sent(chart: cache.CachedChart) -> str:
+    """Everything a shared chart holds, as the text it is sent as: its figure and walk data."""
+    return plotly.io.to_json(chart.figure, validate=False) + json.dumps(chart.walk)
 
 
 @pytest.mark.parametrize("view", ["Head view", "Model view", "Every step", "Rollout"])
@@ -124,12 +145,17 @@ def test_a_second_session_draws_the_same_spec_and_leaves_the_shared_figures_as_t
     view: str,
 ) -> None:
     text = f"{TEXT} {view}."
-    first = page(text=text, view=view, layer="2")
+    first = every_chart_opened(page(text=text, view=view, layer="2"))
     state = state_for(text)
     shown = shared_figures_of(view, state)
-    before = [plotly.io.to_json(figure, validate=False) for figure in shown]
-    second = page(text=text, view=view, layer="2")
+    before = [sent(chart) for chart in shown]
+    second = every_chart_opened(page(text=text, view=view, layer="2"))
     assert figures(first) == figures(second)
-    assert [plotly.io.to_json(figure, validate=False) for figure in shown] == before
-    # what the sessions drew is what the shared figures send
-    assert [json.loads(spec) for spec in before] == figures(second)
+    assert [sent(chart) for chart in shown] == before
+    # what the sessions drew is what the shared charts send: each plotly figure, then each
+    # walkable matrix (a lone matrix's, and a grid's first one) unselected
+    assert [json.loads(plotly.io.to_json(c.figure, validate=False)) for c in shown] == [
+        json.loads(chart.proto.spec) for chart in second.get("plotly_chart")
+    ]
+    walked = [json.loads(json.dumps(selecting(c.walk[0], None))) for c in shown if c.walk]
+    assert walked == [spec["walkable"] for spec in walkable_matrices(second)]

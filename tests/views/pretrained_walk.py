@@ -5,7 +5,8 @@ its "Read as a table", opens it again presenting with "Show numbers" on, pages t
 through every group of layers (by the link, and by its control), draws every head at once in
 the head view, opens each head summary and each copying score, reads every download the tabs
 offer, and answers every "Check yourself" question. Each run must end without an exception,
-every chart must carry a text alternative, every presented figure its larger title.
+every chart must carry a text alternative, every presented chart the projector's sizes (a
+plotly figure's title, a walkable matrix's text, cells and decimals).
 
 It takes the model's key in the menu and the sentence, so the same walk serves tiny random
 checkpoints (tests/views/test_pretrained_deep.py) and a real model in ``ATTENTION_MODELS_DIR``
@@ -24,10 +25,9 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Widget
 
-from tests.plotly_specs import figures
+from tests.plotly_specs import figures, walkable_matrices
 from tests.views.expanders import TABLE, open_expanders
-from tests.views.pretrained_pages import PAGE
-from ui.figures.style import PRESENTATION
+from tests.views.pretrained_pages import PAGE, PLOTLY, PRESENTED, drawn_sizes
 from ui.pretrained.sections import MAX_HEADS_DRAWN, TABS
 
 MIN_ALT_CHARS = 20  #: a text alternative says what the chart shows, not just "chart"
@@ -40,6 +40,8 @@ def run(target: AppTest | Widget) -> AppTest:
     assert not at.exception, [e.value for e in at.exception]
     for chart in at.get("plotly_chart"):
         assert len(chart.proto.alt) > MIN_ALT_CHARS, chart.proto.alt
+    for spec in walkable_matrices(at):  # read on entering the grid
+        assert len(spec["walkable"]["summary"]) > MIN_ALT_CHARS, spec["walkable"]["summary"]
     return at
 
 
@@ -77,8 +79,10 @@ def walk_tab(model: str, text: str, label: str, length: int) -> list[str]:
     shown = titles(at)
     with recorded_downloads() as made:
         presenting = opened(model, text, present=True, view=label, numbers="true")
-    sizes = {spec["layout"]["title"]["font"]["size"] for spec in figures(presenting)}
-    assert sizes <= {PRESENTATION.title_size}, (label, sizes)
+        presenting = open_expanders(presenting, PLOTLY)  # each walkable's plotly heatmap too
+        assert not presenting.exception, [e.value for e in presenting.exception]
+    sizes = drawn_sizes(presenting)
+    assert sizes <= PRESENTED, (label, sizes)
     for key, make in made.items():
         table = pd.read_csv(io.BytesIO(make()), index_col=0)
         assert len(table) == length and table.size, (key, table.shape)

@@ -16,9 +16,10 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core.maths import attention
 from attention_core.pretrained import bert, head_measures, loading, rollout
-from tests.plotly_specs import charts, decode, figure_titled
+from tests.plotly_specs import charts, decode, figure_titled, figures
 from tests.views.expanders import CODE, open_expanders
-from tests.views.pretrained_pages import PAGE, page
+from tests.views.pretrained_pages import PAGE, PLOTLY, PRESENTED, drawn_sizes, page, sizes_of
+from ui.figures.style import NORMAL
 from ui.pretrained import passes
 from ui.pretrained.stages import FAMILY_STAGES
 from ui.shared.safe import unescape_markdown
@@ -208,11 +209,13 @@ def test_presentation_mode_enlarges_the_figures() -> None:
     presenting.query_params["view"] = "Rollout"
     presenting.run()
     assert not presenting.exception
-    sizes = [
-        figure_titled(at, "Attention rollout")["layout"]["title"]["font"]["size"]
-        for at in (normal, presenting)
-    ]
-    assert sizes == [16, 24]
+    for at in (normal, presenting):  # the walkable matrix, and the plotly heatmap under it
+        open_expanders(at, PLOTLY)
+        assert [spec["layout"]["title"]["text"] for spec in figures(at)] == [
+            "Attention rollout · layers 1–4"
+        ] * 2
+    assert drawn_sizes(normal) == sizes_of(NORMAL)
+    assert drawn_sizes(presenting) == PRESENTED  # title 24 px, text 20 px, cells 40 px
 
 
 def test_weights_that_fail_the_hash_check_stop_the_page_with_a_message(monkeypatch) -> None:

@@ -27,8 +27,19 @@ from attention_core.pretrained.head_split import head_score_split
 from attention_core.pretrained.slim import layer_steps, slim_forward
 from tests.core.pretrained.test_families import CONFIGS
 from tests.core.pretrained.tiny_checkpoints import save_model
-from tests.plotly_specs import charts, decode, figure_titled, figures
-from tests.views.pretrained_pages import PAGE, fresh_model_menu, markdown, page, unescaped
+from tests.plotly_specs import charts, decode, figure_titled
+from tests.views.expanders import open_expanders
+from tests.views.pretrained_pages import (
+    PAGE,
+    PLOTLY,
+    PRESENTED,
+    WALK_ONE,
+    drawn_sizes,
+    fresh_model_menu,
+    markdown,
+    page,
+    unescaped,
+)
 
 TEXT = "w1 w2 w3 w4 w5 w1 w2 w3 w4"
 GUIDED = "The animal didn't cross the street because it was too tired."
@@ -230,8 +241,13 @@ def test_presentation_mode_and_numbers_work_for_a_decoder(view: str) -> None:
     presenting.query_params["numbers"] = "true"
     presenting.run()
     assert not presenting.exception, [e.value for e in presenting.exception]
-    sizes = {spec["layout"]["title"]["font"]["size"] for spec in figures(presenting)}
-    assert sizes == {24}  # every figure at the projector's size
+    for label in (PLOTLY, WALK_ONE):  # each walkable's plotly heatmap; a grid's first panel
+        open_expanders(presenting, label)
+    assert not presenting.exception, [e.value for e in presenting.exception]
+    # every figure at the projector's size: titles 24 px; walkable matrices' text 20 px,
+    # cells 40 px, 2 decimals (the next-token bars are the tab's only chart)
+    expected = {("title", 24)} if view == "Next token" else PRESENTED
+    assert drawn_sizes(presenting) == expected
     if view == "Every step":  # "Show numbers": each step's matrix as a table with its CSV
         assert len(presenting.get("download_button")) == 10  # one per step of a GPT-2 head
 

@@ -198,6 +198,27 @@ def induction_drawn(
 
 
 @cached_figures(HEATMAPS)
+def induction_weights_drawn(
+    key: str, folder: str | None, text: str, style: FigureStyle, _state: PretrainedState
+) -> CachedChart:
+    """The weights ``(T, T)`` of the model's strongest induction head on ``text`` (the decoder
+    chapter's sentence read twice), whose lines :func:`induction_drawn` draws."""
+    tokens, run = _state.model.guided_run(text)
+    labels = list(tokens.labels)
+    layer, head, _ = strongest(_state.model.copying_scores()["induction"], 1)[0]
+    return cached_chart(
+        heatmap(
+            run.weights[layer, head],
+            labels,
+            labels,
+            title=f"Attention weights · {head_name(layer, head)} · the sentence read twice",
+            mask=run.mask,
+            style=style,
+        )
+    )
+
+
+@cached_figures(HEATMAPS)
 def copying_drawn(
     key: str, folder: str | None, detector: str, style: FigureStyle, _state: PretrainedState
 ) -> CachedChart:

@@ -15,7 +15,8 @@ import streamlit as st
 
 from attention_core.pretrained.circuits import strongest
 from attention_core.teaching.head_questions import head_name
-from ui.pretrained.cache import induction_drawn
+from ui.pretrained.cache import induction_drawn, induction_weights_drawn
+from ui.pretrained.cell_view import cell_lines
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown
@@ -76,6 +77,19 @@ def decoder_guided_section(state: PretrainedState) -> None:
         _state=state,
     )
     chart(shown, key="guided_induction")
+    st.caption(
+        f"Its weights as a matrix: row “{escape_markdown(labels[query])}” holds the lines above. "
+        "Walk it cell by cell with the arrow keys; select a cell to see its softmax."
+    )
+    matrix = induction_weights_drawn(
+        key=state.model.key,
+        folder=state.model.folder,
+        text=DECODER_TEXT,
+        style=state.style,
+        _state=state,
+    )
+    cells = cell_lines(lambda: state.model.steps(run, layer), state.model.info, "weights", (head,))
+    chart(matrix, key="guided_induction_matrix", cells=cells)
     word = escape_markdown(labels[query])  # a token's name is text, never Markdown
     name = head_name(layer, head)
     st.markdown(

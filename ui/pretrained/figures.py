@@ -181,4 +181,5 @@ def head_scores_figure(scores: np.ndarray, label: str, style: FigureStyle) -> go
         col_title="head",
         style=style,
         height=120 + max(auto, row_px * n_layers),
+        value_name=f"{label} score",  # a cell reads "induction score 0.42", not "weight"
     )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -11,8 +13,12 @@ import streamlit as st
 
 from attention_core.pretrained.loading import Encoded
 from attention_core.pretrained.slim import SlimTrace
+from attention_core.pretrained.trace import BlockTrace, ModelInfo
+from attention_core.teaching.head_questions import head_name
 from ui.figures.head_view import head_view
+from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
+from ui.pretrained.cell_view import cell_lines
 from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures
 from ui.shared.matrix_view import chart
 
@@ -44,6 +50,7 @@ class GuidedView:
     found: tuple[tuple[int, int, float], ...]
     table: pa.Table  #: immutable, so shared safely; shown as its DataFrame was
     figures: tuple[CachedChart, ...]
+    matrices: tuple[CachedChart, ...]  #: each strong head's weights, walkable cell by cell
     mean: float
 
 
@@ -65,7 +72,7 @@ def guided_view(ids: bytes, style: FigureStyle, _encoded: Encoded, _trace: SlimT
         )
     )
     labels = list(_encoded.labels)
-    figures = []
+    figures, matrices = [], []
     for layer, head, value in found:
         figure = head_view(
             weights[layer],
@@ -77,12 +84,22 @@ def guided_view(ids: bytes, style: FigureStyle, _encoded: Encoded, _trace: SlimT
             title=f"Layer {layer + 1} · head {head + 1}: it → animal {value:.2f}",
         )
         figures.append(cached_chart(figure))
+        title = f"Attention weights · {head_name(layer, head)}"
+        matrix = heatmap(weights[layer, head], labels, labels, title=title, style=style)
+        matrices.append(cached_chart(matrix))
     mean = float(weights[:, :, query, key].mean())
-    return GuidedView(tuple(found), table, tuple(figures), mean)
+    return GuidedView(tuple(found), table, tuple(figures), tuple(matrices), mean)
 
 
-def guided_section(encoded: Encoded, trace: SlimTrace, style: FigureStyle) -> None:
-    """Always on the guided sentence (the page's own sentence may differ)."""
+def guided_section(
+    encoded: Encoded,
+    trace: SlimTrace,
+    style: FigureStyle,
+    info: ModelInfo,
+    steps_of: Callable[[int], BlockTrace],
+) -> None:
+    """Always on the guided sentence (the page's own sentence may differ). ``steps_of(layer)``:
+    the guided sentence's every step of a layer, asked for once a cell is selected."""
     view = guided_view(ids=encoded.ids.tobytes(), style=style, _encoded=encoded, _trace=trace)
     found = view.found
     st.markdown(
@@ -96,6 +113,14 @@ def guided_section(encoded: Encoded, trace: SlimTrace, style: FigureStyle) -> No
     for column, (layer, head, _), figure in zip(columns, found, view.figures, strict=True):
         with column:
             chart(figure, key=f"guided_l{layer + 1}h{head + 1}")
+    if found:
+        st.caption(
+            "The same heads' weights as matrices: row “it” holds the lines above. Walk them "
+            "cell by cell with the arrow keys; select a cell to see its softmax."
+        )
+    for (layer, head, _), matrix in zip(found, view.matrices, strict=True):
+        cells = cell_lines(partial(steps_of, layer), info, "weights", (head,))
+        chart(matrix, key=f"guided_matrix_l{layer + 1}h{head + 1}", cells=cells)
     mean = view.mean
     st.markdown(
         f"Averaged over all 72 heads, “it” gives “animal” only {mean:.3f} of its attention. "

@@ -15,6 +15,7 @@ import streamlit as st
 
 from attention_core.teaching.head_questions import head_name
 from ui.pretrained.cache import head_weights_drawn, model_view_drawn
+from ui.pretrained.cell_view import cell_lines
 from ui.pretrained.figures import (
     MODEL_VIEW_BINS,
     ModelViewGrid,
@@ -111,4 +112,6 @@ def model_view_tab(state: PretrainedState) -> None:
     drawn = head_weights_drawn(
         digest=state.digest, layer=state.layer, head=state.head, style=state.style, _state=state
     )
-    chart(drawn, key="opened_head")
+    # The layer is recomputed only once a cell is selected: the grid above needs none of it.
+    cells = cell_lines(lambda: state.steps(state.layer), info, "weights", (state.head,))
+    chart(drawn, key="opened_head", cells=cells)

@@ -9,13 +9,20 @@ Figures come from the shared builders (``heatmap``, ``heatmap_grid``,
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 import streamlit as st
 
 from attention_core.pretrained import rollout
 from attention_core.teaching.head_questions import head_name
-from ui.pretrained.cache import head_view_drawn, rollout_drawn, stage_figures
+from ui.pretrained.cache import (
+    head_view_drawn,
+    head_weights_drawn,
+    rollout_drawn,
+    stage_figures,
+)
+from ui.pretrained.cell_view import cell_lines, rollout_lines
 from ui.pretrained.copying import copying_tab
 from ui.pretrained.decoder_guided import decoder_guided_section
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
@@ -33,6 +40,7 @@ from ui.shared.safe import show_info
 from ui.shared.stages import Stage, axis_labels
 from ui.shared.tabs import Tab
 from ui.shared.url import BIND
+from ui.shared.walk_chart import CellLines
 
 #: Heads the head view draws at once: the bundled model's 12. Each then keeps a colour and a
 #: line style no other has (8 colours × 6 styles repeat after 24 heads), and a legend of them
@@ -54,6 +62,31 @@ def head_view_section(state: PretrainedState, shown_heads: list[int], all_querie
     chart(shown, key="head_view")
 
 
+def head_matrix_section(state: PretrainedState, shown_heads: list[int]) -> None:
+    """The weights the lines draw, as a matrix one can walk: one drawn head's (a choice when
+    several are drawn; the model view's opened head's figure, shared), a selected cell with
+    its softmax (:mod:`ui.pretrained.cell_view`)."""
+    head = shown_heads[0]
+    if len(shown_heads) > 1:
+        picked = st.selectbox(
+            "Matrix of head",
+            shown_heads,
+            key="head_view_matrix_head",
+            format_func=lambda h: f"head {h + 1}",
+        )
+        head = picked if picked in shown_heads else head
+    st.caption(
+        f"Head {head + 1}'s weights as a matrix: each row holds the lines one query token "
+        "draws above. Walk it cell by cell with the arrow keys."
+    )
+    drawn = head_weights_drawn(
+        digest=state.digest, layer=state.layer, head=head, style=state.style, _state=state
+    )
+    info = state.model.info
+    cells = cell_lines(lambda: state.steps(state.layer), info, "weights", (head,))
+    chart(drawn, key="head_view_matrix", cells=cells)
+
+
 # ---------------------------------------------------------------- one head, every step
 
 
@@ -71,6 +104,7 @@ def stages_section(state: PretrainedState) -> None:
             for key, stage in family.layer_stages(info, state.layer).items()
         ],
         lambda key: family.stage_code(key, state.layer),
+        lambda key: cell_lines(lambda: steps, info, key, (state.head,)),
     )
 
 
@@ -85,11 +119,13 @@ def draw_stages(
     state: PretrainedState,
     shown: list[tuple[str, Stage, np.ndarray]],
     code_of: Callable[[str], Sequence[Callable]],
+    cells_of: Callable[[str], CellLines | None],
 ) -> None:
     """Each step's formula, words, code and heatmap (with the causal mask's grey cells).
 
     ``shown``: (key, stage, matrix) of each step of the layer and head; the heatmaps are
-    built once per server for every session (:func:`stage_figures`).
+    built once per server for every session (:func:`stage_figures`). ``cells_of(key)``: how
+    a selected cell of step ``key`` was computed (:mod:`ui.pretrained.cell_view`), if known.
     """
     titled = tuple(
         (key, stage, matrix, stage_title(state, key, stage)) for key, stage, matrix in shown
@@ -119,6 +155,7 @@ def draw_stages(
             style=state.style,
             figure=drawn,
             code=code_of(key),
+            cells=cells_of(key),
         )
 
 
@@ -135,7 +172,7 @@ def rollout_section(state: PretrainedState) -> None:
     )
     show_code((rollout.attention_rollout, rollout.residual_attention))
     rolled = rollout_drawn(digest=state.digest, layer=state.layer, style=state.style, _state=state)
-    chart(rolled, key="rollout")
+    chart(rolled, key="rollout", cells=rollout_lines(state.weights, state.layer))
 
 
 # ---------------------------------------------------------------- the tabs drawn by the page
@@ -165,7 +202,9 @@ def head_view_tab(state: PretrainedState) -> None:
     if not shown_heads:
         show_info("Choose at least one head to draw.")
         return
-    head_view_section(state, sorted(h - 1 for h in shown_heads), all_queries)
+    drawn_heads = sorted(h - 1 for h in shown_heads)
+    head_view_section(state, drawn_heads, all_queries)
+    head_matrix_section(state, drawn_heads)
 
 
 def guided_tab(state: PretrainedState) -> None:
@@ -175,7 +214,9 @@ def guided_tab(state: PretrainedState) -> None:
     if state.other_text:
         st.caption("This tab always uses the guided sentence; the other tabs show yours.")
     encoded = state.model.encode(GUIDED_TEXT)
-    guided_section(encoded, state.model.trace(encoded), state.style)
+    trace = state.model.trace(encoded)
+    steps_of = partial(state.model.steps, trace)
+    guided_section(encoded, trace, state.style, state.model.info, steps_of)
 
 
 TABS: tuple[Tab[PretrainedState], ...] = (

@@ -10,11 +10,14 @@ token-token, by *what* they are.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core.pretrained import score_split
+from attention_core.teaching.cell_computation import number
 from attention_core.teaching.head_questions import head_name
 from ui.figures.heatmap import heatmap_grid
 from ui.figures.style import FigureStyle
@@ -22,6 +25,7 @@ from ui.pretrained.decoder_figures import shares_alt, shares_bar
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import chart
 from ui.shared.safe import show_info
+from ui.shared.walk_chart import CellLines
 
 MAIN_TERMS = (
     ("token", "token"),
@@ -99,8 +103,33 @@ def why_attends_tab(state: PretrainedState) -> None:
         alt=shares_alt(shares, head),
     )
     labels = list(state.encoded.labels)
-    chart(parts_figure(groups, labels, head, mask, state.style), key="why_parts")
+
+    def raw_scores() -> np.ndarray:  # the layer is recomputed only once a cell is selected
+        return state.steps(state.layer).heads.scores[state.head]  # (T, T)
+
+    cells = part_lines(groups, raw_scores)
+    chart(parts_figure(groups, labels, head, mask, state.style), key="why_parts", cells=cells)
     st.caption(reason)
+
+
+def part_lines(groups: dict[str, np.ndarray], raw_scores: Callable[[], np.ndarray]) -> CellLines:
+    r"""How a selected cell of part ``k`` (panel ``k`` of :func:`parts_figure`) adds up: its
+    value, every part of that query-key pair and their sum, and the head's own raw score
+    :math:`q_i \cdot k_j` (``raw_scores()``: ``(T, T)``, asked for once a cell is selected)."""
+    names = list(groups)
+
+    def lines(panel: int, cell: tuple[int, int]) -> tuple[str, ...]:
+        i, j = cell
+        parts = {name: float(groups[name][i, j]) for name in names}
+        added = " + ".join(f"{name} {number(value)}" for name, value in parts.items())
+        return (
+            f"Part “{names[panel]}” of the raw score of query {i + 1} and key {j + 1}: "
+            f"{number(parts[names[panel]])}.",
+            f"Its {len(parts)} parts: {added} = {number(sum(parts.values()))}.",
+            f"The head's raw score q{i + 1} · k{j + 1}: {number(float(raw_scores()[i, j]))}.",
+        )
+
+    return lines
 
 
 def parts_figure(
@@ -121,6 +150,7 @@ def parts_figure(
         mask=mask,
         style=style,
         columns=PART_COLUMNS,
+        value_name="part of the score",
     )
     # Every panel has the same keys: label them under the lowest panel of each column only,
     # or a second row's panel titles run into the first row's key labels.

@@ -11,6 +11,7 @@ compares the two), so 16 384 sentences are never sent.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 from collections.abc import Sequence
 from typing import Any
@@ -103,8 +104,12 @@ def summary(
     return sentence + (f"; {masked} cells masked." if masked else ".")
 
 
+# Once per scale: plotly looks a name up among every named scale, and a grid's panels (the
+# model view's 54) each asked again, most of the cost of their walk data.
+@functools.cache
 def scale_stops(name: str) -> list[list[Any]]:
-    """``[[position, [r, g, b]], ...]``: the named Plotly colour scale at :data:`SCALE_STOPS`."""
+    """``[[position, [r, g, b]], ...]``: the named Plotly colour scale at :data:`SCALE_STOPS`
+    (shared by every matrix drawn with it: read, never changed)."""
     positions = np.linspace(0.0, 1.0, SCALE_STOPS).tolist()
     colours = sample_colorscale(get_colorscale(name), positions, colortype="rgb")
     return [

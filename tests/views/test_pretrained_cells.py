@@ -1,0 +1,156 @@
+"""The pretrained page's walkable matrices explain a selected cell with the layer's own numbers
+(AppTest): tiny random GPT-2 and Llama checkpoints (4 query heads sharing 2 K/V heads, RoPE
+base 5000) and the bundled BERT. A cell is selected through Session State, as Enter sends it;
+"This cell" must say it as the browser does, then how it was computed
+(:mod:`ui.pretrained.cell_view`), ending on the very number the matrix draws."""
+
+from __future__ import annotations
+
+from operator import itemgetter
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attention_core.pretrained import load_checkpoint
+from attention_core.pretrained.slim import layer_steps, slim_forward
+from attention_core.pretrained.trace import BlockTrace, ModelInfo
+from attention_core.teaching.cell_computation import (
+    kv_head_line,
+    rotated_pairs,
+    rotation_lines,
+    weight_cell,
+)
+from tests.core.pretrained.test_families import CONFIGS
+from tests.core.pretrained.tiny_checkpoints import save_model
+from tests.plotly_specs import walkable_matrices
+from tests.views.cell_pages import assert_explained, select, shown_lines, walkable
+from tests.views.pretrained_pages import fresh_model_menu, page
+from ui.pretrained.cell_view import EXPLAINED, stage_cell
+from ui.pretrained.models import BUNDLED_KEY
+from ui.pretrained.passes import PageModel
+from ui.pretrained.state import DEFAULT_TEXT
+
+TEXT = "w1 w2 w3 w4 w5 w1 w2 w3 w4"
+#: Each explained step's title at layer 2, head 4, and its walkable matrix's key.
+TITLES = {
+    "q_rotated": "Queries after RoPE",
+    "k_rotated": "Keys after RoPE",
+    "scores": "Raw scores QKᵀ",
+    "scaled": "Scaled scores",
+    "masked": "Masked scores",
+    "weights": "Attention weights",
+    "context": "Context vectors",
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("models")
+    for name in ("gpt2", "llama"):
+        save_model(CONFIGS[name], root / name)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ATTENTION_MODELS_DIR", str(root))
+        patch.setenv("ATTENTION_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+        fresh_model_menu()
+        yield root
+        fresh_model_menu()
+
+
+def layer_of(models_dir: Path, name: str, layer: int) -> tuple[ModelInfo, BlockTrace]:
+    """The checkpoint's facts and its every step of ``layer`` (0-based) on :data:`TEXT`."""
+    checkpoint = load_checkpoint(models_dir / name)
+    slim = slim_forward(checkpoint.model, checkpoint.tokenize(TEXT).ids)
+    return checkpoint.info, layer_steps(checkpoint.model, slim, layer)
+
+
+def step_title(at: AppTest, start: str) -> str:
+    """The one walkable matrix's title that starts with ``start``."""
+    (title,) = [s["title"] for s in map(itemgetter("walkable"), walkable_matrices(at))
+                if s["title"].startswith(start)]  # fmt: skip
+    return title
+
+
+def test_a_gpt2_weight_of_every_step_is_its_softmax_of_the_layers_masked_scores(
+    models_dir: Path,
+) -> None:
+    at = page(model="local:gpt2", text=TEXT, view="Every step", layer="2", head="4")
+    info, steps = layer_of(models_dir, "gpt2", 1)
+    cell = (6, 2)
+    at = select(at, "walk_chart_weights_l2h4", cell)
+    lines = weight_cell(steps.heads.masked[3], *cell).lines
+    shown = assert_explained(at, walkable(at, "Attention weights · layer 2 · head 4"), cell, lines)
+    assert shown == f"{float(steps.heads.weights[3, 6, 2]):.3f}"
+    assert lines == stage_cell(steps, info, "weights", 3, cell).lines
+
+
+def test_a_gpt2_score_is_the_dot_product_of_its_own_query_and_key(models_dir: Path) -> None:
+    at = page(model="local:gpt2", text=TEXT, view="Every step", layer="2", head="4")
+    info, steps = layer_of(models_dir, "gpt2", 1)
+    at = select(at, "walk_chart_scores_l2h4", (4, 1))
+    lines = stage_cell(steps, info, "scores", 3, (4, 1)).lines
+    assert lines[0].startswith("Score of query 5 and key 2: the dot product q5 · k2")
+    assert not any("RoPE" in line or "K/V head" in line for line in lines)  # its own K, no RoPE
+    assert_explained(at, walkable(at, "Raw scores QKᵀ · layer 2 · head 4"), (4, 1), lines)
+
+
+def test_a_llama_score_says_how_rope_turned_its_query_and_key_and_which_kv_head_it_read(
+    models_dir: Path,
+) -> None:
+    at = page(model="local:llama", text=TEXT, view="Every step", layer="2", head="4")
+    info, steps = layer_of(models_dir, "llama", 1)
+    cell = (7, 3)
+    at = select(at, "walk_chart_scores_l2h4", cell)
+    lines = stage_cell(steps, info, "scores", 3, cell).lines
+    assert steps.angles is not None
+    rope = (
+        *rotation_lines("q", 7, rotated_pairs(steps.q[3], steps.angles, 7)),
+        *rotation_lines("k", 3, rotated_pairs(steps.k[3], steps.angles, 3)),
+    )
+    assert lines[: 1 + len(rope)] == (kv_head_line(3, 4, 2), *rope)
+    assert lines[0] == (
+        "Query head 4 reads keys and values from K/V head 2, which query heads 3 to 4 share "
+        "(4 query heads, 2 K/V heads)."
+    )
+    assert lines[1].startswith("RoPE turns q8 before the dot product")
+    assert_explained(at, walkable(at, "Raw scores QKᵀ · layer 2 · head 4"), cell, lines)
+
+
+@pytest.mark.parametrize("key", EXPLAINED)
+def test_every_explained_step_of_a_llama_head_ends_on_the_entry_it_draws(
+    models_dir: Path, key: str
+) -> None:
+    at = page(model="local:llama", text=TEXT, view="Every step", layer="2", head="4")
+    info, steps = layer_of(models_dir, "llama", 1)
+    cell = (8, 5)  # the last query; for Q' and K' row 9, column 6
+    at = select(at, f"walk_chart_{key}_l2h4", cell)
+    data = walkable(at, step_title(at, TITLES[key]))
+    assert_explained(at, data, cell, stage_cell(steps, info, key, 3, cell).lines)
+
+
+def test_a_masked_cell_says_it_is_masked_and_its_weight_zero(models_dir: Path) -> None:
+    at = page(model="local:llama", text=TEXT, view="Every step", layer="1", head="1")
+    at = select(at, "walk_chart_weights_l1h1", (2, 5))  # a later key: masked
+    shown = shown_lines(at)
+    assert "query 'w3', key 'w1₂': masked" in shown  # the second w1, after w3
+    assert "Key 6 is masked for query 3: weight 0." in shown
+
+
+def test_the_model_views_opened_head_explains_its_weights(models_dir: Path) -> None:
+    at = page(model="local:llama", text=TEXT, view="Model view", layer="3", head="2")
+    info, steps = layer_of(models_dir, "llama", 2)
+    cell = (5, 4)
+    at = select(at, "walk_opened_head", cell)
+    data = walkable(at, "Attention weights · layer 3 · head 2")
+    assert_explained(at, data, cell, stage_cell(steps, info, "weights", 1, cell).lines)
+
+
+def test_a_bert_context_entry_is_its_weighted_sum_of_values() -> None:
+    at = page(view="Every step", layer="2", head="3")
+    at = select(at, "walk_chart_context_l2h3", (3, 7))
+    bundled = PageModel(BUNDLED_KEY)
+    steps = bundled.steps(bundled.trace(bundled.encode(DEFAULT_TEXT)), 1)
+    lines = stage_cell(steps, bundled.info, "context", 2, (3, 7)).lines
+    assert lines[0].startswith("Context of query 4, dimension 8")
+    assert not any("K/V head" in line for line in lines)  # BERT's heads have their own
+    assert_explained(at, walkable(at, "Context vectors · layer 2 · head 3"), (3, 7), lines)
