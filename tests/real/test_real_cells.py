@@ -33,10 +33,14 @@ def last_layer():
     return checkpoint.info, layer_steps(checkpoint.model, slim, 29)
 
 
-@pytest.mark.parametrize(
-    ("key", "title"),
-    [("scores", "Raw scores QKᵀ"), ("weights", "Attention weights"), ("context", "Context vectors")],
-)
+TITLES = {
+    "scores": "Raw scores QKᵀ",
+    "weights": "Attention weights",
+    "context": "Context vectors C",
+}
+
+
+@pytest.mark.parametrize(("key", "title"), TITLES.items())
 def test_a_cell_of_layer_30s_last_head_is_explained_with_its_entry(last_layer, key, title) -> None:
     info, steps = last_layer
     assert (info.n_layers, info.n_heads, info.n_kv_heads) == (30, 9, 3)
@@ -46,9 +50,13 @@ def test_a_cell_of_layer_30s_last_head_is_explained_with_its_entry(last_layer, k
     lines = stage_cell(steps, info, key, 8, cell).lines
     assert_explained(at, walkable(at, f"{title} · layer 30 · head 9"), cell, lines)
     if key != "weights":
-        assert lines[0] == kv_head_line(8, 9, 3) == (
-            "Query head 9 reads keys and values from K/V head 3, which query heads 7 to 9 "
-            "share (9 query heads, 3 K/V heads)."
+        assert (
+            lines[0]
+            == kv_head_line(8, 9, 3)
+            == (
+                "Query head 9 reads keys and values from K/V head 3, which query heads 7 to 9 "
+                "share (9 query heads, 3 K/V heads)."
+            )
         )
     if key == "scores":
         assert lines[1].startswith("RoPE turns q13 before the dot product")

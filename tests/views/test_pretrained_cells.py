@@ -40,7 +40,7 @@ TITLES = {
     "scaled": "Scaled scores",
     "masked": "Masked scores",
     "weights": "Attention weights",
-    "context": "Context vectors",
+    "context": "Context vectors C",
 }
 
 
