@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 import transformers
 
 from tests.core.pretrained.tiny_checkpoints import VOCAB_SIZE, save_model
-from tests.plotly_specs import figures
+from tests.plotly_specs import decode, figures, walkable_matrices
+from tests.views.cell_pages import select, shown_lines
 from tests.views.pretrained_pages import fresh_model_menu, page, unescaped
 from tests.views.pretrained_walk import walk_every_tab
+from ui.figures.build import read_text
+from ui.shared.walkable_data import cell_announcement
 
 DEEP = "local:deep"
 DEEP_CONFIG = transformers.LlamaConfig(
@@ -127,3 +131,26 @@ def test_why_the_last_head_of_a_30_layer_gpt2_attends_is_drawn_at_128_tokens() -
     ]
     parts = [a["text"] for a in figures(at)[1]["layout"]["annotations"] if a.get("text")]
     assert "with earlier layers' output" in parts  # the 29 layers before, as one part
+
+
+def test_the_model_views_walk_picker_offers_each_panel_of_the_group_and_walks_the_last() -> None:
+    at = page(model=DEEP, text=TEXT, view="Model view", layer="30")
+    at.session_state["walkpanel_model_view"] = True  # "Walk a matrix cell by cell" opened
+    at.run()
+    picker = at.selectbox(key="walkpick_model_view")
+    grid = figures(at)[0]["layout"]["title"]["text"]  # the plotly grid, then the walked panel
+    assert grid.startswith("Model view · layers 25–30 of 30")
+    assert picker.options == [f"{grid}, L{layer} H{head}" for layer in range(25, 31)
+                              for head in range(1, 10)]  # fmt: skip
+    picker.set_value(53).run()
+    assert not at.exception, [e.value for e in at.exception]
+    walked, opened = walkable_matrices(at)  # the picked panel, then the opened head below
+    assert walked["walkable"]["title"] == f"{grid}, L30 H9"
+    assert opened["walkable"]["title"] == "Attention weights · layer 30 · head 2"
+    (panel,) = [t for t in figures(at)[0]["data"] if t.get("name") == "L30 H9"]
+    np.testing.assert_array_equal(decode(walked["data"][0]["z"]), decode(panel["z"]))
+    assert walked["walkable"]["rows"] == [read_text(label) for label in panel["y"]]
+    select(at, "walk_model_view_53", (31, 0))  # the last run of tokens, from the first
+    said = cell_announcement(walked["walkable"], (31, 0))
+    assert said.startswith(f"query '{walked['walkable']['rows'][-1]}', key ")
+    assert said in shown_lines(at)
