@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import MARKUP_TOKENS
 from tests.browser.helpers import EXCEPTION, wait_ready
@@ -59,6 +59,46 @@ OVERLAPS_JS = """() => { const hits = [];
     return hits; }"""
 
 
+WALKABLE = ".wm [role=grid]"  #: a walkable matrix's grid (CSS locators pierce its shadow root)
+# Each cell in a grid's DOM window: its row and column, what it says and its fill.
+CELLS_JS = """cells => cells.map(c => [Number(c.dataset.row), Number(c.dataset.col),
+    c.getAttribute('aria-label'), c.style.backgroundColor])"""
+SAID_NUMBER = re.compile(r"(−?\d+\.\d+)")
+
+
+def walked(page: Page, count: int) -> dict[str, Locator]:
+    """Every walkable matrix's grid by its title, once at least ``count`` are drawn."""
+    grids = page.locator(WALKABLE)
+    expect(grids.nth(count - 1)).to_be_attached(timeout=60_000)
+    return {grid.get_attribute("aria-label"): grid for grid in grids.all()}
+
+
+def said_values(grid: Locator) -> tuple[np.ndarray, np.ndarray]:
+    """The numbers a small grid's cells say (NaN where "masked"), and each cell's fill (CSS
+    colour): a matrix of at most 16 × 16, every cell in the grid's DOM window."""
+    shape = (
+        int(grid.get_attribute("aria-rowcount")) - 1,
+        int(grid.get_attribute("aria-colcount")) - 1,
+    )
+    values, fills = np.full(shape, np.nan), np.full(shape, "", dtype=object)
+    cells = grid.get_by_role("gridcell").evaluate_all(CELLS_JS)
+    assert len(cells) == values.size, (len(cells), shape)
+    for row, col, name, fill in cells:
+        said = name.rsplit("': ", 1)[1]  # after the row and column labels
+        if said != "masked":
+            values[row, col] = float(SAID_NUMBER.findall(said)[0].replace("−", "-"))
+        fills[row, col] = fill
+    return values, fills
+
+
+def walkable_names(page: Page) -> list[str]:
+    """Each walkable matrix's name and the summary it is described by, as one text."""
+    return page.locator(WALKABLE).evaluate_all(
+        "grids => grids.map(g => g.getAttribute('aria-label') + ': ' + "
+        "(g.getRootNode().getElementById(g.getAttribute('aria-describedby'))?.textContent || ''))"
+    )
+
+
 def link(**params: str) -> str:
     """The pretrained page's address with ``params`` (the tiny repeated text by default)."""
     return "/pretrained?" + urlencode({"text": TEXT} | params)
@@ -83,15 +123,11 @@ def no_exception(page: Page) -> None:
     assert errors.count() == 0, errors.first.inner_text()
 
 
-def as_array(z: list[list[float | None]]) -> np.ndarray:
-    return np.array([[np.nan if cell is None else cell for cell in row] for row in z])
-
-
 def test_every_step_of_a_rotary_head_shows_rope_and_greys_the_causal_mask(
     page: Page, decoder_app_url: str
 ) -> None:
     open_page(page, decoder_app_url, link(model="local:llama", view="Every step", head="2"))
-    drawn = plots(page, 13)
+    drawn = walked(page, 13)  # each step a walkable matrix (its plotly heatmap in an expander)
     where = "layer 3 · head 2"
     for title in (
         f"Queries Q before RoPE · {where}",
@@ -104,17 +140,15 @@ def test_every_step_of_a_rotary_head_shows_rope_and_greys_the_causal_mask(
         assert title in drawn, list(drawn)
     pairs = np.arange(LLAMA_HEAD_SIZE // 2)
     angles = np.arange(LENGTH)[:, None] * LLAMA_ROPE_BASE ** (-2 * pairs / LLAMA_HEAD_SIZE)
-    shown_angles = as_array(drawn["RoPE angles θ · layer 3"]["traces"][0]["z"])
-    np.testing.assert_allclose(shown_angles, angles, rtol=1e-6)
-    weights_plot = drawn[f"Attention weights · {where}"]
-    weights = as_array(weights_plot["traces"][0]["z"])
+    shown_angles, _ = said_values(drawn["RoPE angles θ · layer 3"])
+    np.testing.assert_allclose(shown_angles, angles, atol=5e-5)  # said to 4 decimals
+    weights, fills = said_values(drawn[f"Attention weights · {where}"])
     future = np.triu(np.ones((LENGTH, LENGTH), dtype=bool), 1)
     assert np.isnan(weights[future]).all() and not np.isnan(weights[~future]).any()
-    np.testing.assert_allclose(weights[~future].reshape(-1).sum(), LENGTH, rtol=1e-5)
-    # The grey overlay covers exactly the future keys, on a grey background.
-    overlay = next(trace for trace in weights_plot["traces"] if trace["name"] == "masked")
-    assert (~np.isnan(as_array(overlay["z"])) == future).all()
-    assert weights_plot["background"] == NORMAL.masked_colour
+    np.testing.assert_allclose(weights[~future].reshape(-1).sum(), LENGTH, atol=LENGTH**2 * 5e-5)
+    # Exactly the future keys are grey.
+    grey = "rgb({}, {}, {})".format(*(int(NORMAL.masked_colour[k : k + 2], 16) for k in (1, 3, 5)))
+    assert ((fills == grey) == future).all(), fills
     expect(page.get_by_text("Head 2 reads K/V head 1, with heads 1–2").first).to_be_visible()
     no_exception(page)
 
@@ -157,8 +191,7 @@ def test_a_strongest_copying_head_opens_in_the_head_view_and_its_link_reopens_it
     page: Page, decoder_app_url: str
 ) -> None:
     open_page(page, decoder_app_url, link(model="local:gpt2", view="Heads that copy"))
-    drawn = plots(page, 1)
-    scores = as_array(drawn["Previous token score of every head"]["traces"][0]["z"])
+    scores, _ = said_values(walked(page, 1)["Previous token score of every head"])
     assert scores.shape == (3, 4)
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
     button = page.get_by_role("button", name=re.compile(r"^Open layer \d · head \d")).first
@@ -225,7 +258,8 @@ def _focused_group(page: Page) -> str:
 
 
 def model_view_title(page: Page) -> str:
-    return next(title for title in plots(page, 2) if title.startswith("Model view"))
+    """The model view's grid (plotly; the opened head below it is a walkable matrix)."""
+    return next(title for title in plots(page, 1) if title.startswith("Model view"))
 
 
 def test_a_deep_models_view_is_paged_by_keyboard_and_its_link_reopens_the_page(
@@ -280,6 +314,7 @@ def test_decoder_view_passes_axe_has_text_alternatives_and_nothing_cut_off_or_ov
     labels = page.locator(CHART).evaluate_all(
         "charts => charts.map(c => (c.closest('[role=figure]') || c).getAttribute('aria-label'))"
     )
+    labels += walkable_names(page)
     assert labels and all(label and label.strip() for label in labels), labels
     assert page.evaluate(CLIPPED_FORMULAS_JS) == []
     assert page.evaluate(OVERLAPS_JS) == []

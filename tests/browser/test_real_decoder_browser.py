@@ -20,6 +20,7 @@ from tests.browser.test_pretrained_decoder_browser import (
     VIEWPORT,
     WCAG_TAGS,
     no_exception,
+    walkable_names,
 )
 from tests.real.model_file import real_decoder_file
 from tests.real.test_real_decoder import LONG
@@ -58,6 +59,7 @@ def test_every_tab_draws_the_real_model_accessibly(page: Page, app_url: str, tab
     labels = page.locator(CHART).evaluate_all(
         "charts => charts.map(c => (c.closest('[role=figure]') || c).getAttribute('aria-label'))"
     )
+    labels += walkable_names(page)  # each walkable matrix's name and summary
     assert all(label and label.strip() for label in labels), labels
     assert not any("Ġ" in label or "Ċ" in label for label in labels)
     assert page.evaluate(CLIPPED_FORMULAS_JS) == []

@@ -3,7 +3,10 @@ stages, head summary (``ui.pretrained.summary``), rollout, and for decoders next
 predictions; the heads that copy and why a head attends. Each takes the page's state.
 
 Figures come from the shared builders (``heatmap``, ``heatmap_grid``,
-``head_view``, ``matrix_stage``), so every matrix looks as on the text page.
+``head_view``, ``matrix_stage``), so every matrix looks as on the text page, and every one is
+walkable cell by cell (``ui.shared.walk_chart``): a selected cell of one head's steps, of the
+weights under the head view or of the rollout says how it was computed
+(``ui.pretrained.cell_view``).
 """
 
 from __future__ import annotations
