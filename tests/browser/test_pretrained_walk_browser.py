@@ -18,7 +18,7 @@ from tests.browser.helpers import as_shown, no_axe_violations, wait_ready
 from tests.browser.test_pretrained_decoder_browser import VIEWPORT, no_exception
 from tests.browser.test_walkable_matrix_browser import focused
 from tests.real.model_file import real_decoder_file
-from ui.figures.heatmap import display_matrix
+from ui.figures.matrix_look import display_matrix
 from ui.pretrained.cell_view import stage_cell
 from ui.shared.walkable_data import announcement
 
