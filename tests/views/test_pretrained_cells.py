@@ -1,6 +1,8 @@
 """The pretrained page's walkable matrices explain a selected cell with the layer's own numbers
 (AppTest): tiny random GPT-2 and Llama checkpoints (4 query heads sharing 2 K/V heads, RoPE
-base 5000) and the bundled BERT. A cell is selected through Session State, as Enter sends it;
+base 5000) and the bundled BERT, in every view that draws attention matrices: every step, the
+model view's opened head, the head view's matrix, rollout, the guided example, why a head
+attends and the copying scores. A cell is selected through Session State, as Enter sends it;
 "This cell" must say it as the browser does, then how it was computed
 (:mod:`ui.pretrained.cell_view`), ending on the very number the matrix draws."""
 
@@ -12,11 +14,13 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core.pretrained import load_checkpoint
+from attention_core.pretrained import load_checkpoint, rollout
 from attention_core.pretrained.slim import layer_steps, slim_forward
 from attention_core.pretrained.trace import BlockTrace, ModelInfo
 from attention_core.teaching.cell_computation import (
     kv_head_line,
+    number,
+    rollout_cell,
     rotated_pairs,
     rotation_lines,
     weight_cell,
@@ -24,12 +28,13 @@ from attention_core.teaching.cell_computation import (
 from tests.core.pretrained.test_families import CONFIGS
 from tests.core.pretrained.tiny_checkpoints import save_model
 from tests.plotly_specs import walkable_matrices
-from tests.views.cell_pages import assert_explained, select, shown_lines, walkable
+from tests.views.cell_pages import assert_explained, entry, select, shown_lines, walkable
 from tests.views.pretrained_pages import fresh_model_menu, page
 from ui.pretrained.cell_view import EXPLAINED, stage_cell
 from ui.pretrained.models import BUNDLED_KEY
 from ui.pretrained.passes import PageModel
 from ui.pretrained.state import DEFAULT_TEXT
+from ui.shared.walkable_data import cell_announcement
 
 TEXT = "w1 w2 w3 w4 w5 w1 w2 w3 w4"
 #: Each explained step's title at layer 2, head 4, and its walkable matrix's key.
@@ -154,3 +159,61 @@ def test_a_bert_context_entry_is_its_weighted_sum_of_values() -> None:
     assert lines[0].startswith("Context of query 4, dimension 8")
     assert not any("K/V head" in line for line in lines)  # BERT's heads have their own
     assert_explained(at, walkable(at, "Context vectors · layer 2 · head 3"), (3, 7), lines)
+
+
+def test_the_head_views_matrix_explains_a_weight_of_the_drawn_head(models_dir: Path) -> None:
+    at = page(model="local:llama", text=TEXT, view="Head view", layer="2", heads=["3"])
+    info, steps = layer_of(models_dir, "llama", 1)
+    at = select(at, "walk_head_view_matrix", (7, 6))
+    data = walkable(at, "Attention weights · layer 2 · head 3")
+    assert_explained(at, data, (7, 6), stage_cell(steps, info, "weights", 2, (7, 6)).lines)
+
+
+def test_a_rollout_entry_is_the_layers_mixed_attention_times_the_rollout_before() -> None:
+    at = page(view="Rollout", layer="3")
+    at = select(at, "walk_rollout", (5, 2))
+    bundled = PageModel(BUNDLED_KEY)
+    weights = bundled.trace(bundled.encode(DEFAULT_TEXT)).weights  # (L, H, T, T)
+    rolled = rollout.attention_rollout(weights)
+    lines = rollout_cell(rollout.residual_attention(weights[2]), rolled[1], 2, 5, 2).lines
+    assert lines[0].startswith("Rollout after layer 3, token 6 from input token 3")
+    assert_explained(at, walkable(at, "Attention rollout · layers 1–3"), (5, 2), lines)
+
+
+def test_the_guided_examples_heads_explain_their_weights() -> None:
+    at = select(page(), "walk_guided_matrix_l4h2", (9, 2))
+    bundled = PageModel(BUNDLED_KEY)
+    steps = bundled.steps(bundled.trace(bundled.encode(DEFAULT_TEXT)), 3)
+    lines = stage_cell(steps, bundled.info, "weights", 1, (9, 2)).lines
+    assert_explained(at, walkable(at, "Attention weights · layer 4 · head 2"), (9, 2), lines)
+
+
+def test_the_decoder_chapters_induction_head_explains_its_weights(models_dir: Path) -> None:
+    at = select(page(model="local:gpt2", text=TEXT), "walk_guided_induction_matrix", (20, 3))
+    (data,) = [s["walkable"] for s in walkable_matrices(at)
+               if s["walkable"]["title"].endswith("the sentence read twice")]  # fmt: skip
+    said = cell_announcement(data, (20, 3))
+    assert said in shown_lines(at)
+    assert any(line.startswith("Softmax of row 21") for line in shown_lines(at))
+
+
+def test_a_part_of_a_gpt2_score_adds_up_to_the_heads_raw_score(models_dir: Path) -> None:
+    at = page(model="local:gpt2", text=TEXT, view="Why a head attends", layer="2", head="1")
+    at.session_state["walkpanel_why_parts"] = True  # "Walk a matrix cell by cell" opened
+    at = select(at, "walk_why_parts_0", (6, 2))
+    _, steps = layer_of(models_dir, "gpt2", 1)
+    shown = shown_lines(at)
+    (part,) = [line for line in shown if line.startswith("Part “token-token”")]
+    data = walkable(at, "The parts of layer 2 · head 1's scores QKᵀ, token-token")
+    assert part.endswith(f": {number(entry(data, (6, 2)))}.")
+    (total,) = [line for line in shown if line.startswith("Its ")]
+    raw = float(steps.heads.scores[0, 6, 2])
+    assert total.endswith(f"= {number(raw)}.")
+    assert f"The head's raw score q7 · k3: {number(raw)}." in shown
+
+
+def test_a_copying_score_is_read_as_that_score() -> None:
+    at = page(view="Heads that copy", detector="induction")
+    (data,) = [s["walkable"] for s in walkable_matrices(at)]
+    assert data["value_name"] == "induction score"
+    assert cell_announcement(data, (5, 11)).startswith("layer 'layer 6', head 'head 12': induction")
