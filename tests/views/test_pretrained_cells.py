@@ -217,3 +217,21 @@ def test_a_copying_score_is_read_as_that_score() -> None:
     (data,) = [s["walkable"] for s in walkable_matrices(at)]
     assert data["value_name"] == "induction score"
     assert cell_announcement(data, (5, 11)).startswith("layer 'layer 6', head 'head 12': induction")
+
+
+def test_the_head_view_shows_the_drawn_head_its_link_names_as_a_matrix(models_dir: Path) -> None:
+    at = page(model="local:llama", text=TEXT, view="Head view", heads=["2", "4"], matrix_head="4")
+    assert at.selectbox(key="matrix_head").options == ["2", "4"]
+    assert at.selectbox(key="matrix_head").value == 4
+    assert [s["walkable"]["title"] for s in walkable_matrices(at)] == [
+        "Attention weights · layer 3 · head 4"
+    ]
+    at.selectbox(key="matrix_head").set_value(2).run()
+    assert [s["walkable"]["title"] for s in walkable_matrices(at)] == [
+        "Attention weights · layer 3 · head 2"
+    ]
+    alone = page(model="local:llama", text=TEXT, view="Head view", matrix_head="3")
+    assert not alone.warning  # one head drawn (the chosen one): no choice, and nothing refused
+    assert [s["walkable"]["title"] for s in walkable_matrices(alone)] == [
+        "Attention weights · layer 3 · head 2"
+    ]

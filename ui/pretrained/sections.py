@@ -34,7 +34,7 @@ from ui.pretrained.model_view import model_view_tab
 from ui.pretrained.next_token import next_token_tab
 from ui.pretrained.stage_table import WHOLE_LAYER, stage_matrix
 from ui.pretrained.stages import FAMILY_STAGES
-from ui.pretrained.state import PretrainedState
+from ui.pretrained.state import MATRIX_HEAD_KEY, PretrainedState
 from ui.pretrained.summary import summary_tab
 from ui.pretrained.why_attends import why_attends_tab
 from ui.shared.code_view import show_code
@@ -73,11 +73,12 @@ def head_matrix_section(state: PretrainedState, shown_heads: list[int]) -> None:
     if len(shown_heads) > 1:
         picked = st.selectbox(
             "Matrix of head",
-            shown_heads,
-            key="head_view_matrix_head",
-            format_func=lambda h: f"head {h + 1}",
+            [h + 1 for h in shown_heads],
+            key=MATRIX_HEAD_KEY,
+            bind=BIND,
+            help="Which of the heads drawn above to show as a matrix.",
         )
-        head = picked if picked in shown_heads else head
+        head = picked - 1 if isinstance(picked, int) and picked - 1 in shown_heads else head
     st.caption(
         f"Head {head + 1}'s weights as a matrix: each row holds the lines one query token "
         "draws above. Walk it cell by cell with the arrow keys."

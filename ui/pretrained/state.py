@@ -36,6 +36,8 @@ DEFAULT_PAIR = "It was too tired to walk any further."
 #: The sentence(s), taken as typed: never refused, so not checked against the link.
 SENTENCE_KEYS = ("text", "pair", "text2")
 LAYERS_KEY = "layers"  #: the group of layers the model view shows (``ui.pretrained.model_view``)
+#: Which drawn head the head view shows as a matrix, when it draws several (1-based).
+MATRIX_HEAD_KEY = "matrix_head"
 #: Every URL key the page binds ("heads" holds the heads the head view draws).
 URL_KEYS = (
     MODEL_KEY,
@@ -46,6 +48,7 @@ URL_KEYS = (
     "query",
     LAYERS_KEY,
     "heads",
+    MATRIX_HEAD_KEY,
     "all_queries",
     "preset",
     "numbers",
