@@ -9,6 +9,8 @@ and tables written from them.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -25,6 +27,7 @@ from ui.pretrained.figures import (
     model_view_figure,
     model_view_title,
 )
+from ui.shared.walkable_data import figure_panels, values_of
 
 
 class Labelled:
@@ -101,6 +104,22 @@ def test_the_model_view_of_30_layers_and_9_heads_at_128_tokens_draws_one_group()
     last = figure.data[53]  # L18 H9: sixth row, ninth column
     assert (last.xaxis, last.yaxis) == (f"x{axis_suffix(6, 9, 9)}", f"y{axis_suffix(6, 9, 9)}")
     assert figure.layout.height == 140 + 6 * 110
+
+
+def test_a_30_layer_groups_walk_data_is_each_pooled_panel_once_and_stays_small() -> None:
+    """What "Walk a matrix cell by cell" offers for a group of 54 panels at 128 tokens: each
+    panel's pooled 32 × 32 matrix as the grid draws it, well under a megabyte in all."""
+    weights = causal_weights(30, 9, 128)
+    figure = model_view_figure(
+        Labelled(128), weights, NORMAL, np.tri(128, dtype=bool), range(24, 30)
+    )
+    panels = figure_panels(figure)
+    assert [panel["title"].rsplit(", ", 1)[1] for panel in panels] == [
+        f"L{layer} H{head}" for layer in range(25, 31) for head in range(1, 10)
+    ]
+    for panel, trace in zip(panels, figure.data, strict=True):
+        np.testing.assert_array_equal(values_of(panel), np.asarray(trace.z, dtype=np.float32))
+    assert len(json.dumps(panels)) < 600_000  # ~8.6 kB a panel
 
 
 def test_every_layer_of_a_deep_model_still_builds_on_any_number_of_rows() -> None:
