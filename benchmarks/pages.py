@@ -9,6 +9,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from harness.local_server import ROOT
+from ui.shared.walkable_data import read_sent
 
 TEXT_PAGE = str(ROOT / "views" / "text.py")
 MINIMAL_PAGE = str(ROOT / "benchmarks" / "minimal_page.py")
@@ -35,7 +36,7 @@ def matrix_components(at: AppTest) -> list[tuple[int, int]]:
     the whole component message (its data, and the JS and CSS each mount carries)."""
     sizes = []
     for element in at.get("bidi_component"):
-        data = json.loads(element.proto.json or "{}")
+        data = read_sent(element.proto.json)
         cells = len(data.get("rows", ())) * len(data.get("cols", ()))
         sizes.append((element.proto.ByteSize(), cells))
     return sizes

@@ -13,6 +13,8 @@ import json
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from ui.shared.walkable_data import read_sent
+
 
 def figures(at: AppTest) -> list[dict]:
     """Every plotly chart of the run, as its JSON spec, then every walkable matrix."""
@@ -31,7 +33,7 @@ def walkable_matrices(at: AppTest) -> list[dict]:
     masked), plus the ``walkable`` data itself."""
     specs = []
     for element in at.get("bidi_component"):
-        data = json.loads(element.proto.json or "{}")
+        data = read_sent(element.proto.json)
         if "values" not in data:
             continue
         shape = f"{len(data['rows'])}, {len(data['cols'])}"

@@ -72,6 +72,18 @@ def _terms(products: np.ndarray, name: Callable[[int], str], shown: int) -> str:
     return "; ".join(parts)
 
 
+def _products_lines(
+    products: np.ndarray, heading: str, name: Callable[[int], str]
+) -> tuple[str, str]:
+    """A sum of ``products (n,)`` in words: ``heading``, saying which are written when not
+    all of them, then the products (:func:`_terms`)."""
+    many = len(products) > SHOWN_TERMS
+    return (
+        heading + (f" (the {SHOWN_TERMS} largest of {len(products)})." if many else "."),
+        _terms(products, name, SHOWN_TERMS) + ".",
+    )
+
+
 def projection_cell(
     x: np.ndarray, w: np.ndarray, bias: np.ndarray | None, i: int, d: int, name: str
 ) -> CellComputation:
@@ -80,12 +92,14 @@ def projection_cell(
     :math:`x_i \cdot W_{:,d} + b_d`."""
     products = x[i] * w[:, d]  # (d_in,)
     value = float(x[i] @ w[:, d]) + (float(bias[d]) if bias is not None else 0.0)
-    many = len(products) > SHOWN_TERMS
     lines = [
-        f"{name}{i + 1}[{d + 1}]: token {i + 1}'s input vector times column {d + 1} of the "
-        f"head's W^{name.upper()}, the sum of {len(products)} products x{i + 1}[m] × W[m, {d + 1}]"
-        + (f" (the {SHOWN_TERMS} largest first)." if many else "."),
-        _terms(products, lambda m: f"x[{m + 1}] × W[{m + 1}]", SHOWN_TERMS) + ".",
+        *_products_lines(
+            products,
+            f"{name}{i + 1}[{d + 1}]: token {i + 1}'s input vector times column {d + 1} of the "
+            f"head's W^{name.upper()}, the sum of {len(products)} products "
+            f"x{i + 1}[m] × W[m, {d + 1}]",
+            lambda m: f"x[{m + 1}] × W[{m + 1}]",
+        )
     ]
     if bias is not None:
         lines.append(f"Plus the bias b[{d + 1}] = {number(float(bias[d]))}.")
@@ -97,12 +111,13 @@ def score_cell(q: np.ndarray, k: np.ndarray, i: int, j: int) -> CellComputation:
     r"""Score ``(i, j)`` of one head, ``q (T, dk)``, ``k (S, dk)``: :math:`q_i \cdot k_j`."""
     products = q[i] * k[j]  # (dk,)
     value = float(q[i] @ k[j])
-    shown = f"the {SHOWN_TERMS} largest of {len(products)}" if len(products) > SHOWN_TERMS else ""
     lines = (
-        f"Score of query {i + 1} and key {j + 1}: the dot product q{i + 1} · k{j + 1}, "
-        f"the sum of {len(products)} products q{i + 1}[d] × k{j + 1}[d]"
-        + (f" ({shown})." if shown else "."),
-        _terms(products, lambda d: f"q[{d + 1}] × k[{d + 1}]", SHOWN_TERMS) + ".",
+        *_products_lines(
+            products,
+            f"Score of query {i + 1} and key {j + 1}: the dot product q{i + 1} · k{j + 1}, "
+            f"the sum of {len(products)} products q{i + 1}[d] × k{j + 1}[d]",
+            lambda d: f"q[{d + 1}] × k[{d + 1}]",
+        ),
         f"Sum: {number(value)}.",
     )
     return CellComputation("scores", i, j, value, lines)
@@ -208,12 +223,13 @@ def similarity_cell(encoding: np.ndarray, p: int, r: int) -> CellComputation:
     """
     products = encoding[p] * encoding[r]  # (d,)
     value = float(encoding[p] @ encoding[r])
-    many = len(products) > SHOWN_TERMS
     lines = (
-        f"Similarity of positions {p} and {r}: the dot product P{p} · P{r}, the sum of "
-        f"{len(products)} products P{p}[j] × P{r}[j]"
-        + (f" (the {SHOWN_TERMS} largest of {len(products)})." if many else "."),
-        _terms(products, lambda j: f"P{p}[{j}] × P{r}[{j}]", SHOWN_TERMS) + ".",
+        *_products_lines(
+            products,
+            f"Similarity of positions {p} and {r}: the dot product P{p} · P{r}, the sum of "
+            f"{len(products)} products P{p}[j] × P{r}[j]",
+            lambda j: f"P{p}[{j}] × P{r}[{j}]",
+        ),
         f"Sum: {number(value)}.",
     )
     return CellComputation("similarity", p, r, value, lines)

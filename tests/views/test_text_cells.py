@@ -46,7 +46,7 @@ def test_the_weights_tab_walks_head_ones_scores_scaled_masked_and_weights() -> N
     expected = np.where(run.mask, run.trace.weights[0], np.nan).astype(np.float32)
     np.testing.assert_array_equal(decode(weights["data"][0]["z"]), expected)
     assert weights["walkable"]["rows"] == list(ac.tokenize(SENTENCE).labels)
-    assert "Select a cell of the matrix" in " ".join(c.value for c in at.caption)
+    assert "**This cell**" not in [block.value for block in at.markdown]  # nothing selected
 
 
 def test_the_output_tab_walks_head_ones_context() -> None:
@@ -77,7 +77,7 @@ def test_a_selection_outside_a_shorter_sentence_is_dropped() -> None:
     at.session_state["walk_chart_weights_head1"] = {"cell": {"row": 5, "col": 1}}
     at.run()
     assert not at.exception
-    assert "Select a cell of the matrix" in " ".join(c.value for c in at.caption)
+    assert "**This cell**" not in [block.value for block in at.markdown]  # nothing selected
 
 
 @pytest.mark.parametrize("name", WALKABLE)

@@ -8,9 +8,10 @@
 - several (a grid of heads): the plotly grid stays the overview, and "Walk a matrix cell
   by cell" opens any one of them as a walkable matrix.
 
-Under it, "This cell": the selected cell in words, then how it was computed when the page
-knows (``cells``: the panel's index and the cell, to the lines of
-:class:`attention_core.teaching.cell_computation.CellComputation`). "Read as a table" stays.
+Under it once a cell is selected, "This cell": the selected cell in words, then how it was
+computed when the page knows (``cells``: the panel's index and the cell, to the lines of
+:class:`attention_core.teaching.cell_computation.CellComputation`). Before a selection the
+matrix's own summary says how to select. "Read as a table" stays.
 """
 
 from __future__ import annotations
@@ -33,9 +34,6 @@ from ui.shared.walkable_matrix import walk
 CellLines = Callable[[int, tuple[int, int]], Sequence[str]]
 Place = DeltaGenerator | ModuleType
 
-HINT = "Select a cell of the matrix (Enter, Space or a click) to see how it was computed."
-HINT_WORDS = "Select a cell of the matrix (Enter, Space or a click) to read it here."
-
 
 def walk_chart(
     figure: go.Figure,
@@ -52,7 +50,8 @@ def walk_chart(
     if len(panels) == 1:
         with nullcontext() if isinstance(place, ModuleType) else place:
             cell = walk(panels[0], key=f"walk_{key}")
-            words = st.container() if cell_place is None else cell_place
+            # Only a selection is written here: before it, the matrix's own summary says how.
+            words = st.container() if cell_place is None and cell is not None else cell_place
             read_as_table(figure, key)
             plotly_expander(figure, alt, key)
         index = 0
@@ -64,10 +63,11 @@ def walk_chart(
             return None
         index, cell, inside = walked
         words = inside if cell_place is None else cell_place
-    chosen = None if cell is None else (index, cell)
-    with words:
-        this_cell(panels[index], chosen, cells)
-    return chosen
+    if cell is None or words is None:
+        return None
+    with nullcontext() if isinstance(words, ModuleType) else words:
+        this_cell(panels[index], cell, index, cells)
+    return index, cell
 
 
 def _walk_one_of(
@@ -96,15 +96,11 @@ def _walk_one_of(
 
 
 def this_cell(
-    panel: dict[str, Any], chosen: tuple[int, tuple[int, int]] | None, cells: CellLines | None
+    panel: dict[str, Any], cell: tuple[int, int], index: int, cells: CellLines | None
 ) -> None:
-    """The selected cell in words and, when ``cells`` knows, how it was computed, as text
-    (tokens are user text: escaped, never markup); a hint before any selection."""
+    """The selected ``cell`` of panel ``index`` in words and, when ``cells`` knows, how it
+    was computed, as text (tokens are user text: escaped, never markup)."""
     st.markdown("**This cell**")
-    if chosen is None:
-        st.caption(HINT if cells is not None else HINT_WORDS)
-        return
-    index, cell = chosen
     st.markdown(escape_markdown(cell_announcement(panel, cell)))
     for line in cells(index, cell) if cells is not None else ():
         st.markdown(escape_markdown(line))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -217,3 +218,11 @@ def cell_announcement(data: dict[str, Any], cell: tuple[int, int]) -> str:
         value_name=data["value_name"],
         decimals=data["decimals"],
     )
+
+
+def read_sent(message_json: str) -> dict[str, Any]:
+    """The matrix data a walkable matrix's message carries (its JSON: the data in a list,
+    :func:`ui.shared.walkable_matrix.walk`); ``{}`` for another component's."""
+    loaded = json.loads(message_json or "null")
+    data = loaded[0] if isinstance(loaded, list) and loaded else loaded
+    return data if isinstance(data, dict) else {}

@@ -352,7 +352,8 @@ function build(root, data, active = null) {
 }
 
 export default function (component) {
-  const { data, parentElement, setStateValue } = component;
+  const { parentElement, setStateValue } = component;
+  const data = Array.isArray(component.data) ? component.data[0] : component.data; // see walk()
   const root = parentElement.querySelector(".wm");
   let view = views.get(parentElement);
   if (!view) watchWidth(parentElement, root);

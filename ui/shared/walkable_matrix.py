@@ -48,9 +48,10 @@ def walk(data: dict, *, key: str) -> tuple[int, int] | None:
     """
     shape = (len(data["rows"]), len(data["cols"]))
     chosen = _inside(selected_cell(dict(st.session_state.get(key) or {}).get("cell")), shape)
-    result = WALKABLE_MATRIX(
-        key=key, data=selecting(data, chosen), default={"cell": None}, on_cell_change=_rerun
-    )
+    # Sent inside a list: Streamlit scans a dict's every value for a dataframe on every run
+    # (about half the cost of mounting one); a list is sent as JSON as it is.
+    sent = [selecting(data, chosen)]
+    result = WALKABLE_MATRIX(key=key, data=sent, default={"cell": None}, on_cell_change=_rerun)
     return _inside(selected_cell(result.get("cell")), shape)
 
 
