@@ -303,11 +303,11 @@ def rollout_cell(
     if previous is None:
         value = float(mixed[i, j])
         itself = " plus ½ because it is the token itself (the residual)" if i == j else ""
-        lines = (
+        first: tuple[str, ...] = (
             f"After layer 1 the rollout is Â: half of the heads' mean weight of token {i + 1} "
             f"on token {j + 1}{itself}, the row renormalised to sum to 1: {number(value)}.",
         )
-        return CellComputation("rollout", i, j, value, lines)
+        return CellComputation("rollout", i, j, value, first)
     contributions = mixed[i] * previous[:, j]  # (T,)
     value = float(mixed[i] @ previous[:, j])
     lines = (
