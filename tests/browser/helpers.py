@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
 ROOT = Path(__file__).resolve().parents[2]
 READY = "[data-testid='stApp'][data-test-script-state='notRunning']"
@@ -45,6 +45,12 @@ CHART = "[data-testid='stPlotlyChart']"
 #: shadow root), and any drawn chart: a plotly chart or a walkable matrix.
 WALKABLE = ".wm-grid[role='grid']"
 DRAWN = f"{CHART}, {WALKABLE}"
+
+
+def matrix_titled(page: Page, title: str) -> Locator:
+    """A matrix chart titled ``title``: a plotly chart's title or a walkable grid's name."""
+    grid = page.get_by_role("grid", name=re.compile(re.escape(title)))
+    return page.locator(".gtitle", has_text=title).or_(grid)
 
 
 def no_axe_violations(page: Page) -> None:

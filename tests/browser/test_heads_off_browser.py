@@ -10,7 +10,13 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import EXCEPTION, chart_labels, no_axe_violations, wait_ready
+from tests.browser.helpers import (
+    EXCEPTION,
+    chart_labels,
+    matrix_titled,
+    no_axe_violations,
+    wait_ready,
+)
 
 VIEWPORT = {"width": 1400, "height": 2400}
 
@@ -48,7 +54,7 @@ def no_violations_and_every_chart_described(page: Page) -> None:
 
 
 def chart_titled(page: Page, title: str):
-    return page.locator(".gtitle", has_text=title)
+    return matrix_titled(page, title)
 
 
 def test_text_page_a_head_turned_off_by_keyboard_changes_the_output_and_the_link_keeps_it(

@@ -16,7 +16,7 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import EXCEPTION, as_shown, wait_ready
+from tests.browser.helpers import EXCEPTION, as_shown, matrix_titled, wait_ready
 
 IMG = "<img src=x onerror=alert(1)>"
 SCRIPT = "<script>alert(1)</script>"
@@ -201,9 +201,7 @@ def test_time_series_page_shows_markup_in_a_csv_header_only_as_text(
             ]
         )
         wait_ready(page)
-        expect(page.locator(".gtitle", has_text="Attention weights of head 1")).to_be_visible(
-            timeout=LONG
-        )
+        expect(matrix_titled(page, "Attention weights of head 1")).to_be_visible(timeout=LONG)
         features = page.get_by_test_id("stMultiSelect").filter(has_text="Feature columns")
         expect(features.get_by_text(SCRIPT, exact=True)).to_be_visible()
         expect(features.get_by_text(IMG, exact=True)).to_be_visible()

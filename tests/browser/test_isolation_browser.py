@@ -15,7 +15,7 @@ from urllib.parse import quote_plus
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.helpers import EXCEPTION, wait_ready
+from tests.browser.helpers import EXCEPTION, matrix_titled, wait_ready
 
 VIEWPORT = {"width": 1400, "height": 1800}
 # Every label a chart draws on an axis, in a legend or as a title (numeric axes arrive as
@@ -205,18 +205,14 @@ def test_two_sessions_uploading_files_see_only_their_own_columns(
         upload(b, series_csv(B_COLUMNS, 100.0))
         settle(a, b)
         for page in (a, b):
-            expect(page.locator(".gtitle", has_text="Attention weights of head 1")).to_be_visible(
-                timeout=30_000
-            )
+            expect(matrix_titled(page, "Attention weights of head 1")).to_be_visible(timeout=30_000)
         assert_only_own_words(a, list(A_COLUMNS), list(B_COLUMNS))
         assert_only_own_words(b, list(B_COLUMNS), list(A_COLUMNS))
 
         choose(a, "Mask", "none", "ts_mask")
         b.get_by_test_id("stRadio").filter(has_text="Head").get_by_text("2", exact=True).click()
         settle(a, b)
-        expect(b.locator(".gtitle", has_text="Attention weights of head 2")).to_be_visible(
-            timeout=30_000
-        )
+        expect(matrix_titled(b, "Attention weights of head 2")).to_be_visible(timeout=30_000)
         assert_only_own_words(a, list(A_COLUMNS), list(B_COLUMNS))
         assert_only_own_words(b, list(B_COLUMNS), list(A_COLUMNS))
 

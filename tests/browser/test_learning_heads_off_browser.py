@@ -8,7 +8,13 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import EXCEPTION, no_axe_violations, screenshot, wait_ready
+from tests.browser.helpers import (
+    EXCEPTION,
+    matrix_titled,
+    no_axe_violations,
+    screenshot,
+    wait_ready,
+)
 
 SWEEP = "Held-out accuracy lost with each head alone off"
 
@@ -35,16 +41,17 @@ def test_heads_off_section_passes_axe_and_is_reached_by_keyboard(page: Page, app
     )
     wait_ready(page, timeout=180_000)
     expect(page.get_by_role("heading", name="5 · Turn heads off")).to_be_visible()
-    expect(page.locator(".gtitle", has_text=SWEEP)).to_be_attached(timeout=60_000)
+    expect(matrix_titled(page, SWEEP)).to_be_attached(timeout=60_000)
     expect(page.get_by_text("Held-out accuracy, heads off")).to_be_visible()
     page.wait_for_timeout(1000)  # let Plotly draw before the scan
     wait_ready(page)
     expect(page.locator(EXCEPTION)).to_have_count(0)
     no_axe_violations(page)
-    sweep = page.locator("[data-testid='stPlotlyChart']").filter(
-        has=page.locator(".gtitle", has_text=SWEEP)
+    # The sweep is a walkable grid: its description begins with the chart's text alternative.
+    grid = page.get_by_role("grid", name=re.compile(re.escape(SWEEP)))
+    label = grid.evaluate(
+        "g => g.getRootNode().getElementById(g.getAttribute('aria-describedby')).textContent"
     )
-    label = sweep.evaluate("c => (c.closest('[role=figure]') || c).getAttribute('aria-label')")
     assert label and "Largest first: layer 2 head 1" in label, label
     page.get_by_role("heading", name="5 · Turn heads off").scroll_into_view_if_needed()
     screenshot(page, "learning_heads_off")

@@ -49,7 +49,7 @@ def walk_chart(
     selected, or None. "This cell" goes to ``cell_place`` (default: under the matrix)."""
     if len(panels) == 1:
         with nullcontext() if isinstance(place, ModuleType) else place:
-            cell = walk(panels[0], key=f"walk_{key}")
+            cell = walk(panels[0], key=f"walk_{key}", alt=alt)
             # Only a selection is written here: before it, the matrix's own summary says how.
             words = st.container() if cell_place is None and cell is not None else cell_place
             read_as_table(figure, key)

@@ -315,7 +315,8 @@ function build(root, data, active = null) {
   root.replaceChildren();
   root.style.setProperty("--wm-font", `${Math.min(data.font_px, Math.max(9, cell - 2))}px`);
   const about = el("p", "wm-summary", { id: `${uid}-summary` });
-  about.textContent = `${data.summary} Tab into the matrix, move with the arrow keys, Home, End, `
+  // The chart's text alternative (the page's words), then the summary, then how to walk it.
+  about.textContent = `${data.alt ? `${data.alt} ` : ""}${data.summary} Tab into the matrix, move with the arrow keys, Home, End, `
     + "Page Up and Page Down; Enter or a click explains a cell.";
   view.scroller = el("div", "wm-scroll");
   const plane = el("div", "wm-plane");

@@ -39,18 +39,20 @@ def selected_cell(state: object) -> tuple[int, int] | None:
     return None
 
 
-def walk(data: dict, *, key: str) -> tuple[int, int] | None:
+def walk(data: dict, *, key: str, alt: str = "") -> tuple[int, int] | None:
     """Show the matrix ``data`` describes (:func:`ui.shared.walkable_data.panel_data`, shared
     and never changed); the cell last selected, or None.
 
-    ``key`` must be unique on the page: the selection is kept in Session State under it.
+    ``alt``: the chart's text alternative, which the grid's description says before its
+    summary. ``key`` must be unique on the page: the selection is kept in Session State
+    under it.
     A selection outside the matrix (the sentence got shorter) counts as none.
     """
     shape = (len(data["rows"]), len(data["cols"]))
     chosen = _inside(selected_cell(dict(st.session_state.get(key) or {}).get("cell")), shape)
     # Sent inside a list: Streamlit scans a dict's every value for a dataframe on every run
     # (about half the cost of mounting one); a list is sent as JSON as it is.
-    sent = [selecting(data, chosen)]
+    sent = [selecting(data, chosen) | {"alt": alt}]
     result = WALKABLE_MATRIX(key=key, data=sent, default={"cell": None}, on_cell_change=_rerun)
     return _inside(selected_cell(result.get("cell")), shape)
 
