@@ -10,7 +10,6 @@ its tokens on the axes and the markup shown only as text.
 from __future__ import annotations
 
 import codecs
-import json
 import random
 import re
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.plotly_specs import charts
+from tests.plotly_specs import charts, figures
 from ui.figures.build import read_text
 from ui.shared.safe import unescape_markdown
 
@@ -38,8 +37,10 @@ MAX_TEXT_CHARS = 20_000  # attention_core.boundary.limits.MAX_TEXT_CHARS, writte
 
 
 def drawn_labels(spec: dict) -> list[str]:
-    """A heatmap's row labels as the student reads them (the figure escapes them for Plotly)."""
-    return [read_text(label) for label in spec["data"][0]["y"]]
+    """A heatmap's row labels as the student reads them (a plotly figure escapes them; a
+    walkable matrix sends them as they are, for the browser to write as text)."""
+    labels = spec["data"][0]["y"]
+    return list(labels) if "walkable" in spec else [read_text(label) for label in labels]
 
 
 def open_page(page: str, params: dict[str, str | list[str]]) -> AppTest:
@@ -66,7 +67,8 @@ def warnings_shown(at: AppTest) -> list[str]:
 
 
 def chart_specs(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    """Every chart's spec: plotly's, then each walkable matrix's (tests/plotly_specs.py)."""
+    return figures(at)
 
 
 def chart_titled(at: AppTest, title: str) -> dict:

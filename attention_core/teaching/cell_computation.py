@@ -61,7 +61,7 @@ def number(value: float) -> str:
     return f"{value:.{DIGITS}f}".replace("-", "−")
 
 
-def _terms(products: np.ndarray, name: Callable[[int], str], shown: int) -> str:
+def terms(products: np.ndarray, name: Callable[[int], str], shown: int) -> str:
     """``a₁ + a₂ + …``: the ``shown`` largest by size (index order when all fit), then the
     rest as one sum."""
     order = np.arange(len(products)) if len(products) <= shown else np.argsort(-np.abs(products))
@@ -76,11 +76,11 @@ def _products_lines(
     products: np.ndarray, heading: str, name: Callable[[int], str]
 ) -> tuple[str, str]:
     """A sum of ``products (n,)`` in words: ``heading``, saying which are written when not
-    all of them, then the products (:func:`_terms`)."""
+    all of them, then the products (:func:`terms`)."""
     many = len(products) > SHOWN_TERMS
     return (
         heading + (f" (the {SHOWN_TERMS} largest of {len(products)})." if many else "."),
-        _terms(products, name, SHOWN_TERMS) + ".",
+        terms(products, name, SHOWN_TERMS) + ".",
     )
 
 
@@ -210,7 +210,7 @@ def context_cell(weights: np.ndarray, v: np.ndarray, i: int, d: int) -> CellComp
         f"Context of query {i + 1}, dimension {d + 1}: each key's value in that dimension "
         f"times its weight, summed over {len(contributions)} keys"
         + (f" (the {SHOWN_TERMS} largest first)." if len(contributions) > SHOWN_TERMS else "."),
-        _terms(contributions, lambda j: f"a[{j + 1}] × v{j + 1}[{d + 1}]", SHOWN_TERMS) + ".",
+        terms(contributions, lambda j: f"a[{j + 1}] × v{j + 1}[{d + 1}]", SHOWN_TERMS) + ".",
         f"Sum: {number(value)}.",
     )
     return CellComputation("context", i, d, value, lines)
@@ -233,91 +233,3 @@ def similarity_cell(encoding: np.ndarray, p: int, r: int) -> CellComputation:
         f"Sum: {number(value)}.",
     )
     return CellComputation("similarity", p, r, value, lines)
-
-
-@dataclass(frozen=True)
-class RotatedPair:
-    r"""One column pair of a rotated row: :math:`(x, y)` turned by :math:`\theta` to
-    :math:`(x\cos\theta - y\sin\theta,\; x\sin\theta + y\cos\theta)`."""
-
-    pair: int  #: the pair's number: columns 2·pair and 2·pair + 1
-    angle: float
-    before: tuple[float, float]
-    after: tuple[float, float]
-
-
-def rotated_pairs(
-    before: np.ndarray, angles: np.ndarray, position: int, shown: int = 2
-) -> tuple[RotatedPair, ...]:
-    r"""RoPE at ``position`` of one head's row: the ``shown`` pairs of ``before (T, dk)`` with
-    the largest values, each turned by its angle from ``angles (T, dk/2)`` (pairs in the
-    interleaved order every family's trace keeps)."""
-    row = before[position]  # (dk,)
-    pairs = row[: 2 * angles.shape[1]].reshape(-1, 2)  # (dk/2, 2)
-    order = np.argsort(-np.hypot(pairs[:, 0], pairs[:, 1]))[:shown]
-    turned = []
-    for index in sorted(int(i) for i in order):
-        x, y = (float(value) for value in pairs[index])
-        theta = float(angles[position, index])
-        after = (
-            x * math.cos(theta) - y * math.sin(theta),
-            x * math.sin(theta) + y * math.cos(theta),
-        )
-        turned.append(RotatedPair(index, theta, (x, y), after))
-    return tuple(turned)
-
-
-def rotation_lines(name: str, position: int, pairs: tuple[RotatedPair, ...]) -> tuple[str, ...]:
-    """Words for :func:`rotated_pairs`: RoPE turns ``name`` (q or k) at ``position``."""
-    lines = [
-        f"RoPE turns {name}{position + 1} before the dot product: each pair of columns by an "
-        f"angle that grows with the position ({position} here) and shrinks along the pairs."
-    ]
-    for turned in pairs:
-        (x, y), (x_after, y_after) = turned.before, turned.after
-        lines.append(
-            f"Columns {2 * turned.pair + 1} and {2 * turned.pair + 2}: ({number(x)}, {number(y)}) "
-            f"turned by {number(turned.angle)} radians is ({number(x_after)}, {number(y_after)})."
-        )
-    return tuple(lines)
-
-
-def kv_head_line(head: int, n_heads: int, kv_heads: int) -> str:
-    """Which K/V head a query head reads under grouped-query attention, in words."""
-    group = n_heads // kv_heads
-    kv_head = head // group
-    first, last = kv_head * group + 1, (kv_head + 1) * group
-    return (
-        f"Query head {head + 1} reads keys and values from K/V head {kv_head + 1}, which "
-        f"query heads {first} to {last} share ({n_heads} query heads, {kv_heads} K/V heads)."
-    )
-
-
-def rollout_cell(
-    mixed: np.ndarray, previous: np.ndarray | None, layer: int, i: int, j: int
-) -> CellComputation:
-    r"""Rollout entry ``(i, j)`` after layer ``layer`` (0-based): :math:`R_l[i, j] = \sum_k
-    \hat A_l[i, k]\, R_{l-1}[k, j]`, with ``mixed`` :math:`\hat A_l = \tfrac12(\bar A_l + I)`
-    ``(T, T)`` (rows renormalised) and ``previous`` :math:`R_{l-1}` ``(T, T)``, None before the
-    first layer (:math:`R_0 = I`, so :math:`R_1 = \hat A_1`)."""
-    if previous is None:
-        value = float(mixed[i, j])
-        itself = " plus ½ because it is the token itself (the residual)" if i == j else ""
-        first: tuple[str, ...] = (
-            f"After layer 1 the rollout is Â: half of the heads' mean weight of token {i + 1} "
-            f"on token {j + 1}{itself}, the row renormalised to sum to 1: {number(value)}.",
-        )
-        return CellComputation("rollout", i, j, value, first)
-    contributions = mixed[i] * previous[:, j]  # (T,)
-    value = float(mixed[i] @ previous[:, j])
-    lines = (
-        f"Rollout after layer {layer + 1}, token {i + 1} from input token {j + 1}: each token "
-        f"k's share Â[{i + 1}, k] at this layer (half the heads' mean weight, half the "
-        f"residual) times how much of input token {j + 1} token k held after layer {layer}, "
-        f"R[k, {j + 1}], summed over {len(contributions)} tokens"
-        + (f" (the {SHOWN_TERMS} largest first)." if len(contributions) > SHOWN_TERMS else "."),
-        _terms(contributions, lambda k: f"Â[{i + 1}, {k + 1}] × R[{k + 1}, {j + 1}]", SHOWN_TERMS)
-        + ".",
-        f"Sum: {number(value)}.",
-    )
-    return CellComputation("rollout", i, j, value, lines)

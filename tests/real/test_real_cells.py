@@ -9,7 +9,7 @@ import pytest
 
 from attention_core.pretrained import load_checkpoint
 from attention_core.pretrained.slim import layer_steps, slim_forward
-from attention_core.teaching.cell_computation import kv_head_line
+from attention_core.teaching.model_cells import kv_head_line
 from tests.real.model_file import real_decoder_file
 from tests.views.cell_pages import assert_explained, select, walkable
 from tests.views.pretrained_pages import fresh_model_menu, page

@@ -17,13 +17,12 @@ from streamlit.testing.v1 import AppTest
 from attention_core.pretrained import load_checkpoint, rollout
 from attention_core.pretrained.slim import layer_steps, slim_forward
 from attention_core.pretrained.trace import BlockTrace, ModelInfo
-from attention_core.teaching.cell_computation import (
+from attention_core.teaching.cell_computation import number, weight_cell
+from attention_core.teaching.model_cells import (
     kv_head_line,
-    number,
     rollout_cell,
     rotated_pairs,
     rotation_lines,
-    weight_cell,
 )
 from tests.core.pretrained.test_families import CONFIGS
 from tests.core.pretrained.tiny_checkpoints import save_model

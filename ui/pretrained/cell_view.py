@@ -28,15 +28,17 @@ from attention_core.pretrained.trace import BlockTrace, ModelInfo
 from attention_core.teaching.cell_computation import (
     CellComputation,
     context_cell,
-    kv_head_line,
     masked_cell,
     number,
-    rollout_cell,
-    rotated_pairs,
-    rotation_lines,
     scaled_cell,
     score_cell,
     weight_cell,
+)
+from attention_core.teaching.model_cells import (
+    kv_head_line,
+    rollout_cell,
+    rotated_pairs,
+    rotation_lines,
 )
 from ui.shared.walk_chart import CellLines
 

@@ -17,13 +17,12 @@ from attention_core.pretrained.checkpoint import load_checkpoint
 from attention_core.pretrained.trace import BlockTrace, ModelInfo, ModelTrace
 from attention_core.teaching.cell_computation import (
     context_cell,
-    kv_head_line,
     masked_cell,
-    rotated_pairs,
     scaled_cell,
     score_cell,
     weight_cell,
 )
+from attention_core.teaching.model_cells import kv_head_line, rotated_pairs
 from tests.core.pretrained.test_families import CONFIGS
 from tests.core.pretrained.tiny_checkpoints import save_model
 

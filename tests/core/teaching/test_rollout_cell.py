@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from attention_core.pretrained.rollout import attention_rollout, residual_attention
-from attention_core.teaching.cell_computation import SHOWN_TERMS, rollout_cell
+from attention_core.teaching.cell_computation import SHOWN_TERMS
+from attention_core.teaching.model_cells import rollout_cell
 
 
 def random_weights(n_layers: int, n_heads: int, length: int, seed: int = 0) -> np.ndarray:
