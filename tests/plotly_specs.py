@@ -30,12 +30,14 @@ def charts(at: AppTest) -> list:
 def walkable_matrices(at: AppTest) -> list[dict]:
     """Every walkable matrix of the run as a plotly-like spec: ``layout.title.text``, and one
     heatmap trace with ``x`` (column labels), ``y`` (row labels) and ``z`` (float32, NaN =
-    masked), plus the ``walkable`` data itself."""
+    masked), plus the ``walkable`` data itself (the shared matrix's, as sent) and ``alt``,
+    the chart's text alternative this run sent with it."""
     specs = []
     for element in at.get("bidi_component"):
-        data = read_sent(element.proto.json)
+        data = dict(read_sent(element.proto.json))
         if "values" not in data:
             continue
+        alt = data.pop("alt", "")
         shape = f"{len(data['rows'])}, {len(data['cols'])}"
         z = {"dtype": "<f4", "bdata": data["values"], "shape": shape}
         trace = {"type": "heatmap", "name": data["title"], "x": data["cols"], "y": data["rows"]}
@@ -44,6 +46,7 @@ def walkable_matrices(at: AppTest) -> list[dict]:
                 "layout": {"title": {"text": data["title"]}},
                 "data": [trace | {"z": z}],
                 "walkable": data,
+                "alt": alt,
             }
         )
     return specs

@@ -46,6 +46,9 @@ def test_the_weights_tab_walks_head_ones_scores_scaled_masked_and_weights() -> N
     expected = np.where(run.mask, run.trace.weights[0], np.nan).astype(np.float32)
     np.testing.assert_array_equal(decode(weights["data"][0]["z"]), expected)
     assert weights["walkable"]["rows"] == list(ac.tokenize(SENTENCE).labels)
+    # its description starts with the chart's text alternative, as the plotly chart's label did
+    assert weights["alt"].startswith("Attention weights · head 1: ")
+    assert "Strongest links" in weights["alt"]
     assert "**This cell**" not in [block.value for block in at.markdown]  # nothing selected
 
 
