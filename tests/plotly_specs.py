@@ -11,9 +11,18 @@ import base64
 import json
 
 import numpy as np
+import plotly.io as pio
+from plotly.basedatatypes import BaseFigure
 from streamlit.testing.v1 import AppTest
 
 from ui.shared.walkable_data import read_sent
+
+
+def held(figure: BaseFigure) -> str:
+    """The JSON of what ``figure`` holds now, read afresh: a shared figure
+    (:class:`ui.figures.build.SentFigure`) answers ``to_dict()`` with the dict it made the
+    first time, which would hide a change made to it since."""
+    return pio.to_json(BaseFigure.to_dict(figure), validate=False)
 
 
 def figures(at: AppTest) -> list[dict]:

@@ -13,6 +13,7 @@ import plotly.io as pio
 import plotly.tools
 import pytest
 import streamlit as st
+from plotly.basedatatypes import BaseFigure
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
@@ -117,6 +118,9 @@ def test_encoded_arrays_draw_the_same_json_and_read_back_the_same_numbers(
     plain, encoded = make(matrix), build.encode_arrays(make(matrix))
     assert drawn_json(encoded) == drawn_json(plain)
     assert drawn_json(encoded) == drawn_json(encoded)  # drawing leaves it as it was
+    # a shared figure is copied once, not on every draw; what it holds is what it sends
+    assert isinstance(encoded, build.SentFigure) and encoded.to_dict() is encoded.to_dict()
+    assert pio.to_json(BaseFigure.to_dict(encoded), validate=False) == drawn_json(plain)
     for before, after in zip(build.plain(plain)[0], build.plain(encoded)[0], strict=True):
         for name in ("x", "y", "z"):
             if isinstance(before.get(name), np.ndarray):

@@ -8,7 +8,7 @@ import plotly.io
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.plotly_specs import figures, walkable_matrices
+from tests.plotly_specs import figures, held, walkable_matrices
 from tests.views.expanders import open_expanders
 from tests.views.pretrained_pages import PLOTLY, WALK_ONE, page
 from ui.figures.style import NORMAL
@@ -137,7 +137,7 @@ def every_chart_opened(at: AppTest) -> AppTest:
 
 def sent(chart: cache.CachedChart) -> str:
     """Everything a shared chart holds, as the text it is sent as: its figure and walk data."""
-    return plotly.io.to_json(chart.figure, validate=False) + json.dumps(chart.walk)
+    return held(chart.figure) + json.dumps(chart.walk)
 
 
 @pytest.mark.parametrize("view", ["Head view", "Model view", "Every step", "Rollout"])

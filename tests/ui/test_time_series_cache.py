@@ -16,7 +16,7 @@ from streamlit.dataframe_util import convert_pandas_df_to_arrow_bytes
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
-from tests.plotly_specs import figures, walkable_matrices
+from tests.plotly_specs import figures, held, walkable_matrices
 from ui.figures.style import NORMAL, PRESENTATION
 from ui.shared.export import csv_bytes, matrix_frame
 from ui.time_series import cache, sections
@@ -129,7 +129,7 @@ def test_two_sessions_on_one_view_draw_the_same_shared_figures_unchanged() -> No
     seed = ac.AttentionConfig(d_model=16, n_heads=2, positional="learned", mask="causal", seed=501)
     inputs, frame = inputs_for(seed), load_sample("seasonal")
     shared = cache.weights_chart(inputs, 0, NORMAL, cache.window_run(inputs, frame))
-    before = (shared.figure.to_json(), json.dumps(shared.walk))
+    before = (held(shared.figure), json.dumps(shared.walk))
     assert json.loads(before[0])["layout"]["title"]["text"].startswith(
         "Attention weights of head 1"
     )
@@ -137,7 +137,7 @@ def test_two_sessions_on_one_view_draw_the_same_shared_figures_unchanged() -> No
     second = open_page(**VIEW)
     assert specs(second) == drawn  # the same figures, spec for spec
     assert figures(second) == figures(first)
-    assert (shared.figure.to_json(), json.dumps(shared.walk)) == before  # nothing shared changed
+    assert (held(shared.figure), json.dumps(shared.walk)) == before  # nothing shared changed
     assert cache.weights_chart(inputs, 0, NORMAL, cache.window_run(inputs, frame)) is shared
     assert specs(open_page(ts_seed="502")) != drawn
 

@@ -19,7 +19,7 @@ from attention_core.learning.patterns import target_pattern
 from attention_core.learning.predict import predict
 from attention_core.learning.shipped import shipped_run
 from attention_core.learning.tasks import get_task
-from tests.plotly_specs import decode, figure_titled, figures, walkable_matrices
+from tests.plotly_specs import decode, figure_titled, figures, held, walkable_matrices
 from tests.views.expanders import CODE, open_expanders
 from ui.figures.style import NORMAL
 from ui.learning import cache
@@ -179,7 +179,7 @@ def test_two_sessions_on_one_view_draw_the_same_shared_figures_and_leave_them_un
         cache.answer(trained, probe).heads,
         cache.answer(trained, probe).target,
     ]
-    before = [(drawn.figure.to_json(), json.dumps(drawn.walk)) for drawn in shared]
+    before = [(held(drawn.figure), json.dumps(drawn.walk)) for drawn in shared]
     built: list[str] = []  # every figure built from here on
 
     def counted(builder):
@@ -202,7 +202,7 @@ def test_two_sessions_on_one_view_draw_the_same_shared_figures_and_leave_them_un
     assert len(figures(first)) == 5 and figures(first) == figures(second)
     walked = [spec["walkable"] for spec in walkable_matrices(first)]
     assert walked == [shared[2].walk[0], shared[4].walk[0]]
-    drawn_now = [(drawn.figure.to_json(), json.dumps(drawn.walk)) for drawn in shared]
+    drawn_now = [(held(drawn.figure), json.dumps(drawn.walk)) for drawn in shared]
     assert drawn_now == before  # drawing changed nothing
 
 

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
 from attention_core.teaching import gradcheck, score_scaling, soft_lookup, walkthrough_steps
-from tests.plotly_specs import charts, decode, figures, walkable_matrices
+from tests.plotly_specs import charts, decode, figures, held, walkable_matrices
 from ui.figures.style import NORMAL
 from ui.walkthrough import cache
 from ui.walkthrough.lecture import LECTURE_STEPS
@@ -171,10 +171,10 @@ def test_two_sessions_on_one_view_draw_the_same_charts_and_tables(params: dict[s
 def test_drawing_a_shared_figure_leaves_it_as_it_was() -> None:
     open_page(step="4")
     view = cache.masking_view(NORMAL)
-    before = [panel.figure.to_json() for panel in view.panels]
+    before = [held(panel.figure) for panel in view.panels]
     drawn = figures(open_page(step="4"))  # another session draws the very same figures
     assert cache.masking_view(NORMAL) is view
-    assert [panel.figure.to_json() for panel in view.panels] == before
+    assert [held(panel.figure) for panel in view.panels] == before
     assert [f["layout"]["title"]["text"] for f in drawn] == [
         json.loads(text)["layout"]["title"]["text"] for text in before
     ]

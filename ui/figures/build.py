@@ -59,18 +59,36 @@ def plain(figure: go.Figure) -> tuple[list[dict], dict]:
     return figure._data, figure._layout
 
 
-def encode_arrays(figure: go.Figure) -> go.Figure:
-    """``figure`` with every NumPy array in it replaced, in place, by the typed-array form
-    plotly sends to the browser (``{"dtype", "bdata", "shape"}``, by plotly's own
-    ``convert_to_base64``): the same JSON, but drawing no longer converts them again.
+class SentFigure(go.Figure):
+    """A finished figure that is never changed again: its dict is made once.
 
-    ``st.plotly_chart`` copies the figure and converts its arrays on every draw, about a
-    tenth of a rerun of a page of shared figures. For a finished figure only (a shared
-    one, built once): readers of its arrays go through
-    :func:`ui.figures.tables.trace_array`, which reads both forms.
+    ``st.plotly_chart`` asks a figure for ``to_dict()`` on every draw: a deep copy of
+    every trace and a walk of it for arrays to convert, several milliseconds for one
+    64 × 64 heatmap, on every run of every session that draws a shared figure. This
+    one answers with the dict it made the first time (the same JSON: Streamlit only
+    reads it). Made by :func:`encode_arrays`, for shared figures only.
+    """
+
+    def to_dict(self) -> dict:
+        sent = self.__dict__.get("_sent")
+        if sent is None:
+            sent = super().to_dict()
+            object.__setattr__(self, "_sent", sent)  # plotly's __setattr__ checks names
+        return sent
+
+
+def encode_arrays(figure: go.Figure) -> SentFigure:
+    """``figure``, finished, with every NumPy array in it replaced, in place, by the
+    typed-array form plotly sends to the browser (``{"dtype", "bdata", "shape"}``, by
+    plotly's own ``convert_to_base64``), as a :class:`SentFigure`: drawing it no longer
+    converts or copies it again.
+
+    For a finished figure only (a shared one, built once): readers of its arrays go
+    through :func:`ui.figures.tables.trace_array`, which reads both forms.
     """
     data, layout = plain(figure)
     convert_to_base64({"data": data, "layout": layout})
+    figure.__class__ = SentFigure  # the same object: nothing is copied
     return figure
 
 
