@@ -15,9 +15,10 @@ feed-forward output :math:`M`:
     \text{decoders: } X' = (X + A) + M,\; M = \mathrm{MLP}(\mathrm{Norm}_2(X + A)) \qquad
     \text{BERT: } X' = \mathrm{LN}_2(Y + M),\; Y = \mathrm{LN}_1(X + A),\; M = \mathrm{FFN}(Y)
 
-The trace keeps :math:`X` and :math:`A` but not :math:`M`: it is recomputed here with the
-layer's widened feed-forward weights, by the same functions in the same order as the
-family's ``block`` (the tests check that the parts sum to the next layer's input).
+The trace keeps :math:`X` and :math:`A` but not :math:`M`: it is recomputed here by the
+family's own feed-forward half (``GPT2.feed_forward``, ``Llama.feed_forward``,
+:func:`attention_core.pretrained.bert.projected_ffn`), the one its forward pass runs (the
+tests check that the parts sum to the next layer's input).
 """
 
 from __future__ import annotations
@@ -29,12 +30,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from attention_core.boundary.registry import Table
-from attention_core.maths.layers import gelu, gelu_tanh, layer_norm, mlp, rms_norm, swiglu
-from attention_core.pretrained.bert import Bert
+from attention_core.maths.layers import layer_norm
+from attention_core.pretrained.bert import Bert, embedding_sum, projected_ffn
 from attention_core.pretrained.gpt2 import GPT2
 from attention_core.pretrained.llama import Llama
 from attention_core.pretrained.projection_weights import Norm
-from attention_core.pretrained.tensors import widen
 from attention_core.pretrained.trace import BlockTrace, Model
 
 
@@ -96,68 +96,60 @@ def residual(model: Model, layer: int, steps: BlockTrace) -> Residual:
     return FAMILY_INPUTS[model.info.family].residual(model, layer, steps)
 
 
-def token_part(table: Any, ids: np.ndarray, name: str = "token embedding") -> TablePart:
-    """Each token's row of the token table ``(V, d)`` (widened as stored)."""
-    return TablePart(name, "token table", tuple(f"id {int(i)}" for i in ids), widen(table[ids]))
+def token_rows(ids: np.ndarray) -> tuple[str, ...]:
+    """Which row of the token table each token took."""
+    return tuple(f"id {int(i)}" for i in ids)
 
 
-def position_part(table: Any, length: int) -> TablePart:
-    """Rows ``0 … T-1`` of the position table, one per position."""
-    positions = tuple(f"position {p}" for p in range(length))
-    return TablePart("position embedding", "position table", positions, widen(table[:length]))
+def positions(length: int) -> tuple[str, ...]:
+    """Rows ``0 … T-1`` of a position table, one per position."""
+    return tuple(f"position {p}" for p in range(length))
 
 
 def gpt2_embedded(model: GPT2, ids: np.ndarray, type_ids: np.ndarray | None) -> Embedded:
-    r""":math:`X_0 = E_{\text{tok}}[t] + E_{\text{pos}}[p]`."""
-    token, position = (
-        token_part(model.token_table, ids),
-        position_part(model.position_table, len(ids)),
-    )
-    return Embedded((token, position), token.values + position.values, None)
+    r""":math:`X_0 = E_{\text{tok}}[t] + E_{\text{pos}}[p]`, as ``GPT2.embed`` sums it."""
+    summed, tokens, places = model.embed(ids, type_ids)
+    token = TablePart("token embedding", "token table", token_rows(ids), tokens)
+    position = TablePart("position embedding", "position table", positions(len(ids)), places)
+    return Embedded((token, position), summed, None)
 
 
 def llama_embedded(model: Llama, ids: np.ndarray, type_ids: np.ndarray | None) -> Embedded:
-    r""":math:`X_0 = E_{\text{tok}}[t]`: no position table."""
-    token = token_part(model.token_table, ids)
-    return Embedded((token,), token.values, None, ROPE_NOTE)
+    r""":math:`X_0 = E_{\text{tok}}[t]` (``Llama.embed``): no position table."""
+    summed = model.embed(ids, type_ids)[0]
+    token = TablePart("token embedding", "token table", token_rows(ids), summed)
+    return Embedded((token,), summed, None, ROPE_NOTE)
 
 
 def bert_embedded(model: Bert, ids: np.ndarray, type_ids: np.ndarray | None) -> Embedded:
     r""":math:`\mathrm{LN}(E_{\text{word}}[t] + E_{\text{pos}}[p] + E_{\text{type}}[s])`,
-    summed in :func:`attention_core.pretrained.bert.embed`'s order."""
+    summed by :func:`attention_core.pretrained.bert.embedding_sum`."""
     weights = model.weights
     sentences = np.zeros_like(ids) if type_ids is None else type_ids
-    word = token_part(weights.word, ids, "word embedding")
-    position = position_part(weights.position, len(ids))
     names = tuple(f"sentence {'AB'[int(s)]}" for s in sentences)
-    sentence = TablePart(
-        "sentence embedding", "sentence table", names, weights.token_type[sentences]
-    )
-    summed = word.values + position.values + sentence.values  # (T, d)
+    parts = (
+        TablePart("word embedding", "word table", token_rows(ids), weights.word[ids]),
+        TablePart("position embedding", "position table", positions(len(ids)),
+                  weights.position[: len(ids)]),
+        TablePart("sentence embedding", "sentence table", names, weights.token_type[sentences]),
+    )  # fmt: skip
+    summed = embedding_sum(weights, ids, sentences)  # (T, d)
     norm = Norm("LayerNorm", weights.ln_gain, weights.ln_bias, weights.eps)
-    return Embedded((word, position, sentence), summed, norm)
+    return Embedded(parts, summed, norm)
 
 
 def gpt2_residual(model: GPT2, layer: int, steps: BlockTrace) -> Residual:
     r""":math:`X' = Y + \mathrm{MLP}(\mathrm{LN}_2 Y)`, :math:`Y = X + A` (``GPT2.block``)."""
-    block = model.layers[layer]
     after = steps.x + steps.attention_output  # (T, d)
-    normed = layer_norm(after, widen(block.ln2_gain), widen(block.ln2_bias), model.eps)
-    w_in, b_in, w_out, b_out = (
-        widen(a) for a in (block.w_in, block.b_in, block.w_out, block.b_out)
-    )
-    added = mlp(normed, w_in, b_in, w_out, b_out, gelu_tanh)  # (T, d)
+    added = model.feed_forward(after, model.layers[layer])  # (T, d)
     return Residual(steps.x, steps.attention_output, after, added, after + added, None)
 
 
 def llama_residual(model: Llama, layer: int, steps: BlockTrace) -> Residual:
     r""":math:`X' = Y + \mathrm{SwiGLU}(\mathrm{RMSNorm}_2 Y)`, :math:`Y = X + A`
     (``Llama.block``)."""
-    block = model.layers[layer]
     after = steps.x + steps.attention_output  # (T, d)
-    normed = rms_norm(after, widen(block.mlp_norm), model.eps)
-    gate, up, down = (widen(w).T for w in (block.w_gate, block.w_up, block.w_down))
-    added = swiglu(normed, gate, up, down)  # (T, d)
+    added = model.feed_forward(after, model.layers[layer])  # (T, d)
     return Residual(steps.x, steps.attention_output, after, added, after + added, None)
 
 
@@ -166,7 +158,7 @@ def bert_residual(model: Bert, layer: int, steps: BlockTrace) -> Residual:
     summed as :func:`attention_core.pretrained.bert.encoder_layer` sums it."""
     block, eps = model.layers[layer], model.weights.eps
     after = layer_norm(steps.x + steps.attention_output, block.ln1_gain, block.ln1_bias, eps)
-    projected = gelu(after @ block.w_in + block.b_in) @ block.w_out  # (T, d)
+    projected = projected_ffn(after, block)  # (T, d)
     summed = after + projected + block.b_out  # (T, d), in encoder_layer's order
     norm = Norm("LayerNorm", block.ln2_gain, block.ln2_bias, eps)
     return Residual(steps.x, steps.attention_output, after, projected + block.b_out, summed, norm)
