@@ -48,9 +48,14 @@ def embed(weights: BertWeights, ids: np.ndarray, type_ids: np.ndarray) -> np.nda
 
     Token ids, positions and sentence ids ``(T,)`` pick rows of three tables: ``(T, d)``.
     """
-    positions = np.arange(len(ids))
-    summed = weights.word[ids] + weights.position[positions] + weights.token_type[type_ids]
+    summed = embedding_sum(weights, ids, type_ids)  # (T, d)
     return layer_norm(summed, weights.ln_gain, weights.ln_bias, weights.eps)
+
+
+def embedding_sum(weights: BertWeights, ids: np.ndarray, type_ids: np.ndarray) -> np.ndarray:
+    r""":math:`E_{\text{word}}[t] + E_{\text{pos}}[p] + E_{\text{type}}[s]`, ``(T,) -> (T, d)``."""
+    positions = np.arange(len(ids))
+    return weights.word[ids] + weights.position[positions] + weights.token_type[type_ids]
 
 
 def self_attention(
@@ -88,9 +93,15 @@ def encoder_layer(
     y = layer_norm(x + attended.output, layer.ln1_gain, layer.ln1_bias, eps)  # (T, d)
     # layers.mlp's terms, summed as (Y + h W_2) + b_2: mlp() adds Y last, which moves float32
     # results by up to ~3e-6 (as far from PyTorch as now); the page's numbers stay as they were.
-    hidden = gelu(y @ layer.w_in + layer.b_in)  # (T, d_ff)
-    output = layer_norm(y + hidden @ layer.w_out + layer.b_out, layer.ln2_gain, layer.ln2_bias, eps)
+    summed = y + projected_ffn(y, layer) + layer.b_out  # (T, d)
+    output = layer_norm(summed, layer.ln2_gain, layer.ln2_bias, eps)
     return block_trace(x, Attended(x, attended), output)  # attention reads x itself
+
+
+def projected_ffn(y: np.ndarray, layer: LayerWeights) -> np.ndarray:
+    r""":math:`\mathrm{GELU}(Y W_1 + b_1)\, W_2`: the feed-forward output before its bias
+    :math:`b_2`, ``(T, d) -> (T, d)`` (added in that order by :func:`encoder_layer`)."""
+    return gelu(y @ layer.w_in + layer.b_in) @ layer.w_out  # (T, d_ff) -> (T, d)
 
 
 @dataclass(frozen=True)

@@ -110,12 +110,16 @@ class GPT2:
         """
         attended = self.attend(x, layer, mask, ablation, layer_index)
         y = x + attended.trace.output  # (T, d)
+        return block_trace(x, attended, y + self.feed_forward(y, layer))
+
+    def feed_forward(self, y: np.ndarray, layer: GPT2Layer) -> np.ndarray:
+        r"""The block's second half without its residual: :math:`\mathrm{MLP}(\mathrm{LN}_2 Y)`,
+        ``(T, d) -> (T, d)``."""
         normed_y = layer_norm(y, widen(layer.ln2_gain), widen(layer.ln2_bias), self.eps)
         w_in, b_in, w_out, b_out = (
             widen(a) for a in (layer.w_in, layer.b_in, layer.w_out, layer.b_out)
         )
-        output = y + mlp(normed_y, w_in, b_in, w_out, b_out, gelu_tanh)  # (T, d)
-        return block_trace(x, attended, output)
+        return mlp(normed_y, w_in, b_in, w_out, b_out, gelu_tanh)  # (T, d)
 
     def embed(
         self, ids: np.ndarray, type_ids: np.ndarray | None = None

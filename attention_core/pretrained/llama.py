@@ -145,15 +145,15 @@ class Llama:
         self, x: np.ndarray, layer: LlamaLayer, mask: np.ndarray | None,
         ablation: Ablation | None = None, layer_index: int = 0,
     ) -> BlockTrace:  # fmt: skip
-        r""":math:`Y = X + \mathrm{Attn}(\mathrm{RMSNorm}_1 X)`,
-        :math:`X' = Y + \mathrm{SwiGLU}(\mathrm{RMSNorm}_2 Y)`; ``(T, d) -> (T, d)``.
-        """
+        r""":math:`Y = X + \mathrm{Attn}(\mathrm{RMSNorm}_1 X)`, :math:`X' = Y + \mathrm{FF}(Y)`"""
         attended = self.attend(x, layer, mask, ablation, layer_index)
         y = x + attended.trace.output  # (T, d)
-        normed_y = rms_norm(y, widen(layer.mlp_norm), self.eps)
+        return block_trace(x, attended, y + self.feed_forward(y, layer))
+
+    def feed_forward(self, y: np.ndarray, layer: LlamaLayer) -> np.ndarray:
+        r""":math:`\mathrm{FF}(Y) = \mathrm{SwiGLU}(\mathrm{RMSNorm}_2 Y)`: ``(T, d) -> (T, d)``."""
         gate, up, down = (widen(w).T for w in (layer.w_gate, layer.w_up, layer.w_down))
-        output = y + swiglu(normed_y, gate, up, down)  # (T, d)
-        return block_trace(x, attended, output)
+        return swiglu(rms_norm(y, widen(layer.mlp_norm), self.eps), gate, up, down)
 
     def embed(
         self, ids: np.ndarray, type_ids: np.ndarray | None = None

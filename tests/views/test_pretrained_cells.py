@@ -1,13 +1,16 @@
 """The pretrained page's walkable matrices explain a selected cell with the layer's own numbers
-(AppTest): tiny random GPT-2 and Llama checkpoints (4 query heads sharing 2 K/V heads, RoPE
-base 5000) and the bundled BERT, in every view that draws attention matrices: every step, the
-model view's opened head, the head view's matrix, rollout, the guided example, why a head
-attends and the copying scores. A cell is selected through Session State, as Enter sends it;
-"This cell" must say it as the browser does, then how it was computed
-(:mod:`ui.pretrained.cell_view`), ending on the very number the matrix draws."""
+(AppTest): tiny random GPT-2, Llama (4 query heads sharing 2 K/V heads, RoPE base 5000) and
+Qwen2 (biases on Q, K, V) checkpoints and the bundled BERT, in every view that draws
+attention matrices: every step (from the layer's input X, its norm N and Q, K, V, computed
+from the model's weights, to the context), the model view's opened head, the head view's
+matrix, rollout, the guided example, why a head attends and the copying scores. A cell is
+selected through Session State, as Enter sends it; "This cell" must say it as the browser
+does, then how it was computed (:mod:`ui.pretrained.cell_view`), ending on the very number
+the matrix draws."""
 
 from __future__ import annotations
 
+from functools import partial
 from operator import itemgetter
 from pathlib import Path
 
@@ -29,15 +32,21 @@ from tests.core.pretrained.tiny_checkpoints import save_model
 from tests.plotly_specs import walkable_matrices
 from tests.views.cell_pages import assert_explained, entry, select, shown_lines, walkable
 from tests.views.pretrained_pages import fresh_model_menu, page
-from ui.pretrained.cell_view import EXPLAINED, stage_cell
+from ui.pretrained.cell_view import EXPLAINED, LayerSource, stage_cell
 from ui.pretrained.models import BUNDLED_KEY
 from ui.pretrained.passes import PageModel
+from ui.pretrained.stage_table import WHOLE_LAYER
 from ui.pretrained.state import DEFAULT_TEXT
 from ui.shared.walkable_data import cell_announcement
 
 TEXT = "w1 w2 w3 w4 w5 w1 w2 w3 w4"
-#: Each explained step's title at layer 2, head 4, and its walkable matrix's key.
+#: How each explained step's title at layer 2, head 4 starts (the Llama family's).
 TITLES = {
+    "x": "Layer input X",
+    "normed": "RMSNorm(X)",
+    "q": "Queries Q before RoPE",
+    "k": "Keys K before RoPE",
+    "v": "Values V",
     "q_rotated": "Queries after RoPE",
     "k_rotated": "Keys after RoPE",
     "scores": "Raw scores QKᵀ",
@@ -51,7 +60,7 @@ TITLES = {
 @pytest.fixture(scope="module", autouse=True)
 def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("models")
-    for name in ("gpt2", "llama"):
+    for name in ("gpt2", "llama", "qwen2"):
         save_model(CONFIGS[name], root / name)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ATTENTION_MODELS_DIR", str(root))
@@ -66,6 +75,32 @@ def layer_of(models_dir: Path, name: str, layer: int) -> tuple[ModelInfo, BlockT
     checkpoint = load_checkpoint(models_dir / name)
     slim = slim_forward(checkpoint.model, checkpoint.tokenize(TEXT).ids)
     return checkpoint.info, layer_steps(checkpoint.model, slim, layer)
+
+
+def layer_source(
+    models_dir: Path, name: str, layer: int
+) -> tuple[ModelInfo, BlockTrace, LayerSource]:
+    """The checkpoint's facts, its every step of ``layer`` (0-based) on :data:`TEXT`, and
+    what its input steps are explained from, as the page has them."""
+    checkpoint = load_checkpoint(models_dir / name)
+    slim = slim_forward(checkpoint.model, checkpoint.tokenize(TEXT).ids)
+    steps_of = partial(layer_steps, checkpoint.model, slim)
+    return checkpoint.info, steps_of(layer), LayerSource(checkpoint.model, slim, layer, steps_of)
+
+
+def walk_key(key: str, layer: int, head: int) -> str:
+    """The Session State key of step ``key``'s walkable matrix (0-based layer and head)."""
+    whole = key in WHOLE_LAYER
+    return f"walk_chart_{key}_l{layer + 1}" + ("" if whole else f"h{head + 1}")
+
+
+def select_many(at: AppTest, cells: dict[str, tuple[int, int]], layer: int, head: int) -> AppTest:
+    """A cell of each step ``key`` of ``cells`` selected at once (one rerun)."""
+    for key, (row, col) in cells.items():
+        at.session_state[walk_key(key, layer, head)] = {"cell": {"row": row, "col": col}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
 
 
 def step_title(at: AppTest, start: str) -> str:
@@ -125,11 +160,83 @@ def test_every_explained_step_of_a_llama_head_ends_on_the_entry_it_draws(
     models_dir: Path, key: str
 ) -> None:
     at = page(model="local:llama", text=TEXT, view="Every step", layer="2", head="4")
-    info, steps = layer_of(models_dir, "llama", 1)
+    info, steps, source = layer_source(models_dir, "llama", 1)
     cell = (8, 5)  # the last query; for Q' and K' row 9, column 6
-    at = select(at, f"walk_chart_{key}_l2h4", cell)
+    at = select(at, walk_key(key, 1, 3), cell)
     data = walkable(at, step_title(at, TITLES[key]))
-    assert_explained(at, data, cell, stage_cell(steps, info, key, 3, cell).lines)
+    assert_explained(at, data, cell, stage_cell(steps, info, key, 3, cell, source).lines)
+
+
+#: A cell of each of the layer's input steps: X and N (the layer's), Q, K, V (head 4's).
+INPUT_CELLS = {"x": (8, 31), "normed": (4, 5), "q": (6, 2), "k": (3, 7), "v": (8, 0)}
+#: How their titles start, whatever the family ("Queries Q" or "Queries Q before RoPE").
+INPUT_TITLES = {
+    "x": "Layer input X",
+    "normed": "",  # LayerNorm(X) or RMSNorm(X): found by its norm's name
+    "q": "Queries Q",
+    "k": "Keys K",
+    "v": "Values V",
+}
+NORMS = {"gpt2": "LayerNorm", "llama": "RMSNorm", "qwen2": "RMSNorm"}
+
+
+@pytest.mark.parametrize("layer", [0, 1])
+@pytest.mark.parametrize("name", ["gpt2", "llama", "qwen2"])
+def test_a_decoders_input_norm_and_projections_end_on_the_entries_they_draw(
+    models_dir: Path, name: str, layer: int
+) -> None:
+    at = page(model=f"local:{name}", text=TEXT, view="Every step", layer=str(layer + 1), head="4")
+    info, steps, source = layer_source(models_dir, name, layer)
+    at = select_many(at, INPUT_CELLS, layer, 3)
+    explained = {}
+    for key, cell in INPUT_CELLS.items():
+        start = INPUT_TITLES[key] or f"{NORMS[name]}(X)"
+        lines = stage_cell(steps, info, key, 3, cell, source).lines
+        assert_explained(at, walkable(at, step_title(at, start)), cell, lines)
+        explained[key] = lines
+    x, normed, q, k = explained["x"], explained["normed"], explained["q"], explained["k"]
+    if layer == 0:
+        parts = "the sum of its token embedding and its position embedding"
+        assert parts in x[0] if name == "gpt2" else "just its token embedding" in x[0]
+    else:
+        assert x[0].startswith("Layer 2's input is layer 1's input plus what layer 1's attention")
+    assert normed[0].startswith(f"{NORMS[name]} of token 5's row of X")
+    assert q[0] == f"Attention reads N, the layer's input after {NORMS[name]}: token 7's row of N."
+    assert any(line.startswith("Plus the bias") for line in q) == (name != "llama")
+    grouped = any(line.startswith("Query head 4 reads keys and values from K/V head") for line in k)
+    assert grouped == (name != "gpt2")
+
+
+def test_bert_layer_1s_input_is_the_layernorm_of_its_three_embeddings() -> None:
+    at = page(view="Every step", layer="1", head="3")
+    bundled = PageModel(BUNDLED_KEY)
+    trace = bundled.trace(bundled.encode(DEFAULT_TEXT))
+    steps_of = partial(bundled.steps, trace)
+    cells = {"x": (3, 100), "q": (5, 7), "v": (0, 31)}
+    at = select_many(at, cells, 0, 2)
+    source = LayerSource(bundled.checkpoint.model, trace, 0, steps_of)
+    for key, cell in cells.items():
+        lines = stage_cell(steps_of(0), bundled.info, key, 2, cell, source).lines
+        assert_explained(at, walkable(at, step_title(at, INPUT_TITLES[key])), cell, lines)
+        if key == "x":
+            assert lines[0] == (
+                "Layer 1's input, token 4, dimension 101: the sum of its word embedding, its "
+                "position embedding and its sentence embedding."
+            )
+            assert any(line.startswith("LayerNorm of token 4's row of the sum") for line in lines)
+        else:
+            assert lines[0].startswith("BERT's attention reads the layer's input X itself")
+
+
+def test_a_later_bert_layers_input_is_the_layernorm_of_what_the_layer_before_added() -> None:
+    at = select_many(page(view="Every step", layer="3", head="1"), {"x": (7, 5)}, 2, 0)
+    bundled = PageModel(BUNDLED_KEY)
+    trace = bundled.trace(bundled.encode(DEFAULT_TEXT))
+    source = LayerSource(bundled.checkpoint.model, trace, 2, partial(bundled.steps, trace))
+    lines = stage_cell(bundled.steps(trace, 2), bundled.info, "x", 0, (7, 5), source).lines
+    assert lines[0].startswith("Layer 3's input is layer 2's output. BERT normalises after each")
+    assert any(line.startswith("LayerNorm of token 8's row of Z") for line in lines)
+    assert_explained(at, walkable(at, "Layer input X · layer 3"), (7, 5), lines)
 
 
 def test_a_masked_cell_says_it_is_masked_and_its_weight_zero(models_dir: Path) -> None:

@@ -4,9 +4,9 @@ predictions; the heads that copy and why a head attends. Each takes the page's s
 
 Figures come from the shared builders (``heatmap``, ``heatmap_grid``,
 ``head_view``, ``matrix_stage``), so every matrix looks as on the text page, and every one is
-walkable cell by cell (``ui.shared.walk_chart``): a selected cell of one head's steps, of the
-weights under the head view or of the rollout says how it was computed
-(``ui.pretrained.cell_view``).
+walkable cell by cell (``ui.shared.walk_chart``): a selected cell of one head's steps (from
+the layer's input X to the context), of the weights under the head view or of the rollout
+says how it was computed (``ui.pretrained.cell_view``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ui.pretrained.cache import (
     rollout_drawn,
     stage_figures,
 )
-from ui.pretrained.cell_view import cell_lines, rollout_lines
+from ui.pretrained.cell_view import LayerSource, cell_lines, rollout_lines
 from ui.pretrained.copying import copying_tab
 from ui.pretrained.decoder_guided import decoder_guided_section
 from ui.pretrained.guided import GUIDED_TEXT, guided_section
@@ -101,6 +101,7 @@ def stages_section(state: PretrainedState) -> None:
     family = FAMILY_STAGES[info.family]
     st.caption(family.step_caption(info, state.layer, state.head))
     steps = state.steps(state.layer)
+    source = LayerSource(state.model.checkpoint.model, state.trace, state.layer, state.steps)
     draw_stages(
         state,
         [
@@ -108,7 +109,7 @@ def stages_section(state: PretrainedState) -> None:
             for key, stage in family.layer_stages(info, state.layer).items()
         ],
         lambda key: family.stage_code(key, state.layer),
-        lambda key: cell_lines(lambda: steps, info, key, (state.head,)),
+        lambda key: cell_lines(lambda: steps, info, key, (state.head,), source),
     )
 
 
