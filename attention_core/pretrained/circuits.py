@@ -65,14 +65,33 @@ def repeated_sequence(
     return np.concatenate([start, copy, copy]).astype(np.int64)  # (p + 2n,)
 
 
-def _second_copy(weights: np.ndarray, n: int) -> np.ndarray:
-    """The query rows of the second copy, ``p + n .. p + 2n - 1`` for weights ``(..., T, T)``."""
-    length = weights.shape[-1]
+#: Where a detector looks: ``(rows, offset)``, each query row ``i`` on key ``i + offset``.
+Stripe = tuple[np.ndarray, int]
+
+
+def _second_copy(length: int, n: int) -> np.ndarray:
+    """The query rows of the second copy, ``p + n .. p + 2n - 1`` of ``length = p + 2n``."""
     return np.arange(length - n, length)
 
 
-def _stripe_mean(weights: np.ndarray, rows: np.ndarray, offset: int) -> np.ndarray:
+def previous_stripe(length: int, n: int) -> Stripe:
+    """Every row ``t >= 1`` on the token just before it (``n`` unused): offset −1."""
+    return np.arange(1, length), -1
+
+
+def duplicate_stripe(length: int, n: int) -> Stripe:
+    """The second copy's rows on the same token's earlier copy: offset ``-n``."""
+    return _second_copy(length, n), -n
+
+
+def induction_stripe(length: int, n: int) -> Stripe:
+    """The second copy's rows on the token after the earlier copy: offset ``-(n - 1)``."""
+    return _second_copy(length, n), -(n - 1)
+
+
+def _stripe_mean(weights: np.ndarray, stripe: Stripe) -> np.ndarray:
     r""":math:`\operatorname{mean}_{i \in rows} A_{i,\, i + offset}`: ``(L, H, T, T) -> (L, H)``."""
+    rows, offset = stripe
     return weights[..., rows, rows + offset].mean(axis=-1)
 
 
@@ -81,8 +100,7 @@ def previous_token_score(weights: np.ndarray) -> np.ndarray:
     ``(L, H, T, T) -> (L, H)``.
     """
     _check_weights(weights, minimum_length=2)
-    length = weights.shape[-1]
-    return _stripe_mean(weights, np.arange(1, length), -1)
+    return _stripe_mean(weights, previous_stripe(weights.shape[-1], 0))
 
 
 def duplicate_token_score(weights: np.ndarray, n: int) -> np.ndarray:
@@ -90,7 +108,7 @@ def duplicate_token_score(weights: np.ndarray, n: int) -> np.ndarray:
     :math:`\operatorname{mean}_{i \in R} A_{i,\,i-n}`: ``(L, H, T, T) -> (L, H)``.
     """
     _check_repeated(weights, n)
-    return _stripe_mean(weights, _second_copy(weights, n), -n)
+    return _stripe_mean(weights, duplicate_stripe(weights.shape[-1], n))
 
 
 def induction_score(weights: np.ndarray, n: int) -> np.ndarray:
@@ -98,16 +116,20 @@ def induction_score(weights: np.ndarray, n: int) -> np.ndarray:
     :math:`\operatorname{mean}_{i \in R} A_{i,\,i-n+1}`: ``(L, H, T, T) -> (L, H)``.
     """
     _check_repeated(weights, n)
-    return _stripe_mean(weights, _second_copy(weights, n), -(n - 1))
+    return _stripe_mean(weights, induction_stripe(weights.shape[-1], n))
 
 
 @dataclass(frozen=True)
 class HeadDetector:
-    """One kind of copying head: its label, a sentence for students and its score."""
+    """One kind of copying head: its label, a sentence for students, its score, and where it
+    looks (``stripe(T, n)``, the rows and offset its score averages over) in words
+    (``looks_at``), so a score can be written out with its own weights."""
 
     label: str
     help: str
     score: Callable[[np.ndarray, int], np.ndarray]  #: (weights (L, H, T, T), n) -> (L, H)
+    stripe: Callable[[int, int], Stripe]  #: (T, n) -> (rows, offset)
+    looks_at: str  #: the key each row's weight is read on, in words
 
 
 #: name -> detector, in the order a table shows them
@@ -116,17 +138,23 @@ DETECTORS: dict[str, HeadDetector] = {
         "previous token",
         "How much each token attends to the token just before it.",
         lambda weights, n: previous_token_score(weights),
+        previous_stripe,
+        "the token just before it",
     ),
     "duplicate_token": HeadDetector(
         "duplicate token",
         "In the repeated half, how much a token attends to its own earlier copy.",
         duplicate_token_score,
+        duplicate_stripe,
+        "the same token in the first copy",
     ),
     "induction": HeadDetector(
         "induction",
         "In the repeated half, how much a token attends to the token that followed its "
         "earlier copy: the head that lets a model continue a pattern it has seen once.",
         induction_score,
+        induction_stripe,
+        "the token after the same token in the first copy",
     ),
 }
 
