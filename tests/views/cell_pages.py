@@ -24,6 +24,14 @@ def select(at: AppTest, walk_key: str, cell: tuple[int, int]) -> AppTest:
     return at
 
 
+def select_panel(at: AppTest, key: str, panel: int, cell: tuple[int, int]) -> AppTest:
+    """``cell`` of panel ``panel`` of the grid drawn under ``key`` selected: "Walk a matrix cell
+    by cell" opened, the panel picked and the cell selected at once (one rerun)."""
+    at.session_state[f"walkpanel_{key}"] = True
+    at.session_state[f"walkpick_{key}"] = panel
+    return select(at, f"walk_{key}_{panel}", cell)
+
+
 def walkable(at: AppTest, title: str) -> dict:
     """The data of the one walkable matrix titled ``title``."""
     (data,) = [s["walkable"] for s in walkable_matrices(at) if s["walkable"]["title"] == title]

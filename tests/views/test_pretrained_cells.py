@@ -2,8 +2,10 @@
 (AppTest): tiny random GPT-2, Llama (4 query heads sharing 2 K/V heads, RoPE base 5000) and
 Qwen2 (biases on Q, K, V) checkpoints and the bundled BERT, in every view that draws
 attention matrices: every step (from the layer's input X, its norm N and Q, K, V, computed
-from the model's weights, to the context), the model view's opened head, the head view's
-matrix, rollout, the guided example, why a head attends and the copying scores. A cell is
+from the model's weights, RoPE's angles θ, to the context), the model view's grid (a head's
+softmax, or on a long input a pooled entry) and its opened head, the head view's matrix,
+rollout, the guided example, why a head attends and the copying scores (each the mean of its
+head's weights on the test input). A cell is
 selected through Session State, as Enter sends it; "This cell" must say it as the browser
 does, then how it was computed (:mod:`ui.pretrained.cell_view`), ending on the very number
 the matrix draws."""
@@ -17,10 +19,12 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core.pretrained import load_checkpoint, rollout
+from attention_core.pretrained import circuits, load_checkpoint, pooling, rollout
+from attention_core.pretrained.induction_experiment import COPY_LENGTH
 from attention_core.pretrained.slim import layer_steps, slim_forward
 from attention_core.pretrained.trace import BlockTrace, ModelInfo
 from attention_core.teaching.cell_computation import number, weight_cell
+from attention_core.teaching.head_cells import pooled_cell, stripe_cell
 from attention_core.teaching.model_cells import (
     kv_head_line,
     rollout_cell,
@@ -30,9 +34,17 @@ from attention_core.teaching.model_cells import (
 from tests.core.pretrained.test_families import CONFIGS
 from tests.core.pretrained.tiny_checkpoints import save_model
 from tests.plotly_specs import walkable_matrices
-from tests.views.cell_pages import assert_explained, entry, select, shown_lines, walkable
+from tests.views.cell_pages import (
+    assert_explained,
+    entry,
+    select,
+    select_panel,
+    shown_lines,
+    walkable,
+)
 from tests.views.pretrained_pages import fresh_model_menu, page
 from ui.pretrained.cell_view import EXPLAINED, LayerSource, stage_cell
+from ui.pretrained.figures import MODEL_VIEW_BINS
 from ui.pretrained.models import BUNDLED_KEY
 from ui.pretrained.passes import PageModel
 from ui.pretrained.stage_table import WHOLE_LAYER
@@ -47,6 +59,7 @@ TITLES = {
     "q": "Queries Q before RoPE",
     "k": "Keys K before RoPE",
     "v": "Values V",
+    "angles": "RoPE angles θ",
     "q_rotated": "Queries after RoPE",
     "k_rotated": "Keys after RoPE",
     "scores": "Raw scores QKᵀ",
@@ -161,7 +174,8 @@ def test_every_explained_step_of_a_llama_head_ends_on_the_entry_it_draws(
 ) -> None:
     at = page(model="local:llama", text=TEXT, view="Every step", layer="2", head="4")
     info, steps, source = layer_source(models_dir, "llama", 1)
-    cell = (8, 5)  # the last query; for Q' and K' row 9, column 6
+    # The last query; for Q' and K' row 9, column 6; for θ (4 pairs) position 8, pair 2.
+    cell = (8, 2) if key == "angles" else (8, 5)
     at = select(at, walk_key(key, 1, 3), cell)
     data = walkable(at, step_title(at, TITLES[key]))
     assert_explained(at, data, cell, stage_cell(steps, info, key, 3, cell, source).lines)
@@ -341,3 +355,65 @@ def test_the_head_view_shows_the_drawn_head_its_link_names_as_a_matrix(models_di
     assert [s["walkable"]["title"] for s in walkable_matrices(alone)] == [
         "Attention weights · layer 3 · head 2"
     ]
+
+
+def panel_ending(at: AppTest, name: str) -> dict:
+    """The data of the one walkable matrix whose title ends with the panel's ``name``."""
+    (data,) = [s["walkable"] for s in walkable_matrices(at)
+               if s["walkable"]["title"].endswith(f", {name}")]  # fmt: skip
+    return data
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama"])
+def test_a_model_view_panel_is_its_heads_softmax(models_dir: Path, name: str) -> None:
+    at = page(model=f"local:{name}", text=TEXT, view="Model view", layer="1", head="1")
+    panel, cell = 1 * 4 + 2, (7, 3)  # layer 2, head 3 (4 heads a layer)
+    at = select_panel(at, "model_view", panel, cell)
+    info, steps = layer_of(models_dir, name, 1)
+    lines = stage_cell(steps, info, "weights", 2, cell).lines
+    assert lines[0].startswith("Softmax of row 8")
+    assert_explained(at, panel_ending(at, "L2 H3"), cell, lines)
+
+
+#: 45 words: the model view pools them into 32 runs of one or two tokens.
+LONG_TEXT = " ".join(f"w{i}" for i in range(1, 46))
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama"])
+def test_a_pooled_model_view_panel_is_its_runs_mean_sum(models_dir: Path, name: str) -> None:
+    at = page(model=f"local:{name}", text=LONG_TEXT, view="Model view")
+    panel, cell = 2 * 4 + 1, (30, 6)  # layer 3, head 2; runs 31 and 7
+    at = select_panel(at, "model_view", panel, cell)
+    checkpoint = load_checkpoint(models_dir / name)
+    slim = slim_forward(checkpoint.model, checkpoint.tokenize(LONG_TEXT).ids)
+    length = slim.weights.shape[-1]
+    assert length > MODEL_VIEW_BINS
+    edges = pooling.bin_edges(length, MODEL_VIEW_BINS)
+    lines = pooled_cell(slim.weights[2, 1], edges, *cell, slim.mask).lines
+    assert lines[0].startswith("Run 31 of queries (tokens ")
+    assert lines[-1].startswith("Mean: ")
+    assert_explained(at, panel_ending(at, "L3 H2"), cell, lines)
+    at = select_panel(at, "model_view", panel, (6, 30))  # a later run: masked
+    shown = shown_lines(at)
+    said = cell_announcement(panel_ending(at, "L3 H2"), (6, 30))
+    assert said.endswith(": masked")
+    forbidden = shown[shown.index(said) + 1]
+    assert forbidden == pooled_cell(slim.weights[2, 1], edges, 6, 30, slim.mask).lines[0]
+    assert "the causal mask forbids every one of these pairs, so it is 0: 0.000." in forbidden
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama"])
+@pytest.mark.parametrize("detector", list(circuits.DETECTORS))
+def test_a_copying_score_is_its_heads_mean_weight_on_the_stripe(
+    models_dir: Path, name: str, detector: str
+) -> None:
+    found = circuits.DETECTORS[detector]  # the link names a score by its label
+    at = page(model=f"local:{name}", view="Heads that copy", detector=found.label)
+    cell = (2, 1)  # layer 3, head 2
+    at = select(at, "walk_copy_scores", cell)
+    weights = PageModel(f"local:{name}", str(models_dir / name)).copy_weights()  # (L, H, T, T)
+    rows, offset = found.stripe(weights.shape[-1], COPY_LENGTH)
+    lines = stripe_cell(weights[cell], rows, offset, found.label, found.looks_at, cell).lines
+    assert lines[0].startswith(f"The {found.label} score of layer 3 · head 2: on the test input")
+    (data,) = [s["walkable"] for s in walkable_matrices(at)]
+    assert_explained(at, data, cell, lines)

@@ -5,7 +5,9 @@ Measured the standard way (TransformerLens's head detectors): the model reads
 (:func:`attention_core.pretrained.circuits.repeated_sequence`, seeded, so every student
 sees the same numbers), and each head is scored on its weights
 (:func:`attention_core.pretrained.circuits.detect_heads`). Picking a row, or a strongest
-head's button, opens that head in the other views.
+head's button, opens that head in the other views. A selected cell of the scores' heatmap is
+written out: the mean of that head's weights on the detector's stripe of the test input
+(:func:`attention_core.teaching.head_cells.stripe_cell`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from attention_core.pretrained.circuits import DETECTORS, strongest
+from attention_core.teaching.head_cells import stripe_cell
 from attention_core.teaching.head_questions import head_name
 from ui.pretrained.cache import copying_drawn
 from ui.pretrained.head_table import head_table
@@ -22,6 +25,7 @@ from ui.pretrained.passes import COPY_LENGTH
 from ui.pretrained.state import PretrainedState
 from ui.shared.matrix_view import chart
 from ui.shared.url import BIND
+from ui.shared.walk_chart import CellLines
 
 STRONGEST = 3
 HEAD_VIEW = "Head view"
@@ -61,6 +65,20 @@ def strongest_buttons(scores: np.ndarray, label: str) -> None:
         )
 
 
+def score_lines(state: PretrainedState, name: str) -> CellLines:
+    r"""How a selected cell ``(layer, head)`` of detector ``name``'s scores ``(L, H)`` was
+    computed: :math:`\operatorname{mean}_{i \in R} A_{i,\, i + o}` over the detector's rows
+    :math:`R` and offset :math:`o`, from that head's weights ``(T, T)`` on the test input."""
+    detector = DETECTORS[name]
+
+    def lines(_panel: int, cell: tuple[int, int]) -> tuple[str, ...]:
+        weights = state.model.copy_weights()[cell]  # (T, T)
+        rows, offset = detector.stripe(weights.shape[-1], COPY_LENGTH)
+        return stripe_cell(weights, rows, offset, detector.label, detector.looks_at, cell).lines
+
+    return lines
+
+
 def copying_tab(state: PretrainedState) -> None:
     scores = state.model.copying_scores()  # name -> (L, H), computed once per model
     st.markdown(
@@ -83,7 +101,7 @@ def copying_tab(state: PretrainedState) -> None:
         style=state.style,
         _state=state,
     )
-    chart(shown, key="copy_scores")
+    chart(shown, key="copy_scores", cells=score_lines(state, name))
     strongest_buttons(scores[name], detector.label)
     frame = scores_frame(scores).sort_values(detector.label, ascending=False, kind="stable")
     head_table(frame, "copy_table", height=360)

@@ -7,15 +7,21 @@ page. It starts at the group holding the chosen layer, and follows the chosen la
 changes (the Layer control, a head table's row, a strongest head's button); paging changes
 nothing else. A link's group wins when a link is opened: Streamlit lets the link's value
 override one set here on that run, so a shared link shows its group.
+
+Any panel of the grid can be walked cell by cell, and a selected cell is explained
+(:func:`grid_lines`): its head's softmax, or for a long input pooled into runs of tokens the
+mean over the run's queries of their weights on the other run's keys.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
+from attention_core.pretrained import pooling
+from attention_core.teaching.head_cells import pooled_cell
 from attention_core.teaching.head_questions import head_name
 from ui.pretrained.cache import head_weights_drawn, model_view_drawn
-from ui.pretrained.cell_view import cell_lines
+from ui.pretrained.cell_view import cell_lines, stage_cell
 from ui.pretrained.figures import (
     MODEL_VIEW_BINS,
     ModelViewGrid,
@@ -25,6 +31,7 @@ from ui.pretrained.figures import (
 from ui.pretrained.state import LAYERS_KEY, PretrainedState
 from ui.shared.matrix_view import chart
 from ui.shared.url import BIND
+from ui.shared.walk_chart import CellLines
 
 #: The chosen layer (0-based) when the pager was last drawn: a different one is followed.
 FOLLOWED_KEY = "_model_view_layer"
@@ -85,6 +92,25 @@ def shared_keys_sentence(n_heads: int, n_kv_heads: int) -> str:
     )
 
 
+def grid_lines(state: PretrainedState, layers: range) -> CellLines:
+    r"""How a selected cell of the grid's panel ``k`` was computed: panel ``k`` is head
+    ``k mod H`` of layer ``layers.start + k // H`` (the grid's order). Its softmax from the
+    layer's steps, recomputed only once a cell is selected; for an input longer than
+    :data:`MODEL_VIEW_BINS` tokens, its pooled entry
+    :math:`P_{ab} = \frac{1}{|I_a|} \sum_{i \in I_a} \sum_{j \in I_b} A_{ij}` from the pass's
+    weights ``(T, T)`` and the runs the figure pooled (:func:`pooling.bin_edges`)."""
+    info, length = state.model.info, len(state.encoded)
+
+    def lines(panel: int, cell: tuple[int, int]) -> tuple[str, ...]:
+        layer, head = layers.start + panel // info.n_heads, panel % info.n_heads
+        if length <= MODEL_VIEW_BINS:
+            return stage_cell(state.steps(layer), info, "weights", head, cell).lines
+        edges = pooling.bin_edges(length, MODEL_VIEW_BINS)  # (B + 1,)
+        return pooled_cell(state.weights[layer, head], edges, *cell, state.trace.mask).lines
+
+    return lines
+
+
 def model_view_tab(state: PretrainedState) -> None:
     layers = shown_group(state)
     st.caption(pooling_caption(state, layers))
@@ -97,6 +123,7 @@ def model_view_tab(state: PretrainedState) -> None:
             _state=state,
         ),
         key="model_view",
+        cells=grid_lines(state, layers),
     )
     info = state.model.info
     if info.n_kv_heads < info.n_heads:

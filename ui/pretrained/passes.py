@@ -225,6 +225,11 @@ class PageModel:
         """Previous-token, duplicate-token and induction scores ``(L, H)`` of every head."""
         return _copying(self.key, self.folder)
 
+    def copy_weights(self) -> np.ndarray:
+        """Every head's weights ``(L, H, T, T)`` on the heads-that-copy test input, which
+        :meth:`copying_scores` scores (the same pass, shared read-only)."""
+        return copy_run(self.key, self.folder).weights
+
     def guided_run(self, text: str) -> tuple[Encoding, SlimTrace]:
         """The guided chapter's text and its forward pass (cached like any input)."""
         encoded = self.encode(text)

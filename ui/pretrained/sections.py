@@ -6,7 +6,8 @@ Figures come from the shared builders (``heatmap``, ``heatmap_grid``,
 ``head_view``, ``matrix_stage``), so every matrix looks as on the text page, and every one is
 walkable cell by cell (``ui.shared.walk_chart``): a selected cell of one head's steps (from
 the layer's input X to the context), of the weights under the head view or of the rollout
-says how it was computed (``ui.pretrained.cell_view``).
+says how it was computed (``ui.pretrained.cell_view``), as do the model view's panels and the
+copying scores (their own tabs). The head view's lines are not a matrix: not walkable.
 """
 
 from __future__ import annotations
