@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core.pretrained import circuits, load_checkpoint, pooling
 from attention_core.pretrained.induction_experiment import COPY_LENGTH
 from attention_core.pretrained.slim import layer_steps, slim_forward
-from attention_core.teaching.head_cells import pooled_cell, stripe_cell
+from attention_core.teaching.pooled_cells import pooled_cell, stripe_cell
 from attention_core.teaching.model_cells import angle_cell, kv_head_line
 from tests.plotly_specs import walkable_matrices
 from tests.real.model_file import real_decoder_file

@@ -24,7 +24,7 @@ from attention_core.pretrained.induction_experiment import COPY_LENGTH
 from attention_core.pretrained.slim import layer_steps, slim_forward
 from attention_core.pretrained.trace import BlockTrace, ModelInfo
 from attention_core.teaching.cell_computation import number, weight_cell
-from attention_core.teaching.head_cells import pooled_cell, stripe_cell
+from attention_core.teaching.pooled_cells import pooled_cell, stripe_cell
 from attention_core.teaching.model_cells import (
     kv_head_line,
     rollout_cell,

@@ -7,7 +7,7 @@ sees the same numbers), and each head is scored on its weights
 (:func:`attention_core.pretrained.circuits.detect_heads`). Picking a row, or a strongest
 head's button, opens that head in the other views. A selected cell of the scores' heatmap is
 written out: the mean of that head's weights on the detector's stripe of the test input
-(:func:`attention_core.teaching.head_cells.stripe_cell`).
+(:func:`attention_core.teaching.pooled_cells.stripe_cell`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from attention_core.pretrained.circuits import DETECTORS, strongest
-from attention_core.teaching.head_cells import stripe_cell
+from attention_core.teaching.pooled_cells import stripe_cell
 from attention_core.teaching.head_questions import head_name
 from ui.pretrained.cache import copying_drawn
 from ui.pretrained.head_table import head_table

@@ -10,7 +10,7 @@ import pytest
 
 from attention_core.pretrained import circuits, pooling
 from attention_core.teaching.cell_computation import SHOWN_TERMS, number
-from attention_core.teaching.head_cells import pooled_cell, stripe_cell
+from attention_core.teaching.pooled_cells import pooled_cell, stripe_cell
 
 
 def softmax_rows(shape: tuple[int, ...], seed: int = 0, causal: bool = False) -> np.ndarray:

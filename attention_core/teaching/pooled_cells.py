@@ -14,7 +14,7 @@ numbers an overview draws for a whole head, each from that head's weights ``A (T
 Where the runs or the stripe come from is the caller's (the model view's bins, a detector's
 rows and offset); each function returns a
 :class:`~attention_core.teaching.cell_computation.CellComputation` whose ``value`` equals the
-drawn entry (tests/core/teaching/test_head_cells.py).
+drawn entry (tests/core/teaching/test_pooled_cells.py).
 """
 
 from __future__ import annotations
