@@ -1,9 +1,9 @@
 """The pretrained page's walkable matrices explain a selected cell with the layer's own numbers
 (AppTest): tiny random GPT-2 and Llama checkpoints (4 query heads sharing 2 K/V heads, RoPE
-base 5000) and the bundled BERT, in every view that draws attention matrices: every step, the
-model view's opened head, the head view's matrix, rollout, the guided example, why a head
-attends and the copying scores. A cell is selected through Session State, as Enter sends it;
-"This cell" must say it as the browser does, then how it was computed
+base 5000) and the bundled BERT, in every view that draws attention matrices: every step (RoPE's
+angles too), the model view's opened head, the head view's matrix, rollout, the guided example,
+why a head attends and the copying scores. A cell is selected through Session State, as Enter
+sends it; "This cell" must say it as the browser does, then how it was computed
 (:mod:`ui.pretrained.cell_view`), ending on the very number the matrix draws."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from attention_core.pretrained import load_checkpoint, rollout
 from attention_core.pretrained.slim import layer_steps, slim_forward
 from attention_core.pretrained.trace import BlockTrace, ModelInfo
 from attention_core.teaching.cell_computation import number, weight_cell
+from attention_core.teaching.encoding_cells import angle_cell
 from attention_core.teaching.model_cells import (
     kv_head_line,
     rollout_cell,
@@ -130,6 +131,20 @@ def test_every_explained_step_of_a_llama_head_ends_on_the_entry_it_draws(
     at = select(at, f"walk_chart_{key}_l2h4", cell)
     data = walkable(at, step_title(at, TITLES[key]))
     assert_explained(at, data, cell, stage_cell(steps, info, key, 3, cell).lines)
+
+
+def test_a_rope_angle_is_its_position_times_its_pairs_speed(models_dir: Path) -> None:
+    at = page(model="local:llama", text=TEXT, view="Every step", layer="2", head="4")
+    info, steps = layer_of(models_dir, "llama", 1)
+    assert steps.angles is not None and info.rotary_base == 5000
+    cell = (6, 1)  # position 6, pair 1
+    at = select(at, "walk_chart_angles_l2", cell)
+    lines = angle_cell(*cell, info.d_head, info.rotary_base).lines
+    shown = assert_explained(at, walkable(at, step_title(at, "RoPE angles θ")), cell, lines)
+    assert shown == f"{float(steps.angles[cell]):.3f}"
+    assert lines[-1].startswith(
+        f"The angle θ in radians: p × b^(−2i/d) = 6 × 5 000^(−2/{info.d_head})"
+    )
 
 
 def test_a_masked_cell_says_it_is_masked_and_its_weight_zero(models_dir: Path) -> None:
