@@ -72,7 +72,7 @@ def terms(products: np.ndarray, name: Callable[[int], str], shown: int) -> str:
     return "; ".join(parts)
 
 
-def _products_lines(
+def products_lines(
     products: np.ndarray, heading: str, name: Callable[[int], str]
 ) -> tuple[str, str]:
     """A sum of ``products (n,)`` in words: ``heading``, saying which are written when not
@@ -93,7 +93,7 @@ def projection_cell(
     products = x[i] * w[:, d]  # (d_in,)
     value = float(x[i] @ w[:, d]) + (float(bias[d]) if bias is not None else 0.0)
     lines = [
-        *_products_lines(
+        *products_lines(
             products,
             f"{name}{i + 1}[{d + 1}]: token {i + 1}'s input vector times column {d + 1} of the "
             f"head's W^{name.upper()}, the sum of {len(products)} products "
@@ -112,7 +112,7 @@ def score_cell(q: np.ndarray, k: np.ndarray, i: int, j: int) -> CellComputation:
     products = q[i] * k[j]  # (dk,)
     value = float(q[i] @ k[j])
     lines = (
-        *_products_lines(
+        *products_lines(
             products,
             f"Score of query {i + 1} and key {j + 1}: the dot product q{i + 1} · k{j + 1}, "
             f"the sum of {len(products)} products q{i + 1}[d] × k{j + 1}[d]",
@@ -224,7 +224,7 @@ def similarity_cell(encoding: np.ndarray, p: int, r: int) -> CellComputation:
     products = encoding[p] * encoding[r]  # (d,)
     value = float(encoding[p] @ encoding[r])
     lines = (
-        *_products_lines(
+        *products_lines(
             products,
             f"Similarity of positions {p} and {r}: the dot product P{p} · P{r}, the sum of "
             f"{len(products)} products P{p}[j] × P{r}[j]",

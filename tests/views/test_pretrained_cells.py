@@ -2,11 +2,11 @@
 (AppTest): tiny random GPT-2, Llama (4 query heads sharing 2 K/V heads, RoPE base 5000) and
 Qwen2 (biases on Q, K, V) checkpoints and the bundled BERT, in every view that draws
 attention matrices: every step (from the layer's input X, its norm N and Q, K, V, computed
-from the model's weights, to the context), the model view's opened head, the head view's
-matrix, rollout, the guided example, why a head attends and the copying scores. A cell is
-selected through Session State, as Enter sends it; "This cell" must say it as the browser
-does, then how it was computed (:mod:`ui.pretrained.cell_view`), ending on the very number
-the matrix draws."""
+from the model's weights, to the context, and RoPE's angles), the model view's opened head,
+the head view's matrix, rollout, the guided example, why a head attends and the copying
+scores. A cell is selected through Session State, as Enter sends it; "This cell" must say it
+as the browser does, then how it was computed (:mod:`ui.pretrained.cell_view`), ending on the
+very number the matrix draws."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from attention_core.pretrained import load_checkpoint, rollout
 from attention_core.pretrained.slim import layer_steps, slim_forward
 from attention_core.pretrained.trace import BlockTrace, ModelInfo
 from attention_core.teaching.cell_computation import number, weight_cell
+from attention_core.teaching.encoding_cells import angle_cell
 from attention_core.teaching.model_cells import (
     kv_head_line,
     rollout_cell,
@@ -237,6 +238,20 @@ def test_a_later_bert_layers_input_is_the_layernorm_of_what_the_layer_before_add
     assert lines[0].startswith("Layer 3's input is layer 2's output. BERT normalises after each")
     assert any(line.startswith("LayerNorm of token 8's row of Z") for line in lines)
     assert_explained(at, walkable(at, "Layer input X · layer 3"), (7, 5), lines)
+
+
+def test_a_rope_angle_is_its_position_times_its_pairs_speed(models_dir: Path) -> None:
+    at = page(model="local:llama", text=TEXT, view="Every step", layer="2", head="4")
+    info, steps = layer_of(models_dir, "llama", 1)
+    assert steps.angles is not None and info.rotary_base == 5000
+    cell = (6, 1)  # position 6, pair 1
+    at = select(at, "walk_chart_angles_l2", cell)
+    lines = angle_cell(*cell, info.d_head, info.rotary_base).lines
+    shown = assert_explained(at, walkable(at, step_title(at, "RoPE angles θ")), cell, lines)
+    assert shown == f"{float(steps.angles[cell]):.3f}"
+    assert lines[-1].startswith(
+        f"The angle θ in radians: p × b^(−2i/d) = 6 × 5 000^(−2/{info.d_head})"
+    )
 
 
 def test_a_masked_cell_says_it_is_masked_and_its_weight_zero(models_dir: Path) -> None:

@@ -11,7 +11,9 @@ each number is the matrix's entry:
   :math:`q_i` and :math:`k_j` were turned at their positions;
 * for grouped K/V heads, which K/V head supplied the keys (scores) or the values (context);
 * a rollout entry: the layer's mixed attention times the rollout before it
-  (:func:`rollout_lines`).
+  (:func:`rollout_lines`);
+* RoPE's angle for a position and a column pair, :math:`\theta_{p,i} = p\, b^{-2i/d_k}`
+  (:func:`angle_lines`), from the model's own base.
 
 The layer's input steps (:data:`INPUTS`) read the model's weights too, through a
 :class:`LayerSource`:
@@ -53,6 +55,7 @@ from attention_core.teaching.cell_computation import (
     score_cell,
     weight_cell,
 )
+from attention_core.teaching.encoding_cells import angle_cell
 from attention_core.teaching.input_cells import (
     embedding_cell,
     layer_norm_cell,
@@ -238,10 +241,21 @@ def cell_lines(
     """How a selected cell of stage ``key`` was computed, panel ``k`` being head ``heads[k]``
     (one head: a single matrix); None for a stage the core does not explain, or for the
     layer's input steps without a ``source`` of the model's weights."""
+    if key == "angles":
+        return angle_lines(info)
     unexplained = key not in EXPLAINED or (key in INPUTS and source is None)
     if unexplained or (key in TURNED and info.positions != "rotary"):
         return None
     return lambda panel, cell: stage_cell(steps_of(), info, key, heads[panel], cell, source).lines
+
+
+def angle_lines(info: ModelInfo) -> CellLines | None:
+    """How a selected RoPE angle ``(p, i)`` came about: the position times pair i's speed, from
+    the model's base and head width (None without RoPE: the step is not drawn)."""
+    base = info.rotary_base
+    if base is None:
+        return None
+    return lambda _panel, cell: angle_cell(*cell, info.d_head, base).lines
 
 
 def rollout_lines(weights: np.ndarray, layer: int) -> CellLines:
