@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 import attention_core as ac
 from attention_core.learning.ablation import single_head_sweep
 from attention_core.learning.config import DEFAULTS
+from attention_core.learning.patterns import pattern_lines, target_pattern
 from attention_core.learning.predict import predict
 from attention_core.learning.shipped import shipped_run
 from attention_core.learning.tasks import get_task
@@ -182,6 +183,23 @@ def test_a_learning_weight_is_the_softmax_of_the_trained_models_scores() -> None
     lines = weight_cell(heads.masked[0], 6, 3).lines
     title = "Every head of the trained model on your sequence, layer 2 · head 1"
     assert_explained(at, title, (6, 3), lines, float(heads.weights[0, 6, 3]))
+
+
+@pytest.mark.parametrize("name", ["reverse", "sort", "induction"])
+def test_a_target_cell_says_the_tasks_rule(name: str) -> None:
+    at = through_app("learning", learn_task=name)
+    task = get_task(name)
+    tokens = task.expand(task.parse(task.default_probe)).tokens[0]  # as the model reads it
+    pattern = target_pattern(task, tokens)
+    cell = tuple(int(a[-1]) for a in np.nonzero(pattern))  # the last place to look
+    at = select(at, "learn_try_target", cell)
+    data = walked(at, "Target (your sequence)")["walkable"]
+    text = shown_text(at)
+    assert cell_announcement(data, cell) in text
+    lines = pattern_lines(task, tokens, *cell)
+    for line in lines:
+        assert line in text
+    assert lines[-1].endswith("is 1: a place a head that solves the task looks.")
 
 
 # --- The time-series page ---------------------------------------------------------
