@@ -122,9 +122,9 @@ def _pattern_reason(name: str, task: Task, tokens: np.ndarray, i: int, j: int) -
         )
     if i < SORT_N - 1:
         return f"Position {i} reads the input: it writes no output yet, so its row is empty."
-    wanted = task.alphabet[int(sort_sequences(tokens[None, :SORT_N]).targets[0][i])]
+    symbol = task.alphabet[int(sort_sequences(tokens[None, :SORT_N]).targets[0][i])]
     where = f"holds {task.alphabet[int(tokens[j])]}" if j < SORT_N else "is not an input"
     return (
-        f"Output {labels[i]} is followed by {wanted}, the next symbol in sorted order: the "
-        f"head should read the input positions holding {wanted}; key {labels[j]} {where}."
+        f"Output {labels[i]} is followed by {symbol}, the next symbol in sorted order: the "
+        f"head should read the input positions holding {symbol}; key {labels[j]} {where}."
     )
