@@ -189,14 +189,30 @@ def weight_cell(masked: np.ndarray, i: int, j: int, normaliser: str = "softmax")
 def recorded_weight_cell(weights: np.ndarray, i: int, j: int, when: str) -> CellComputation:
     r"""Weight ``(i, j)`` of ``weights (T, S)`` as recorded ``when`` (a training step), where
     only the weights were kept: its place in its row and the row's sum, 1 for a softmax."""
+    source = "training recorded the weights, not the scores, of the steps before its end."
+    return kept_weight_cell(
+        weights, i, j, f" {when}", "The softmax of the head's scores then", source
+    )
+
+
+def given_weight_cell(weights: np.ndarray, i: int, j: int, source: str) -> CellComputation:
+    """Weight ``(i, j)`` of ``weights (T, S)`` given as an input (``source`` says by whom):
+    nothing computed it here, so its place in its row and the row's sum."""
+    return kept_weight_cell(weights, i, j, "", "A row of attention weights", source)
+
+
+def kept_weight_cell(
+    weights: np.ndarray, i: int, j: int, when: str, what: str, source: str
+) -> CellComputation:
+    """Weight ``(i, j)`` of ``weights (T, S)`` known without its scores: its place among the
+    ``S`` weights of its row, and the row's sum (``what`` the row is; ``source``, why only
+    the weights are known)."""
     row = weights[i]  # (S,)
     value = float(row[j])
     place = int(np.sum(row > value)) + 1
     lines = (
-        f"Weight of query {i + 1} on key {j + 1} {when}: number {place} of {len(row)} in its row.",
-        f"The softmax of the head's scores then, so the row's {len(row)} weights add up to "
-        f"{number(float(row.sum()))}; training recorded the weights, not the scores, of the "
-        "steps before its end.",
+        f"Weight of query {i + 1} on key {j + 1}{when}: number {place} of {len(row)} in its row.",
+        f"{what}, so the row's {len(row)} weights add up to {number(float(row.sum()))}; {source}",
         f"Weight: {number(value)}.",
     )
     return CellComputation("weights", i, j, value, lines)
