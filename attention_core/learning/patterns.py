@@ -87,3 +87,44 @@ def head_scores(task: Task, tokens: np.ndarray, weights: np.ndarray) -> dict[str
         name: pattern_score(weights, target_pattern(task, tokens, name))
         for name in task.score_names
     }
+
+
+def pattern_lines(task: Task, tokens: np.ndarray, i: int, j: int) -> tuple[str, ...]:
+    """Why entry ``(i, j)`` of the task's target pattern on ``tokens (T,)`` is 1 or 0, in
+    words, naming rows and columns by their labels (``symbol·position``)."""
+    name, labels = task.score_names[0], task.labels(tokens)
+    value = target_pattern(task, tokens)[i, j]
+    query, key = labels[i], labels[j]
+    verdict = f"So {query} → {key} is {value:g}: " + (
+        "a place a head that solves the task looks." if value else "not a place to look."
+    )
+    return (_pattern_reason(name, task, tokens, i, j), verdict)
+
+
+def _pattern_reason(name: str, task: Task, tokens: np.ndarray, i: int, j: int) -> str:
+    """The task's rule for query ``i`` and key ``j``, with their symbols."""
+    labels = task.labels(tokens)
+    if name == "anti-diagonal":
+        wanted = len(tokens) - 1 - i
+        return (
+            f"Reversing {len(tokens)} symbols, output {labels[i]} reads input position "
+            f"{len(tokens)} − 1 − {i} = {wanted} ({labels[wanted]})."
+        )
+    if name == "previous token":
+        return f"Each token looks at the one just before it: position {i} − 1 = {i - 1}."
+    if name == "induction":
+        if not 0 < j <= i:
+            return f"Key {labels[j]} does not follow an earlier token before query {labels[i]}."
+        same = "the same symbol" if tokens[j - 1] == tokens[i] else "another symbol"
+        return (
+            f"Query {labels[i]} looks for what followed its symbol last time: key "
+            f"{labels[j]} follows {labels[j - 1]}, {same}."
+        )
+    if i < SORT_N - 1:
+        return f"Position {i} reads the input: it writes no output yet, so its row is empty."
+    symbol = task.alphabet[int(sort_sequences(tokens[None, :SORT_N]).targets[0][i])]
+    where = f"holds {task.alphabet[int(tokens[j])]}" if j < SORT_N else "is not an input"
+    return (
+        f"Output {labels[i]} is followed by {symbol}, the next symbol in sorted order: the "
+        f"head should read the input positions holding {symbol}; key {labels[j]} {where}."
+    )

@@ -72,7 +72,7 @@ def terms(products: np.ndarray, name: Callable[[int], str], shown: int) -> str:
     return "; ".join(parts)
 
 
-def _products_lines(
+def products_lines(
     products: np.ndarray, heading: str, name: Callable[[int], str]
 ) -> tuple[str, str]:
     """A sum of ``products (n,)`` in words: ``heading``, saying which are written when not
@@ -93,7 +93,7 @@ def projection_cell(
     products = x[i] * w[:, d]  # (d_in,)
     value = float(x[i] @ w[:, d]) + (float(bias[d]) if bias is not None else 0.0)
     lines = [
-        *_products_lines(
+        *products_lines(
             products,
             f"{name}{i + 1}[{d + 1}]: token {i + 1}'s input vector times column {d + 1} of the "
             f"head's W^{name.upper()}, the sum of {len(products)} products "
@@ -112,7 +112,7 @@ def score_cell(q: np.ndarray, k: np.ndarray, i: int, j: int) -> CellComputation:
     products = q[i] * k[j]  # (dk,)
     value = float(q[i] @ k[j])
     lines = (
-        *_products_lines(
+        *products_lines(
             products,
             f"Score of query {i + 1} and key {j + 1}: the dot product q{i + 1} · k{j + 1}, "
             f"the sum of {len(products)} products q{i + 1}[d] × k{j + 1}[d]",
@@ -189,14 +189,30 @@ def weight_cell(masked: np.ndarray, i: int, j: int, normaliser: str = "softmax")
 def recorded_weight_cell(weights: np.ndarray, i: int, j: int, when: str) -> CellComputation:
     r"""Weight ``(i, j)`` of ``weights (T, S)`` as recorded ``when`` (a training step), where
     only the weights were kept: its place in its row and the row's sum, 1 for a softmax."""
+    source = "training recorded the weights, not the scores, of the steps before its end."
+    return kept_weight_cell(
+        weights, i, j, f" {when}", "The softmax of the head's scores then", source
+    )
+
+
+def given_weight_cell(weights: np.ndarray, i: int, j: int, source: str) -> CellComputation:
+    """Weight ``(i, j)`` of ``weights (T, S)`` given as an input (``source`` says by whom):
+    nothing computed it here, so its place in its row and the row's sum."""
+    return kept_weight_cell(weights, i, j, "", "A row of attention weights", source)
+
+
+def kept_weight_cell(
+    weights: np.ndarray, i: int, j: int, when: str, what: str, source: str
+) -> CellComputation:
+    """Weight ``(i, j)`` of ``weights (T, S)`` known without its scores: its place among the
+    ``S`` weights of its row, and the row's sum (``what`` the row is; ``source``, why only
+    the weights are known)."""
     row = weights[i]  # (S,)
     value = float(row[j])
     place = int(np.sum(row > value)) + 1
     lines = (
-        f"Weight of query {i + 1} on key {j + 1} {when}: number {place} of {len(row)} in its row.",
-        f"The softmax of the head's scores then, so the row's {len(row)} weights add up to "
-        f"{number(float(row.sum()))}; training recorded the weights, not the scores, of the "
-        "steps before its end.",
+        f"Weight of query {i + 1} on key {j + 1}{when}: number {place} of {len(row)} in its row.",
+        f"{what}, so the row's {len(row)} weights add up to {number(float(row.sum()))}; {source}",
         f"Weight: {number(value)}.",
     )
     return CellComputation("weights", i, j, value, lines)
@@ -224,7 +240,7 @@ def similarity_cell(encoding: np.ndarray, p: int, r: int) -> CellComputation:
     products = encoding[p] * encoding[r]  # (d,)
     value = float(encoding[p] @ encoding[r])
     lines = (
-        *_products_lines(
+        *products_lines(
             products,
             f"Similarity of positions {p} and {r}: the dot product P{p} · P{r}, the sum of "
             f"{len(products)} products P{p}[j] × P{r}[j]",

@@ -1,8 +1,7 @@
 r"""What a real model adds to a cell's computation, written out with its own numbers.
 
-Beside :mod:`attention_core.teaching.cell_computation`'s stages: for RoPE models the angle
-:math:`\theta_{p,i} = p \cdot b^{-2i/d_k}` of a position and column pair (:func:`angle_cell`)
-and how :math:`q_i` and :math:`k_j` were turned at their positions (:func:`rotated_pairs`,
+Beside :mod:`attention_core.teaching.cell_computation`'s stages: for RoPE models how
+:math:`q_i` and :math:`k_j` were turned at their positions (:func:`rotated_pairs`,
 :func:`rotation_lines`), for grouped K/V heads which K/V head a query head reads
 (:func:`kv_head_line`), and an entry of the attention rollout (:func:`rollout_cell`).
 """
@@ -31,24 +30,6 @@ class RotatedPair:
     angle: float
     before: tuple[float, float]
     after: tuple[float, float]
-
-
-def angle_cell(p: int, i: int, d_k: int, base: float) -> CellComputation:
-    r"""Entry ``(p, i)`` of RoPE's angles ``(T, d_k/2)``: the angle that turns column pair ``i``
-    (columns ``2i`` and ``2i + 1``, 0-based) at position ``p``,
-    :math:`\theta_{p,i} = p \cdot b^{-2i/d_k}` with the model's base :math:`b`."""
-    speed = base ** (-2 * i / d_k)  # the pair's angle per position
-    value = p * speed
-    said = np.format_float_positional(speed, precision=4, unique=False, fractional=False)
-    lines = (
-        f"RoPE's angle for position p = {p} (token {p + 1}) and column pair i = {i} (columns "
-        f"{2 * i + 1} and {2 * i + 2}): θ = p × base^(−2i/d_k), with base {base:g} and "
-        f"d_k = {d_k}.",
-        f"Pair {i} turns by {base:g}^(−{2 * i}/{d_k}) = {said} radians per position: the "
-        "first pairs turn fast, the last ones slowly.",
-        f"θ = {p} × {said} = {number(value)}.",
-    )
-    return CellComputation("angles", p, i, value, lines)
 
 
 def rotated_pairs(

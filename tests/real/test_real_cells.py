@@ -17,8 +17,9 @@ from streamlit.testing.v1 import AppTest
 from attention_core.pretrained import circuits, load_checkpoint, pooling
 from attention_core.pretrained.induction_experiment import COPY_LENGTH
 from attention_core.pretrained.slim import layer_steps, slim_forward
+from attention_core.teaching.encoding_cells import angle_cell
+from attention_core.teaching.model_cells import kv_head_line
 from attention_core.teaching.pooled_cells import pooled_cell, stripe_cell
-from attention_core.teaching.model_cells import angle_cell, kv_head_line
 from tests.plotly_specs import walkable_matrices
 from tests.real.model_file import real_decoder_file
 from tests.views.cell_pages import assert_explained, select, select_panel, walkable
@@ -111,16 +112,14 @@ def test_layer_30s_input_norm_and_projections_are_explained_with_their_entries(l
 
 
 def test_a_rope_angle_of_layer_30_is_its_position_times_its_pairs_turn(last_layer) -> None:
-    info, steps, _ = last_layer
+    info = last_layer[0]
     assert (info.rotary_base, info.d_head) == (100_000.0, 64)
     at = select(
         page(model=MODEL, text=TEXT, view="Every step", layer="30"),
         "walk_chart_angles_l30",
         (12, 5),
     )
-    lines = stage_cell(steps, info, "angles", 8, (12, 5)).lines
-    assert lines == angle_cell(12, 5, 64, 100_000.0).lines
-    assert lines[1].startswith("Pair 5 turns by 100000^(−10/64) = ")
+    lines = angle_cell(12, 5, 64, 100_000.0).lines
     assert_explained(at, walkable(at, "RoPE angles θ · layer 30"), (12, 5), lines)
 
 

@@ -5,10 +5,9 @@ attention matrices: every step (from the layer's input X, its norm N and Q, K, V
 from the model's weights, RoPE's angles θ, to the context), the model view's grid (a head's
 softmax, or on a long input a pooled entry) and its opened head, the head view's matrix,
 rollout, the guided example, why a head attends and the copying scores (each the mean of its
-head's weights on the test input). A cell is
-selected through Session State, as Enter sends it; "This cell" must say it as the browser
-does, then how it was computed (:mod:`ui.pretrained.cell_view`), ending on the very number
-the matrix draws."""
+head's weights on the test input). A cell is selected through Session State, as Enter
+sends it; "This cell" must say it as the browser does, then how it was computed
+(:mod:`ui.pretrained.cell_view`), ending on the very number the matrix draws."""
 
 from __future__ import annotations
 
@@ -24,13 +23,14 @@ from attention_core.pretrained.induction_experiment import COPY_LENGTH
 from attention_core.pretrained.slim import layer_steps, slim_forward
 from attention_core.pretrained.trace import BlockTrace, ModelInfo
 from attention_core.teaching.cell_computation import number, weight_cell
-from attention_core.teaching.pooled_cells import pooled_cell, stripe_cell
+from attention_core.teaching.encoding_cells import angle_cell
 from attention_core.teaching.model_cells import (
     kv_head_line,
     rollout_cell,
     rotated_pairs,
     rotation_lines,
 )
+from attention_core.teaching.pooled_cells import pooled_cell, stripe_cell
 from tests.core.pretrained.test_families import CONFIGS
 from tests.core.pretrained.tiny_checkpoints import save_model
 from tests.plotly_specs import walkable_matrices
@@ -174,8 +174,7 @@ def test_every_explained_step_of_a_llama_head_ends_on_the_entry_it_draws(
 ) -> None:
     at = page(model="local:llama", text=TEXT, view="Every step", layer="2", head="4")
     info, steps, source = layer_source(models_dir, "llama", 1)
-    # The last query; for Q' and K' row 9, column 6; for θ (4 pairs) position 8, pair 2.
-    cell = (8, 2) if key == "angles" else (8, 5)
+    cell = (8, 5)  # the last query; for Q' and K' row 9, column 6
     at = select(at, walk_key(key, 1, 3), cell)
     data = walkable(at, step_title(at, TITLES[key]))
     assert_explained(at, data, cell, stage_cell(steps, info, key, 3, cell, source).lines)
@@ -251,6 +250,20 @@ def test_a_later_bert_layers_input_is_the_layernorm_of_what_the_layer_before_add
     assert lines[0].startswith("Layer 3's input is layer 2's output. BERT normalises after each")
     assert any(line.startswith("LayerNorm of token 8's row of Z") for line in lines)
     assert_explained(at, walkable(at, "Layer input X · layer 3"), (7, 5), lines)
+
+
+def test_a_rope_angle_is_its_position_times_its_pairs_speed(models_dir: Path) -> None:
+    at = page(model="local:llama", text=TEXT, view="Every step", layer="2", head="4")
+    info, steps = layer_of(models_dir, "llama", 1)
+    assert steps.angles is not None and info.rotary_base == 5000
+    cell = (6, 1)  # position 6, pair 1
+    at = select(at, "walk_chart_angles_l2", cell)
+    lines = angle_cell(*cell, info.d_head, info.rotary_base).lines
+    shown = assert_explained(at, walkable(at, step_title(at, "RoPE angles θ")), cell, lines)
+    assert shown == f"{float(steps.angles[cell]):.3f}"
+    assert lines[-1].startswith(
+        f"The angle θ in radians: p × b^(−2i/d) = 6 × 5 000^(−2/{info.d_head})"
+    )
 
 
 def test_a_masked_cell_says_it_is_masked_and_its_weight_zero(models_dir: Path) -> None:

@@ -1,6 +1,8 @@
 """A selected cell of the walkthrough's, the learning page's, the time-series page's and the
 positional-encoding page's matrices (AppTest): announced, and its computation written with the
-core's numbers, the same number as the matrix entry shown.
+core's numbers, the same number as the matrix entry shown: weights, context entries, the
+heads' combined output and the weights' gradients, an encoding's entries and P Pᵀ, a sweep's
+accuracy lost.
 
 A cell is selected as the browser would: its walkable matrix's state in Session State
 (``walk_<chart key>``; in a grid, ``walk_<chart key>_<panel>`` once "Walk a matrix cell by
@@ -16,11 +18,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import attention_core as ac
+from attention_core.learning.ablation import single_head_sweep
 from attention_core.learning.config import DEFAULTS
+from attention_core.learning.patterns import pattern_lines, target_pattern
 from attention_core.learning.predict import predict
 from attention_core.learning.shipped import shipped_run
 from attention_core.learning.tasks import get_task
-from attention_core.teaching import walkthrough_steps, word_order
+from attention_core.teaching import gradcheck, walkthrough_steps, word_order
 from attention_core.teaching.cell_computation import (
     DIGITS,
     context_cell,
@@ -29,6 +33,9 @@ from attention_core.teaching.cell_computation import (
     similarity_cell,
     weight_cell,
 )
+from attention_core.teaching.encoding_cells import encoding_cell
+from attention_core.teaching.gradient_cells import backward_steps, gradient_cell
+from attention_core.teaching.head_cells import accuracy_drop_cell, combined_cell
 from tests.plotly_specs import decode, walkable_matrices
 from ui.shared.safe import unescape_markdown
 from ui.shared.walkable_data import cell_announcement, value_text
@@ -134,6 +141,33 @@ def test_a_walkthrough_heads_weight_is_explained_in_its_own_panel() -> None:
     assert_explained(at, title, (4, 2), lines, float(trace.weights[1, 4, 2]))
 
 
+@pytest.mark.parametrize(("strategy", "cell"), [("concat", (2, 7)), ("learned", (2, 1))])
+def test_a_combined_output_entry_is_written_from_the_heads_contexts(
+    strategy: str, cell: tuple[int, int]
+) -> None:
+    at = through_app("walkthrough", step="5", wt_head_width="4", wt_combine=strategy)
+    at = select(at, "wt_head_output", cell)
+    example = walkthrough_steps.multi_head_example(head_width=4)
+    projections = example.projections
+    found = combined_cell(
+        strategy, example.trace.context, *cell,
+        w_o=projections.w_o, head_weights=projections.head_weights,
+    )  # fmt: skip
+    entry = float(example.combined[strategy][cell])
+    assert_explained(at, "Combined output (5, ", cell, found.lines, entry)
+
+
+def test_a_gradient_entry_is_followed_back_to_the_outputs_error() -> None:
+    at = through_app("walkthrough", step="6", wt_grad_seed="3", wt_grad_causal="true")
+    at = select(at, "wt_gradients", (1, 0), panel=2)  # ∂L/∂W_V
+    example = gradcheck.gradient_example(3, causal=True)
+    found = gradient_cell(backward_steps(example), "W_V", 1, 0)
+    entry = float(gradcheck.check_gradients(example).hand["W_V"][1, 0])
+    title = "Gradient each weight matrix receives (by hand), ∂L/∂W_V"
+    assert_explained(at, title, (1, 0), found.lines, entry)
+    assert any(line.startswith("Each output's error") for line in found.lines)
+
+
 # --- The learning page ------------------------------------------------------------
 
 
@@ -149,6 +183,23 @@ def test_a_learning_weight_is_the_softmax_of_the_trained_models_scores() -> None
     lines = weight_cell(heads.masked[0], 6, 3).lines
     title = "Every head of the trained model on your sequence, layer 2 · head 1"
     assert_explained(at, title, (6, 3), lines, float(heads.weights[0, 6, 3]))
+
+
+@pytest.mark.parametrize("name", ["reverse", "sort", "induction"])
+def test_a_target_cell_says_the_tasks_rule(name: str) -> None:
+    at = through_app("learning", learn_task=name)
+    task = get_task(name)
+    tokens = task.expand(task.parse(task.default_probe)).tokens[0]  # as the model reads it
+    pattern = target_pattern(task, tokens)
+    cell = tuple(int(a[-1]) for a in np.nonzero(pattern))  # the last place to look
+    at = select(at, "learn_try_target", cell)
+    data = walked(at, "Target (your sequence)")["walkable"]
+    text = shown_text(at)
+    assert cell_announcement(data, cell) in text
+    lines = pattern_lines(task, tokens, *cell)
+    for line in lines:
+        assert line in text
+    assert lines[-1].endswith("is 1: a place a head that solves the task looks.")
 
 
 # --- The time-series page ---------------------------------------------------------
@@ -195,6 +246,15 @@ def test_a_positional_similarity_is_the_dot_product_of_two_positions_encodings()
     assert_explained(at, "How alike two positions are", (7, 2), lines, float(similarity[7, 2]))
 
 
+@pytest.mark.parametrize("kind", ["sinusoidal", "rotary", "learned"])
+def test_an_encoding_entry_is_recomputed_from_its_formula(kind: str) -> None:
+    params = {"pe_kind": kind, "pe_length": "12", "pe_d_model": "16", "pe_base": "100"}
+    at = select(through_app("positional_encoding", **params), "pe_matrix_figure", (7, 5))
+    matrix = word_order.position_matrix(kind, 12, 16, 100.0)
+    lines = encoding_cell(kind, 7, 5, 16, 100.0).lines
+    assert_explained(at, f"{kind} encoding (12 positions", (7, 5), lines, float(matrix[7, 5]))
+
+
 def test_a_swapped_sentences_weight_is_explained_in_its_own_order() -> None:
     at = through_app("positional_encoding", pe_kind="sinusoidal")
     at = select(at, "pe_swap_sinusoidal", (3, 1), panel=1)
@@ -204,6 +264,19 @@ def test_a_swapped_sentences_weight_is_explained_in_its_own_order() -> None:
     lines = weight_cell(comparison.realigned_masked[0], 3, 1).lines
     entry = float(comparison.realigned_weights[0, 3, 1])
     assert_explained(at, "Attention weights, swapped, put back", (3, 1), lines, entry)
+
+
+def test_a_sweeps_accuracy_lost_is_every_head_on_minus_that_head_off() -> None:
+    at = through_app("learning", learn_task="induction", learn_induction_sweep="true")
+    at = select(at, "learn_sweep", (1, 0))  # layer 2 · head 1
+    model, train = DEFAULTS["induction"]
+    result = shipped_run(model, train)
+    assert result is not None
+    sweep = single_head_sweep(result)
+    lines = accuracy_drop_cell(
+        sweep.intact.accuracy, sweep.accuracy, sweep.intact.asked, 1, 0, "zero"
+    ).lines
+    assert_explained(at, "Held-out accuracy lost", (1, 0), lines, float(sweep.drops[1, 0]))
 
 
 def test_a_replayed_weight_gives_its_place_and_its_rows_sum_at_that_step() -> None:

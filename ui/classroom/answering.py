@@ -118,11 +118,21 @@ def question_card(state: ClassRecord, code: str) -> None:
             st.markdown(escape_markdown(question.prompt))
             _verdict(code, question)
             return
-        answer = _answer_widget(question)
-        sent = _my_answer(code, question)
-        if st.button("Send answer", key="class_send"):
-            _send(code, question, answer)
-        elif sent is not None:
-            st.caption(f"You answered {escape_markdown(sent)}. The first answer counts.")
-        else:
-            st.caption("One answer each: the first one you send counts.")
+        _answering(code, question)
+
+
+@st.fragment
+def _answering(code: str, question: Question) -> None:
+    """The answer box and "Send answer": picking an answer or sending it reruns only this.
+
+    A whole class answers at once; as a full run each pick and each send would run the
+    student's whole page again, twice per student and question, on the one server.
+    """
+    answer = _answer_widget(question)
+    sent = _my_answer(code, question)
+    if st.button("Send answer", key="class_send"):
+        _send(code, question, answer)
+    elif sent is not None:
+        st.caption(f"You answered {escape_markdown(sent)}. The first answer counts.")
+    else:
+        st.caption("One answer each: the first one you send counts.")

@@ -141,6 +141,7 @@ class Answer:
     #: (L·H, T, T) each head's masked scores, its weights' rows are their softmax: what
     #: explains a selected weight, panel by panel as ``heads`` draws them (layer by layer)
     masked: np.ndarray
+    tokens: np.ndarray  #: (T,) what the model read (the typed sequence, as the task expands it)
 
 
 @cached_figures(ANSWERS_HELD, KEYS)
@@ -169,6 +170,7 @@ def answer(trained: Trained, probe: tuple[int, ...], ablation: Ablation | None =
         ),
         cached_chart(target_figure(task, prediction.tokens, trained.mask, style, "your sequence")),
         read_only(masked.reshape(-1, *masked.shape[2:]), copy=False),
+        read_only(prediction.tokens),
     )
 
 

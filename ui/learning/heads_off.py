@@ -18,12 +18,14 @@ from attention_core.learning import claims
 from attention_core.learning.ablation import Sweep
 from attention_core.learning.tasks import get_task
 from attention_core.maths.ablation import ABLATION_KINDS, Ablation
+from attention_core.teaching.head_cells import accuracy_drop_cell
 from ui.learning.cache import Trained, answer, heads_off_score, sweep_view
 from ui.learning.state import PREFIX, task_key
 from ui.shared.heads_off import head_label, heads_off_picker, turn_off
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown, show_info, show_warning
 from ui.shared.url import BIND
+from ui.shared.walk_chart import CellLines
 
 #: The buttons that turn one head of the induction circuit off: its role, in words.
 CIRCUIT_ROLES = ("previous-token", "induction")
@@ -101,10 +103,19 @@ def sweep_part(trained: Trained, key: str) -> None:
     )
     if not shown:
         return
-    chart(sweep_view(trained, kind).chart, key=f"{PREFIX}sweep")
+    view = sweep_view(trained, kind)
+    chart(view.chart, key=f"{PREFIX}sweep", cells=drop_lines(view.sweep))
     words = claim_words(trained, sweep_view(trained, "zero").sweep)
     if words is not None:
         show_info(words)
+
+
+def drop_lines(sweep: Sweep) -> CellLines:
+    """Entry ``(layer, head)`` of the sweep's accuracy lost: every head on, minus that head
+    alone off (:func:`attention_core.teaching.head_cells.accuracy_drop_cell`)."""
+    how = ABLATION_KINDS[sweep.kind].label.lower()
+    intact, asked = sweep.intact.accuracy, sweep.intact.asked
+    return lambda _panel, cell: accuracy_drop_cell(intact, sweep.accuracy, asked, *cell, how).lines
 
 
 def claim_words(trained: Trained, zeroed: Sweep) -> str | None:

@@ -8,10 +8,12 @@ from PyTorch.
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 import attention_core as ac
 from attention_core.learning import forward as learned_forward
+from attention_core.learning.patterns import pattern_lines
 from attention_core.learning.tasks import Task, get_task
 from attention_core.maths import attention
 from ui.learning.cache import (
@@ -53,14 +55,20 @@ def heads_beside_target(
     heads: CachedChart,
     target: CachedChart,
     task: Task,
+    tokens: np.ndarray,
     key: str,
     cells: CellLines | None = None,
 ) -> None:
-    """Every head's attention (left, from :mod:`ui.learning.cache`) beside the target (right);
-    ``cells`` explains a selected weight of a head."""
+    """Every head's attention (left, from :mod:`ui.learning.cache`) beside the target on
+    ``tokens`` (right); ``cells`` explains a selected weight of a head, the task's rule a
+    selected cell of the target."""
     left, right = st.columns([3, 1])
     chart(heads, key=f"{key}_heads", place=left, cells=cells)
-    chart(target, key=f"{key}_target", place=right)
+
+    def rule(_panel: int, cell: tuple[int, int]) -> tuple[str, ...]:
+        return pattern_lines(task, tokens, *cell)
+
+    chart(target, key=f"{key}_target", place=right, cells=rule)
     right.caption(escape_markdown(f"Target pattern: {task.pattern_name}."))
 
 
@@ -114,7 +122,8 @@ def replay_section(trained: Trained) -> None:
     recorded = result.snapshot_weights[index]  # (L, H, T, T): panels layer by layer
     stack = recorded.reshape(-1, *recorded.shape[-2:])
     cells = recorded_lines(stack, [f"at training step {chosen}"] * len(stack))
-    heads_beside_target(heads, probe_target_figure(trained), task, f"{PREFIX}replay", cells)
+    target = probe_target_figure(trained)
+    heads_beside_target(heads, target, task, result.probe, f"{PREFIX}replay", cells)
 
 
 def try_it_section(trained: Trained) -> None:
@@ -139,7 +148,7 @@ def try_it_section(trained: Trained) -> None:
         st.markdown("Nothing to predict here: no token repeats, so no answer is determined.")
     st.dataframe(shown.table, key=f"{PREFIX}answers")
     cells = weight_lines(shown.masked)  # the trained model's own scores on the sequence
-    heads_beside_target(shown.heads, shown.target, task, f"{PREFIX}try", cells)
+    heads_beside_target(shown.heads, shown.target, task, shown.tokens, f"{PREFIX}try", cells)
     show_code(TRY_IT_CODE)
 
 

@@ -9,6 +9,7 @@ import streamlit as st
 
 import attention_core as ac
 from attention_core.teaching.cell_computation import similarity_cell
+from attention_core.teaching.encoding_cells import encoding_cell
 from ui.positional_encoding import cache, figures
 from ui.positional_encoding.kinds import ENCODINGS
 from ui.positional_encoding.questions import check_yourself_section
@@ -39,13 +40,20 @@ class Encoding:
         return self.view.matrix
 
 
+def encoding_lines(state: PositionalState) -> CellLines:
+    """Entry ``(p, j)`` of the encoding matrix ``state`` draws, recomputed from its formula
+    (:func:`attention_core.teaching.encoding_cells.encoding_cell`)."""
+    return lambda _panel, cell: encoding_cell(state.kind, *cell, state.d_model, state.base).lines
+
+
 def matrix_view(encoding: Encoding) -> None:
     matrix, kind, base = encoding.matrix, encoding.state.kind, encoding.state.base
     length, width = matrix.shape
     encoding_kind = ENCODINGS[kind]
     left, right = st.columns([3, 2])
     drawn = encoding.view.matrix_chart
-    chart(drawn, key=f"{PREFIX}matrix_figure", place=left)
+    cells = encoding_lines(encoding.state)
+    chart(drawn, key=f"{PREFIX}matrix_figure", place=left, cells=cells)
     with right:
         st.markdown(encoding_kind.words)
         for line in encoding_kind.formulas:

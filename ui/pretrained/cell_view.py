@@ -9,11 +9,11 @@ each number is the matrix's entry:
 
 * a score :math:`s_{ij} = q'_i \cdot k'_j` from the turned Q and K; for RoPE models first how
   :math:`q_i` and :math:`k_j` were turned at their positions;
-* RoPE's angle :math:`\theta_{p,i} = p \cdot b^{-2i/d_k}` from the model's base (its
-  ``rotary_base``) and the head's width;
 * for grouped K/V heads, which K/V head supplied the keys (scores) or the values (context);
 * a rollout entry: the layer's mixed attention times the rollout before it
-  (:func:`rollout_lines`).
+  (:func:`rollout_lines`);
+* RoPE's angle for a position and a column pair, :math:`\theta_{p,i} = p\, b^{-2i/d_k}`
+  (:func:`angle_lines`), from the model's own base.
 
 The layer's input steps (:data:`INPUTS`) read the model's weights too, through a
 :class:`LayerSource`:
@@ -55,6 +55,7 @@ from attention_core.teaching.cell_computation import (
     score_cell,
     weight_cell,
 )
+from attention_core.teaching.encoding_cells import angle_cell
 from attention_core.teaching.input_cells import (
     embedding_cell,
     layer_norm_cell,
@@ -63,7 +64,6 @@ from attention_core.teaching.input_cells import (
     rms_norm_cell,
 )
 from attention_core.teaching.model_cells import (
-    angle_cell,
     kv_head_line,
     rollout_cell,
     rotated_pairs,
@@ -74,11 +74,7 @@ from ui.shared.walk_chart import CellLines
 #: The layer's input steps, explained from the model's weights too (a :class:`LayerSource`).
 INPUTS = ("x", "normed", "q", "k", "v")
 #: The stages of one head (or, X and N, of the layer) whose cells the core explains.
-EXPLAINED = (
-    *INPUTS, "angles", "q_rotated", "k_rotated", "scores", "scaled", "masked", "weights", "context"
-)  # fmt: skip
-#: The stages only RoPE models draw.
-ROTARY = ("angles", "q_rotated", "k_rotated")
+EXPLAINED = (*INPUTS, "q_rotated", "k_rotated", "scores", "scaled", "masked", "weights", "context")
 #: The turned rows' letters, as :func:`rotation_lines` names them.
 TURNED = {"q_rotated": "q", "k_rotated": "k"}
 
@@ -223,9 +219,6 @@ def stage_cell(
         if key == "normed":
             return normed_cell(source, steps, cell)
         return projected_cell(source, steps, info, key, head, cell)
-    if key == "angles":
-        assert info.rotary_base is not None  # only RoPE models draw the angles
-        return angle_cell(i, j, info.d_head, info.rotary_base)
     if key in TURNED:
         return turned_cell(steps, key, head, i, j)
     if key == "scores":
@@ -248,10 +241,21 @@ def cell_lines(
     """How a selected cell of stage ``key`` was computed, panel ``k`` being head ``heads[k]``
     (one head: a single matrix); None for a stage the core does not explain, or for the
     layer's input steps without a ``source`` of the model's weights."""
+    if key == "angles":
+        return angle_lines(info)
     unexplained = key not in EXPLAINED or (key in INPUTS and source is None)
-    if unexplained or (key in ROTARY and info.positions != "rotary"):
+    if unexplained or (key in TURNED and info.positions != "rotary"):
         return None
     return lambda panel, cell: stage_cell(steps_of(), info, key, heads[panel], cell, source).lines
+
+
+def angle_lines(info: ModelInfo) -> CellLines | None:
+    """How a selected RoPE angle ``(p, i)`` came about: the position times pair i's speed, from
+    the model's base and head width (None without RoPE: the step is not drawn)."""
+    base = info.rotary_base
+    if base is None:
+        return None
+    return lambda _panel, cell: angle_cell(*cell, info.d_head, base).lines
 
 
 def rollout_lines(weights: np.ndarray, layer: int) -> CellLines:

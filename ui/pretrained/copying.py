@@ -17,8 +17,8 @@ import pandas as pd
 import streamlit as st
 
 from attention_core.pretrained.circuits import DETECTORS, strongest
-from attention_core.teaching.pooled_cells import stripe_cell
 from attention_core.teaching.head_questions import head_name
+from attention_core.teaching.pooled_cells import stripe_cell
 from ui.pretrained.cache import copying_drawn
 from ui.pretrained.head_table import head_table
 from ui.pretrained.passes import COPY_LENGTH

@@ -18,8 +18,8 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core.pretrained import pooling
-from attention_core.teaching.pooled_cells import pooled_cell
 from attention_core.teaching.head_questions import head_name
+from attention_core.teaching.pooled_cells import pooled_cell
 from ui.pretrained.cache import head_weights_drawn, model_view_drawn
 from ui.pretrained.cell_view import cell_lines, stage_cell
 from ui.pretrained.figures import (

@@ -22,6 +22,7 @@ from ui.shared.heads_off import head_label, heads_off_picker, warn_unknown_heads
 from ui.shared.matrix_view import chart
 from ui.shared.safe import escape_markdown, show_info
 from ui.text.cache import compute_ablated, heads_off_figure
+from ui.text.cell_view import heads_off_lines
 from ui.text.state import OFF_KEY, TextState
 
 INTRO = (
@@ -89,5 +90,6 @@ def heads_off_section(state: TextState) -> None:
     places = {"intact": intact_column, "output": off_column, "change": st, "concat": st}
     for name, place in places.items():
         figure = heads_off_figure(state.inputs, ablation, name, style, off, state.run)
-        chart(figure, key=f"off_{name}", place=place)
+        cells = heads_off_lines(name, state.run, off, ablation)
+        chart(figure, key=f"off_{name}", place=place, cells=cells)
     st.dataframe(change_table(labels, change, style.decimals), hide_index=True)

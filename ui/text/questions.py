@@ -14,6 +14,7 @@ from attention_core.teaching.questions import Question
 from ui.shared.check_yourself import check_yourself
 from ui.shared.matrix_view import chart
 from ui.text.cache import heatmap_figure
+from ui.text.cell_view import cell_lines
 from ui.text.sections import default_query
 from ui.text.state import TextState
 
@@ -33,7 +34,8 @@ def check_yourself_section(state: TextState) -> None:
 
     def weights_chart() -> None:
         figure = heatmap_figure(state.inputs, "weights", state.head, False, state.style, state.run)
-        chart(figure, key="check_yourself_weights")
+        cells = cell_lines(state, "weights", state.head)
+        chart(figure, key="check_yourself_weights", cells=cells)
 
     def chart_for(question: Question) -> Callable[[], None] | None:
         return weights_chart if question.id.startswith("strongest-key") else None

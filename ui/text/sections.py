@@ -22,7 +22,7 @@ from ui.text.state import PREFIX, TextState
 
 def show_stage(state: TextState, name: str, head: int | None = None, second: bool = False) -> None:
     """One matrix beside its formula, shape and words (and numbers, if asked); a selected
-    cell of one head's attention matrix says how it was computed (:mod:`ui.text.cell_view`)."""
+    cell says how it was computed when the core knows (:mod:`ui.text.cell_view`)."""
     stage = state.stages[name]
     matrix = matrix_of(state.run, name, head, second)
     rows, cols = axes(state.inputs, stage, matrix.shape, second)
@@ -41,7 +41,7 @@ def show_stage(state: TextState, name: str, head: int | None = None, second: boo
         style=state.style,
         figure=heatmap_figure(state.inputs, name, head, second, state.style, state.run),
         code=stage_code(name, state.run.config),
-        cells=None if head is None or second else cell_lines(state, name, head),
+        cells=cell_lines(state, name, head, second),
     )
 
 

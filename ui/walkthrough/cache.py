@@ -43,6 +43,8 @@ HEAD_GRID_VIEWS = 12
 HEAD_OUTPUT_VIEWS = 48
 #: Step 6: any seed, masked or not, × 2 styles; a lecture tries a few seeds.
 GRADIENT_VIEWS = 16
+#: Step 6's panels, in order: the gradients of the three weight matrices.
+SHOWN_GRADIENTS = ("W_Q", "W_K", "W_V")
 
 
 def arrow(frame: pd.DataFrame) -> pa.Table:
@@ -232,7 +234,7 @@ def gradient_check(seed: int, causal: bool) -> GradientCheck:
 def gradient_view(seed: int, causal: bool, style: FigureStyle) -> GradientView:
     """Step 6 for one example: W_Q, W_K, W_V's gradients by hand, and max |hand − autograd|."""
     check = gradient_check(seed, causal)
-    hand = {name: check.hand[name] for name in ("W_Q", "W_K", "W_V")}
+    hand = {name: check.hand[name] for name in SHOWN_GRADIENTS}
     figure = wf.gradient_grid(
         hand, title="Gradient each weight matrix receives (by hand)", style=style
     )

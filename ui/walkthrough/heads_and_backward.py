@@ -5,11 +5,16 @@ from __future__ import annotations
 import streamlit as st
 
 import attention_core as ac
+from attention_core.teaching.gradcheck import gradient_example
+from attention_core.teaching.gradient_cells import backward_steps, gradient_cell
+from attention_core.teaching.head_cells import combined_cell
+from attention_core.teaching.walkthrough_steps import MultiHeadExample
 from ui.shared import numbers
 from ui.shared.cell_lines import weight_lines
 from ui.shared.code_view import show_code
 from ui.shared.matrix_view import chart
 from ui.shared.url import BIND
+from ui.shared.walk_chart import CellLines
 from ui.walkthrough import cache
 from ui.walkthrough.lecture import LECTURE_CODE, explain
 from ui.walkthrough.state import PREFIX, WalkthroughState
@@ -19,6 +24,23 @@ DEFAULT_COMBINE = "concat"
 
 
 # --- Lecture step 5 ------------------------------------------------------------
+
+
+def output_lines(example: MultiHeadExample, strategy: str) -> CellLines:
+    """Entry ``(t, c)`` of the heads' contexts ``(H, 5, h)`` combined by ``strategy``
+    (:func:`attention_core.teaching.head_cells.combined_cell`)."""
+    projections = example.projections
+
+    def lines(_panel: int, cell: tuple[int, int]) -> tuple[str, ...]:
+        return combined_cell(
+            strategy,
+            example.trace.context,
+            *cell,
+            w_o=projections.w_o,
+            head_weights=projections.head_weights,
+        ).lines
+
+    return lines
 
 
 def heads_section(state: WalkthroughState) -> None:
@@ -82,10 +104,23 @@ def heads_section(state: WalkthroughState) -> None:
         cache.head_output_figure(head_width, strategy, style),
         key=f"{PREFIX}head_output",
         place=st,
+        cells=output_lines(example, strategy),
     )
 
 
 # --- Lecture step 6 ------------------------------------------------------------
+
+
+def gradient_lines(seed: int, causal: bool) -> CellLines:
+    """Entry ``(m, e)`` of panel ``k``'s gradient (:data:`cache.SHOWN_GRADIENTS`), followed
+    back to the output's error (:func:`attention_core.teaching.gradient_cells.gradient_cell`);
+    the example's backward pass is redone, in NumPy (4 tokens), only once a cell is selected."""
+
+    def lines(panel: int, cell: tuple[int, int]) -> tuple[str, ...]:
+        steps = backward_steps(gradient_example(seed, causal))
+        return gradient_cell(steps, cache.SHOWN_GRADIENTS[panel], *cell).lines
+
+    return lines
 
 
 def backward_section(state: WalkthroughState) -> None:
@@ -109,7 +144,8 @@ def backward_section(state: WalkthroughState) -> None:
     causal = controls[1].toggle("Causal mask", False, key=f"{PREFIX}grad_causal", bind=BIND)
     with st.spinner("Asking PyTorch's autograd…"):
         view = cache.gradient_view(int(seed), bool(causal), style)
-    chart(view.figure, key=f"{PREFIX}gradients", place=st)
+    cells = gradient_lines(int(seed), bool(causal))
+    chart(view.figure, key=f"{PREFIX}gradients", place=st, cells=cells)
     st.dataframe(view.table, hide_index=True)
     check = view.check
     worst = max(check.max_difference.values())
