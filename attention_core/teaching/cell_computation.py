@@ -201,6 +201,19 @@ def given_weight_cell(weights: np.ndarray, i: int, j: int, source: str) -> CellC
     return kept_weight_cell(weights, i, j, "", "A row of attention weights", source)
 
 
+def given_value_cell(values: np.ndarray, k: int, d: int, source: str) -> CellComputation:
+    r"""Value ``(k, d)`` of ``values (S, dv)`` given as an input (``source`` says by whom): it
+    enters every context entry of column ``d``, :math:`c_{id} = \sum_k a_{ik} v_{kd}`."""
+    value = float(values[k, d])
+    lines = (
+        f"Value of token {k + 1}, dimension {d + 1}: {source}",
+        f"Every query's context in dimension {d + 1} adds it in, times that query's weight on "
+        f"key {k + 1}.",
+        f"Value: {number(value)}.",
+    )
+    return CellComputation("values", k, d, value, lines)
+
+
 def kept_weight_cell(
     weights: np.ndarray, i: int, j: int, when: str, what: str, source: str
 ) -> CellComputation:

@@ -28,6 +28,8 @@ from attention_core.teaching import gradcheck, walkthrough_steps, word_order
 from attention_core.teaching.cell_computation import (
     DIGITS,
     context_cell,
+    given_value_cell,
+    given_weight_cell,
     number,
     recorded_weight_cell,
     similarity_cell,
@@ -117,6 +119,19 @@ def test_a_walkthrough_context_entry_is_the_sum_of_the_given_weights_times_value
     entry = walkthrough_steps.context_entry(examples.COOL_WEIGHTS, examples.COOL_VALUES, 2, 1)
     lines = context_cell(examples.COOL_WEIGHTS, examples.COOL_VALUES, 2, 1).lines
     assert_explained(at, "Context vectors C = W V", (2, 1), lines, entry.value)
+
+
+def test_the_given_weights_and_values_say_they_are_given_and_where_they_go() -> None:
+    at = through_app("walkthrough", step="2")
+    examples = ac.examples
+    weights, values = examples.COOL_WEIGHTS, examples.COOL_VALUES
+    at = select(at, "wt_cool_weights", (2, 0))
+    lines = given_weight_cell(weights, 2, 0, "given by the notes, not computed here.").lines
+    assert "add up to 1.000" in lines[1]
+    assert_explained(at, "Weights W", (2, 0), lines, float(weights[2, 0]))
+    at = select(at, "wt_cool_values", (1, 3))
+    lines = given_value_cell(values, 1, 3, "given by the notes, not computed here.").lines
+    assert_explained(at, "Values V", (1, 3), lines, float(values[1, 3]))
 
 
 def test_a_masked_five_day_weight_and_a_wrong_masks_weight_say_how_they_came_about() -> None:

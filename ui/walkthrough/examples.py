@@ -10,6 +10,7 @@ import streamlit as st
 import attention_core as ac
 from attention_core.boundary.arrays import read_only
 from attention_core.teaching import walkthrough_steps
+from attention_core.teaching.cell_computation import given_value_cell, given_weight_cell
 from ui.figures.heatmap import heatmap
 from ui.figures.style import FigureStyle
 from ui.shared import numbers
@@ -132,8 +133,19 @@ def attention_is_cool(style: FigureStyle) -> None:
     st.latex(r"C_{ij} = \sum_k W_{ik}\, V_{kj}, \qquad C = W V")
     weights, values, context = cool_figures(style)
     left, right = st.columns(2)
-    chart(weights, key=f"{PREFIX}cool_weights", place=left)
-    chart(values, key=f"{PREFIX}cool_values", place=right)
+    given = "given by the notes, not computed here."
+    chart(
+        weights,
+        key=f"{PREFIX}cool_weights",
+        place=left,
+        cells=lambda _panel, cell: given_weight_cell(examples.COOL_WEIGHTS, *cell, given).lines,
+    )
+    chart(
+        values,
+        key=f"{PREFIX}cool_values",
+        place=right,
+        cells=lambda _panel, cell: given_value_cell(examples.COOL_VALUES, *cell, given).lines,
+    )
     pick = st.columns(2)
     row = pick[0].selectbox(
         "Row i (query)",
