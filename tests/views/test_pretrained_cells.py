@@ -314,7 +314,10 @@ def test_a_rollout_entry_is_the_layers_mixed_attention_times_the_rollout_before(
 
 
 def test_the_guided_examples_heads_explain_their_weights() -> None:
-    at = select(page(), "walk_guided_matrix_l4h2", (9, 2))
+    at = page()
+    assert not walkable_matrices(at)  # built only once their expander is opened
+    at.session_state["guided_matrices"] = True
+    at = select(at, "walk_guided_matrix_l4h2", (9, 2))
     bundled = PageModel(BUNDLED_KEY)
     steps = bundled.steps(bundled.trace(bundled.encode(DEFAULT_TEXT)), 3)
     lines = stage_cell(steps, bundled.info, "weights", 1, (9, 2)).lines

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -114,13 +114,7 @@ def guided_section(
         with column:
             chart(figure, key=f"guided_l{layer + 1}h{head + 1}")
     if found:
-        st.caption(
-            "The same heads' weights as matrices: row “it” holds the lines above. Walk them "
-            "cell by cell with the arrow keys; select a cell to see its softmax."
-        )
-    for (layer, head, _), matrix in zip(found, view.matrices, strict=True):
-        cells = cell_lines(partial(steps_of, layer), info, "weights", (head,))
-        chart(matrix, key=f"guided_matrix_l{layer + 1}h{head + 1}", cells=cells)
+        guided_matrices(found, view.matrices, info, steps_of)
     mean = view.mean
     st.markdown(
         f"Averaged over all 72 heads, “it” gives “animal” only {mean:.3f} of its attention. "
@@ -133,3 +127,30 @@ def guided_section(
         "attend strongly to a token whose value it barely uses. Try “because it was too "
         "wide” (the street) and see whether these heads follow."
     )
+
+
+def guided_matrices(
+    found: Sequence[tuple[int, int, float]],
+    matrices: Sequence[CachedChart],
+    info: ModelInfo,
+    steps_of: Callable[[int], BlockTrace],
+) -> None:
+    """The found heads' weights as matrices, built only while their expander is open: the
+    lines above already draw row "it", and this tab opens first on every change of a class's
+    view (a walkable matrix and its two expanders per head, for every follower)."""
+    opened = st.expander(
+        "The same heads as matrices, to walk cell by cell",
+        icon=":material/grid_on:",
+        key="guided_matrices",
+        on_change="rerun",
+    )
+    if not opened.open:
+        return
+    with opened:
+        st.caption(
+            "Row “it” holds the lines above. Walk them cell by cell with the arrow keys; "
+            "select a cell to see its softmax."
+        )
+        for (layer, head, _), matrix in zip(found, matrices, strict=True):
+            cells = cell_lines(partial(steps_of, layer), info, "weights", (head,))
+            chart(matrix, key=f"guided_matrix_l{layer + 1}h{head + 1}", cells=cells)
