@@ -191,13 +191,6 @@ def change_cell(after: np.ndarray, before: np.ndarray, t: int, c: int) -> CellCo
     return CellComputation("change", t, c, value, (line,))
 
 
-def split_heads(concat: np.ndarray, n_heads: int) -> np.ndarray:
-    r"""The heads side by side ``(T, H dv)`` back to one context per head ``(H, T, dv)``, the
-    inverse of :func:`attention_core.maths.attention.merge_heads`."""
-    length, width = concat.shape
-    return concat.reshape(length, n_heads, width // n_heads).transpose(1, 0, 2)
-
-
 def heads_off_line(heads: Sequence[int], kind: str) -> str:
     """Which heads were off (0-based ``heads``) and what the combination got from them."""
     named = ", ".join(f"head {head + 1}" for head in heads)

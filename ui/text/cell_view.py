@@ -31,7 +31,6 @@ from attention_core.teaching.head_cells import (
     concat_cell,
     heads_off_line,
     replaced_cell,
-    split_heads,
 )
 from ui.shared.walk_chart import CellLines
 from ui.shared.walkable_data import VALUE_NAMES
@@ -137,7 +136,7 @@ def concat_computation(
         source = replaced_cell(trace.context[head], off.kind, t, feature, head)
     else:
         source = context_cell(trace.weights[head], trace.v[head], t, feature)
-    placed = concat_cell(split_heads(trace.concat, run.config.n_heads), t, c)
+    placed = concat_cell(ac.split_heads(trace.concat, run.config.n_heads), t, c)
     return replace(placed, lines=(*source.lines, *placed.lines))
 
 
@@ -147,7 +146,7 @@ def output_computation(run: ac.AttentionRun, cell: tuple[int, int]) -> CellCompu
     projections = run.projections
     return combined_cell(
         run.config.combine,
-        split_heads(run.trace.concat, run.config.n_heads),
+        ac.split_heads(run.trace.concat, run.config.n_heads),
         *cell,
         w_o=projections.w_o,
         b_o=projections.b_o,

@@ -21,7 +21,6 @@ from attention_core.teaching.head_cells import (
     concat_cell,
     projected_cell,
     replaced_cell,
-    split_heads,
 )
 
 
@@ -68,7 +67,7 @@ def test_concat_and_w_o_with_a_bias_writes_the_largest_products_and_the_bias() -
 def test_the_heads_side_by_side_are_split_back_and_named_by_head_and_dimension() -> None:
     context = np.random.default_rng(0).normal(size=(3, 4, 2))
     concat = merge_heads(context)
-    np.testing.assert_array_equal(split_heads(concat, 3), context)
+    np.testing.assert_array_equal(ac.split_heads(concat, 3), context)
     for t, c in every_entry(concat):
         assert concat_cell(context, t, c).value == concat[t, c]
     assert "is dimension 2 of head 3's context" in concat_cell(context, 1, 5).text
