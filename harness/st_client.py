@@ -9,9 +9,8 @@ client almost nothing and the server's cost is what is measured.
 A widget is addressed by its user key (``seed``): element ids end with
 ``-<key>``. Only the changed widget's state is sent; the server keeps the
 others' values from the previous run (as it does for the frontend's partial
-updates). A widget drawn inside an ``st.fragment`` is changed as the frontend
-changes it: by a run of that fragment only. Cached-message references are never
-asked for (the client reports no cached hashes), so every element arrives whole.
+updates). Cached-message references are never asked for (the client reports
+no cached hashes), so every element arrives whole.
 
 A session that :meth:`Session.follow` s reads the socket all the time, as a
 browser tab does, and keeps every ``st.fragment(run_every=...)`` alive: on the
@@ -55,13 +54,10 @@ class Run:
 
     widget_ids: dict[str, str] = field(default_factory=dict)
     charts: dict[str, str] = field(default_factory=dict)
-    #: The fragment that drew each widget drawn inside one (user key -> fragment id).
-    fragments: dict[str, str] = field(default_factory=dict)
     exceptions: list[str] = field(default_factory=list)
     elements: int = 0
     bytes: int = 0
     seconds: float = 0.0
-    fragment_only: bool = False  #: the run of one fragment (a widget in it changed)
 
 
 @dataclass(frozen=True)
@@ -114,7 +110,6 @@ class Session:
         self._timers: dict[str, tuple[float, asyncio.Task]] = {}
         self._finished: asyncio.Future[Run] | None = None
         self._new_view = asyncio.Event()
-        self._asked_fragment = ""  #: the fragment whose run this session asked for
 
     async def connect(self) -> None:
         headers = {"Cookie": self.cookies} if self.cookies else None
@@ -163,8 +158,7 @@ class Session:
             params[key] = str(value).lower() if isinstance(value, bool) else str(value)
             self.query = urlencode(params)
         changes = [(self.last.widget_ids[name], held) for name, held in (also or {}).items()]
-        widget = (self.last.widget_ids[key], value)
-        return await self._rerun([*changes, widget], timeout, self.last.fragments.get(key, ""))
+        return await self._rerun([*changes, (self.last.widget_ids[key], value)], timeout)
 
     async def wait_for_query(
         self, wanted: Mapping[str, str], since: float, timeout: float
@@ -195,15 +189,10 @@ class Session:
         if self.socket is not None:
             await self.socket.close()
 
-    async def _rerun(
-        self, changes: list[tuple[str, object]] | None, timeout: float, fragment: str = ""
-    ) -> Run:
-        """Run the page again with ``changes``; only ``fragment`` if given (a widget in it
-        changed). The run's elements are returned; ``last`` is the page as it now stands."""
+    async def _rerun(self, changes: list[tuple[str, object]] | None, timeout: float) -> Run:
         message = BackMsg()
         state = message.rerun_script
         state.query_string = self.query
-        state.fragment_id = self._asked_fragment = fragment
         if self.page_script_hash:  # later runs name the page by hash, as the frontend does
             state.page_script_hash = self.page_script_hash
         else:
@@ -224,24 +213,8 @@ class Session:
         except (TimeoutError, websockets.ConnectionClosed) as error:
             raise LostRunError(str(error) or type(error).__name__) from error
         run.seconds = time.perf_counter() - start
-        if self._reader is None:  # else the reader took it as it arrived
-            self._took(run)
+        self.last = run
         return run
-
-    def _took(self, run: Run) -> None:
-        """``run`` ended: a full run is the page now; a fragment's changes only its part."""
-        if not run.fragment_only:
-            self.last = run
-            return
-        last = self.last
-        self.last = Run(
-            widget_ids=last.widget_ids | run.widget_ids,
-            charts=last.charts | run.charts,
-            fragments=last.fragments | run.fragments,
-            exceptions=run.exceptions,
-            elements=last.elements,
-            bytes=run.bytes,
-        )
 
     async def _read_run(self) -> Run:
         self._run = Run()
@@ -255,7 +228,7 @@ class Session:
             while True:
                 run = self._handle(await self.socket.recv())
                 if run is not None:
-                    self._took(run)
+                    self.last = run
                 if run is not None and self._finished is not None and not self._finished.done():
                     self._finished.set_result(run)
         except websockets.ConnectionClosed as error:
@@ -270,7 +243,7 @@ class Session:
         message.ParseFromString(raw)
         kind = message.WhichOneof("type")
         if kind == "delta" and message.delta.WhichOneof("type") == "new_element":
-            _record(self._run, message.delta.new_element, message.delta.fragment_id)
+            _record(self._run, message.delta.new_element)
         elif kind == "new_session":
             self._new_run(message)
         elif kind == "navigation":
@@ -304,14 +277,10 @@ class Session:
         if status == FINISHED_EARLY_FOR_RERUN:
             self._run = Run()  # a newer run follows; only its output counts
             return None
-        if status == FINISHED_FRAGMENT and self._asked_fragment:
-            run, self._run, self._asked_fragment = self._run, Run(), ""
-            run.fragment_only = True  # the fragment this session asked for: not a new view
-            return run
         if status == FINISHED_FRAGMENT:
             self._run = Run()  # a poll's bytes are not the next full run's
             return None
-        run, self._run, self._asked_fragment = self._run, Run(), ""
+        run, self._run = self._run, Run()
         page = self._paths.get(self.page_script_hash, self.page)
         self.views.append(View(time.perf_counter(), page, self.query))
         self._new_view.set()
@@ -366,7 +335,7 @@ def affinity_cookie(base: str, name: str = "st_replica") -> str:
     return ""
 
 
-def _record(run: Run, element, fragment_id: str = "") -> None:
+def _record(run: Run, element) -> None:
     run.elements += 1
     kind = element.WhichOneof("type")
     body = getattr(element, kind)
@@ -379,8 +348,6 @@ def _record(run: Run, element, fragment_id: str = "") -> None:
         run.charts[_user_key(element_id)] = body.json
     elif element_id:
         run.widget_ids[_user_key(element_id)] = element_id
-        if fragment_id:
-            run.fragments[_user_key(element_id)] = fragment_id
 
 
 def _set_value(widget, value: object) -> None:
