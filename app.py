@@ -16,6 +16,7 @@ from ui.classroom import around as class_around
 from ui.lessons import bar as lesson_bar
 from ui.lessons.editor import add_view_button
 from ui.lessons.home import lesson_list, start_the_course
+from ui.message_refs import install as refer_only_to_kept_elements
 from ui.shared import url
 from ui.shared.presentation import PRESENT_KEY
 
@@ -142,6 +143,9 @@ def main() -> None:
     # Server set-up: one process runs every session's reruns, so let it reuse the
     # memory the arrays of each rerun free (once per process; see hosting.memory).
     keep_freed_memory()
+    # A burst of reruns could leave a browser a reference to an element it had just
+    # dropped, which stops its tab (once per process; see ui.message_refs).
+    refer_only_to_kept_elements()
     st.set_page_config(
         page_title="Attention Visualizer",
         page_icon=":material/visibility:",
