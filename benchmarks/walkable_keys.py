@@ -1,7 +1,7 @@
 """A key press in a walkable matrix: how long until the focus and the announcement move.
 
 The text page at its longest sentence (128 tokens), head 1's weights, a 128 x 128 walkable
-matrix (ui/shared/walkable_matrix.js) in Chromium. In the page, each key is dispatched on
+matrix (static/walkable_matrix.js) in Chromium. In the page, each key is dispatched on
 the focused cell and timed from before the dispatch to the next animation frame after it
 (the focus, the cell's accessible name and the ring are all in place by then); the
 script checks that the focused cell's name changed. Arrow keys, Home/End and

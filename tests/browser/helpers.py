@@ -41,7 +41,7 @@ def as_shown(text: str) -> re.Pattern[str]:
 
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]  #: WCAG 2.2 AA
 CHART = "[data-testid='stPlotlyChart']"
-#: A walkable matrix's grid (ui/shared/walkable_matrix.js; Playwright's CSS sees into its
+#: A walkable matrix's grid (static/walkable_matrix.js; Playwright's CSS sees into its
 #: shadow root), and any drawn chart: a plotly chart or a walkable matrix.
 WALKABLE = ".wm-grid[role='grid']"
 DRAWN = f"{CHART}, {WALKABLE}"

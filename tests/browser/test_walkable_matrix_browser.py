@@ -22,6 +22,7 @@ from tests.browser.helpers import (
     wait_ready,
 )
 from ui.figures.style import PRESENTATION
+from ui.shared import walkable_matrix
 from ui.shared.walkable_data import announcement
 
 SENTENCE = "The animal didn't cross the street because it was too tired."
@@ -235,3 +236,18 @@ def test_a_narrower_window_redraws_the_matrix_smaller_on_the_same_focused_cell(
     assert focused(page) == before  # the same cell, still focused, with the same words
     page.keyboard.press("ArrowRight")
     assert focused(page)["col"] == before["col"] + 1
+
+
+def test_the_page_loads_the_matrix_code_once_from_its_own_server(page: Page, app_url: str) -> None:
+    # Every matrix's component imports static/walkable_matrix.js; the browser fetches it once.
+    loads: list[str] = []
+    page.on(
+        "request",
+        lambda request: loads.append(request.url) if "walkable_matrix.js" in request.url else None,
+    )
+    open_weights(page, app_url, SENTENCE)
+    assert page.locator(".wm-grid[role='grid']").count() > 1
+    assert loads == [f"{app_url}/app/static/walkable_matrix.js?v={walkable_matrix.CODE_VERSION}"]
+    served = page.request.get(loads[0])
+    assert served.ok and "javascript" in served.headers["content-type"]
+    assert served.body() == walkable_matrix.CODE.read_bytes()
