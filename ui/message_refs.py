@@ -80,18 +80,19 @@ class RefLedger:
     def delivered(self, messages: Iterable[Message], max_age: int) -> None:
         """Record the messages a flush hands to the browser, in their order."""
         with self._lock:
+            ends = self.sent_ends
             for message in messages:
                 kind = message.WhichOneof("type")
                 if kind == "script_finished":
                     self.sent_ends += 1
                 elif kind == "ref_hash":
                     self.sent[message.ref_hash] = self.sent_ends
-                elif message.hash and _is_cached(message):
+                elif kind == "delta" and _is_cached(message):
                     self.sent[message.hash] = self.sent_ends
-            # Older than max_age already: never referred to again until sent anew.
-            stale = [h for h, last in self.sent.items() if self.sent_ends - last > max_age]
-            for element_hash in stale:
-                del self.sent[element_hash]
+            if self.sent_ends != ends:  # older than max_age: never referred to until sent anew
+                stale = [h for h, last in self.sent.items() if self.sent_ends - last > max_age]
+                for element_hash in stale:
+                    del self.sent[element_hash]
 
 
 _claims: dict[int, Any] = {}
@@ -120,7 +121,9 @@ def _ledger(session: Any) -> RefLedger:
     return ledger
 
 
+@functools.cache
 def _max_age() -> int:
+    """The browser's ``maxCachedMessageAge``: Streamlit sends it once, at a session's start."""
     from streamlit import config
 
     return int(config.get_option("global.maxCachedMessageAge"))
