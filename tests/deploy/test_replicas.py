@@ -31,6 +31,7 @@ from harness.st_client import TRIGGER, Session
 from harness.students import weights_link
 from hosting.classroom.classes import Classes
 from hosting.classroom.settings import open_store
+from ui.shared import walkable_matrix
 
 T = TypeVar("T")
 
@@ -123,6 +124,14 @@ def test_a_link_gives_identical_numbers_on_every_replica(cluster: Cluster) -> No
     assert len(charts[0]) == 5
     assert charts[1] == charts[0]
     assert charts[2] == charts[0]
+
+
+def test_the_proxy_serves_the_walkable_matrix_code(cluster: Cluster) -> None:
+    # Every walkable matrix imports it from app/static/ (ui/shared/walkable_matrix.py).
+    address = f"{cluster.url}/app/static/walkable_matrix.js?v={walkable_matrix.CODE_VERSION}"
+    with urllib.request.urlopen(address, timeout=60) as response:
+        assert "javascript" in response.headers["Content-Type"]
+        assert response.read() == walkable_matrix.CODE.read_bytes()
 
 
 def test_sessions_keep_their_replica_and_survive_losing_one(cluster: Cluster) -> None:
