@@ -15,9 +15,10 @@ from benchmarks.pages import chart_specs, heatmap_cells, matrix_components, sent
 METHOD = (
     "The text page through AppTest at T = 64 tokens, d_model 64, 8 heads, causal mask, on the "
     "weights tab (four single-head matrices and the all-heads grid): the total length of the "
-    "figure specs and walkable-matrix messages (data, CSS and the lines that load the "
-    "matrix code, which the browser fetches once per page and is not counted) Streamlit "
-    "sends, divided by the number of heatmap cells drawn. Target: at most 6 bytes a cell."
+    "figure specs and walkable-matrix messages (data and the lines that load the "
+    "matrix code and style, which the browser fetches once per page and are not counted) "
+    "Streamlit sends, divided by the number of heatmap cells drawn. Target: at most 6 bytes "
+    "a cell."
 )
 
 TARGET = 6.0

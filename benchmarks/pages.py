@@ -33,7 +33,7 @@ def chart_specs(at: AppTest) -> list[str]:
 
 def matrix_components(at: AppTest) -> list[tuple[int, int]]:
     """``(bytes, cells)`` of each walkable matrix (ui/shared/walkable_matrix.py) on the page:
-    the whole component message (its data, the CSS and the few lines that load the code)."""
+    the whole component message (its data and the few lines that load the code)."""
     sizes = []
     for element in at.get("bidi_component"):
         data = read_sent(element.proto.json)

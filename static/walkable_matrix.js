@@ -9,6 +9,8 @@ const PAGE = 8; // rows PageUp/PageDown jump
 const MIN_CELL = 6; // px: a 128-wide matrix scrolls rather than shrink below this
 const BAND = 72; // px of header band above and to the left of the cells
 const views = new WeakMap(); // parentElement -> the view drawn in it
+// The style sheet beside this file, at this file's version (?v=): fetched once per page.
+const STYLE = new URL(`walkable_matrix.css${new URL(import.meta.url).search}`, import.meta.url).href;
 
 function decode(base64) {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
@@ -354,8 +356,16 @@ function build(root, data, active = null) {
   return view;
 }
 
+// Each matrix's shadow root links the shared style sheet once.
+function styled(parentElement) {
+  if (parentElement.querySelector("link[data-wm-style]")) return;
+  const link = el("link", "", { rel: "stylesheet", href: STYLE, "data-wm-style": "" });
+  parentElement.prepend(link);
+}
+
 export function render(component) {
   const { parentElement, setStateValue } = component;
+  styled(parentElement);
   const data = Array.isArray(component.data) ? component.data[0] : component.data; // see walk()
   const root = parentElement.querySelector(".wm");
   let view = views.get(parentElement);

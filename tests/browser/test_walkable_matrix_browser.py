@@ -238,16 +238,29 @@ def test_a_narrower_window_redraws_the_matrix_smaller_on_the_same_focused_cell(
     assert focused(page)["col"] == before["col"] + 1
 
 
-def test_the_page_loads_the_matrix_code_once_from_its_own_server(page: Page, app_url: str) -> None:
-    # Every matrix's component imports static/walkable_matrix.js; the browser fetches it once.
+def test_the_page_loads_the_matrix_code_and_style_once_from_its_own_server(
+    page: Page, app_url: str
+) -> None:
+    # Every matrix's component imports static/walkable_matrix.js, which links the .css.
     loads: list[str] = []
     page.on(
         "request",
-        lambda request: loads.append(request.url) if "walkable_matrix.js" in request.url else None,
+        lambda request: loads.append(request.url) if "walkable_matrix" in request.url else None,
     )
     open_weights(page, app_url, SENTENCE)
     assert page.locator(".wm-grid[role='grid']").count() > 1
-    assert loads == [f"{app_url}/app/static/walkable_matrix.js?v={walkable_matrix.CODE_VERSION}"]
-    served = page.request.get(loads[0])
-    assert served.ok and "javascript" in served.headers["content-type"]
-    assert served.body() == walkable_matrix.CODE.read_bytes()
+    version = f"?v={walkable_matrix.CODE_VERSION}"
+    code, style = (
+        f"{app_url}/app/static/walkable_matrix.{kind}{version}" for kind in ("js", "css")
+    )
+    assert sorted(loads) == [style, code]
+    for address, served, kind in (
+        (code, walkable_matrix.CODE, "javascript"),
+        (style, walkable_matrix.STYLE, "css"),
+    ):
+        response = page.request.get(address)
+        assert response.ok and kind in response.headers["content-type"]
+        assert response.body() == served.read_bytes()
+    # The style applies inside every matrix: its scroll box is as the sheet says.
+    overflow = page.locator(".wm-scroll").first.evaluate("node => getComputedStyle(node).overflow")
+    assert overflow == "auto"

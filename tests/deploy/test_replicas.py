@@ -126,12 +126,13 @@ def test_a_link_gives_identical_numbers_on_every_replica(cluster: Cluster) -> No
     assert charts[2] == charts[0]
 
 
-def test_the_proxy_serves_the_walkable_matrix_code(cluster: Cluster) -> None:
-    # Every walkable matrix imports it from app/static/ (ui/shared/walkable_matrix.py).
-    address = f"{cluster.url}/app/static/walkable_matrix.js?v={walkable_matrix.CODE_VERSION}"
-    with urllib.request.urlopen(address, timeout=60) as response:
-        assert "javascript" in response.headers["Content-Type"]
-        assert response.read() == walkable_matrix.CODE.read_bytes()
+def test_the_proxy_serves_the_walkable_matrix_code_and_style(cluster: Cluster) -> None:
+    # Every walkable matrix loads them from app/static/ (ui/shared/walkable_matrix.py).
+    for served, kind in ((walkable_matrix.CODE, "javascript"), (walkable_matrix.STYLE, "css")):
+        address = f"{cluster.url}/app/static/{served.name}?v={walkable_matrix.CODE_VERSION}"
+        with urllib.request.urlopen(address, timeout=60) as response:
+            assert kind in response.headers["Content-Type"]
+            assert response.read() == served.read_bytes()
 
 
 def test_sessions_keep_their_replica_and_survive_losing_one(cluster: Cluster) -> None:

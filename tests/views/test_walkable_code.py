@@ -22,6 +22,7 @@ def test_every_matrix_on_a_page_carries_the_loader_of_the_current_code() -> None
     code = walkable_matrix.CODE.read_text(encoding="utf-8")
     for mount in mounts:
         assert mount.js_content == walkable_matrix.LOADER
+        assert mount.css_content == ""  # the code links static/walkable_matrix.css
         assert "export function render" not in mount.js_content
         assert len(mount.js_content) < len(code) // 20
     assert f"walkable_matrix.js?v={walkable_matrix.CODE_VERSION}" in walkable_matrix.LOADER
@@ -31,6 +32,8 @@ def test_the_server_serves_the_code_it_names() -> None:
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert config["server"]["enableStaticServing"] is True
     assert walkable_matrix.CODE == ROOT / "static" / "walkable_matrix.js"
-    assert "export function render(component)" in walkable_matrix.CODE.read_text(encoding="utf-8")
+    code = walkable_matrix.CODE.read_text(encoding="utf-8")
+    assert "export function render(component)" in code
+    assert "walkable_matrix.css" in code and walkable_matrix.STYLE.exists()
     dockerfile = (ROOT / "deploy" / "Dockerfile").read_text(encoding="utf-8")
     assert "COPY --chown=app:app static ./static" in dockerfile

@@ -1,13 +1,14 @@
 """A matrix you can walk: the heatmap drawn as a WAI-ARIA grid, walked in the browser.
 
-A Streamlit custom component (components v2: inline HTML, CSS and JS, no iframe). Its code,
-``static/walkable_matrix.js``, is served by the app's own server (``enableStaticServing``):
-each matrix's component carries only a few lines that import that file, so a browser loads
-it once per page instead of once per matrix on every run. The code draws every cell on one
-canvas and keeps a window of 16 × 16 cells around the focused one in the DOM as the grid's
-rows and cells, so a 128 × 128 matrix stays light. One tab stop; arrows, Home/End,
-Ctrl+Home/End and PageUp/PageDown move in the browser without a rerun. Enter, Space or a
-click selects a cell: only then is ``(row, column)`` sent back, and :func:`walk` returns it.
+A Streamlit custom component (components v2: inline HTML and JS, no iframe). Its code and
+style, ``static/walkable_matrix.js`` and ``.css``, are served by the app's own server
+(``enableStaticServing``): each matrix's component carries only a few lines that import the
+code, so a browser loads both once per page instead of once per matrix on every run. The
+code draws every cell on one canvas and keeps a window of 16 × 16 cells around the focused
+one in the DOM as the grid's rows and cells, so a 128 × 128 matrix stays light. One tab
+stop; arrows, Home/End, Ctrl+Home/End and PageUp/PageDown move in the browser without a
+rerun. Enter, Space or a click selects a cell: only then is ``(row, column)`` sent back,
+and :func:`walk` returns it.
 What the browser is sent is built in :mod:`ui.shared.walkable_data`.
 
 Every heatmap the app draws is walkable (:mod:`ui.shared.walk_chart`).
@@ -23,11 +24,12 @@ import streamlit as st
 from ui.shared.walkable_data import selecting
 
 HERE = Path(__file__).parent
-#: The walkable matrix's code, served at ``app/static/walkable_matrix.js`` (Streamlit serves
-#: the ``static/`` folder beside app.py).
+#: The walkable matrix's code and style sheet, served at ``app/static/`` (Streamlit serves the
+#: ``static/`` folder beside app.py); the code links the sheet.
 CODE = HERE.parents[1] / "static" / "walkable_matrix.js"
-#: Part of the code's address: a browser never keeps an older copy of a changed file.
-CODE_VERSION = hashlib.sha256(CODE.read_bytes()).hexdigest()[:16]
+STYLE = CODE.with_suffix(".css")
+#: Part of both files' addresses: a browser never keeps an older copy of a changed file.
+CODE_VERSION = hashlib.sha256(CODE.read_bytes() + STYLE.read_bytes()).hexdigest()[:16]
 #: What each matrix's component runs: the shared code, imported once per page (relative to
 #: the page's address, as Streamlit's own static files are; the component's module itself
 #: is a blob: URL).
@@ -42,7 +44,6 @@ export default async function (component) {{
 WALKABLE_MATRIX = st.components.v2.component(
     "walkable_matrix",
     html='<div class="wm"></div>',
-    css=(HERE / "walkable_matrix.css").read_text(encoding="utf-8"),
     js=LOADER,
 )
 
