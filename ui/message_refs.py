@@ -33,9 +33,10 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-#: Claimed elements waiting to reach their session's queue (normally milliseconds).
-#: A run stopped on its way may drop a few; past this many the oldest are forgotten.
-MAX_CLAIMS = 512
+#: Claimed elements waiting to reach their session's queue (normally milliseconds). A run
+#: stopped on its way may drop a few; past this many the oldest are forgotten, and a
+#: forgotten element goes in full.
+MAX_CLAIMS = 4096
 
 
 class Message(Protocol):
@@ -95,7 +96,9 @@ class RefLedger:
                     del self.sent[element_hash]
 
 
-_claims: dict[int, Any] = {}
+#: ``id(message) -> hash`` of each element whose hash the browser listed. Only the hash is
+#: kept, not the element: an id freed and reused matches only a message of the same hash.
+_claims: dict[int, str] = {}
 _claims_lock = threading.Lock()
 
 
@@ -103,7 +106,7 @@ def _claim(message: Any) -> Any:
     """Stands in for Streamlit's ``create_reference_msg``: keep the element whole and
     remember that the browser listed it; its session decides when it queues it."""
     with _claims_lock:
-        _claims[id(message)] = message  # held, so the id stays this message's
+        _claims[id(message)] = message.hash
         while len(_claims) > MAX_CLAIMS:
             del _claims[next(iter(_claims))]
     return message
@@ -111,7 +114,7 @@ def _claim(message: Any) -> Any:
 
 def _claimed(message: Any) -> bool:
     with _claims_lock:
-        return _claims.pop(id(message), None) is message
+        return _claims.pop(id(message), None) == message.hash
 
 
 def _ledger(session: Any) -> RefLedger:
