@@ -2,8 +2,8 @@
 // Only a window of WINDOW x WINDOW cells around the focused one is in the DOM (virtualised,
 // aria-rowindex/aria-colindex give each its place); the canvas draws every cell. Labels are
 // user text: they are written with textContent only, never as markup.
-// The server serves this file once per browser (static/, server.enableStaticServing); each
-// matrix's component imports it and calls render (ui/shared/walkable_matrix.py).
+// The app's server serves this file (static/, server.enableStaticServing) and a page loads it
+// once: each matrix's component imports it and calls render (ui/shared/walkable_matrix.py).
 const WINDOW = 16; // rows and columns of cells kept in the DOM
 const PAGE = 8; // rows PageUp/PageDown jump
 const MIN_CELL = 6; // px: a 128-wide matrix scrolls rather than shrink below this
