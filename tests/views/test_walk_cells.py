@@ -103,6 +103,8 @@ def assert_explained(
 
 # --- The walkthrough ------------------------------------------------------------
 
+COOL = "“attention is cool” (transformer notes)"  #: step 2's third example, by its tab
+
 
 def test_a_walkthrough_weight_is_the_softmax_of_the_four_words_scores() -> None:
     at = through_app("walkthrough", step="2")
@@ -113,7 +115,7 @@ def test_a_walkthrough_weight_is_the_softmax_of_the_four_words_scores() -> None:
 
 
 def test_a_walkthrough_context_entry_is_the_sum_of_the_given_weights_times_values() -> None:
-    at = through_app("walkthrough", step="2")
+    at = through_app("walkthrough", step="2", wt_example=COOL)
     at = select(at, "wt_cool_context", (2, 1))
     examples = ac.examples
     entry = walkthrough_steps.context_entry(examples.COOL_WEIGHTS, examples.COOL_VALUES, 2, 1)
@@ -122,7 +124,7 @@ def test_a_walkthrough_context_entry_is_the_sum_of_the_given_weights_times_value
 
 
 def test_the_given_weights_and_values_say_they_are_given_and_where_they_go() -> None:
-    at = through_app("walkthrough", step="2")
+    at = through_app("walkthrough", step="2", wt_example=COOL)
     examples = ac.examples
     weights, values = examples.COOL_WEIGHTS, examples.COOL_VALUES
     at = select(at, "wt_cool_weights", (2, 0))

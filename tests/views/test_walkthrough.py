@@ -155,6 +155,7 @@ def test_presentation_mode_enlarges_the_figure_fonts() -> None:
     [
         {"step": "1", "wt_query_0": "2.0"},
         {"step": "2"},
+        {"step": "2", "wt_example": "Five days (time-series notes)"},
         {"step": "3", "wt_n_keys": "16"},
         {"step": "4", "present": "1"},
         {"step": "5", "wt_head_width": "6", "wt_combine": "max"},
@@ -218,8 +219,33 @@ def test_all_twelve_printed_four_word_numbers_appear() -> None:
         assert text.count(number) >= 2, number  # the notes' print and ours, digit for digit
 
 
+FIVE_DAYS = "Five days (time-series notes)"
+COOL = "“attention is cool” (transformer notes)"
+
+
+@pytest.mark.parametrize(
+    ("example", "titles"),
+    [
+        (None, ["Attention weights (4, 4)"]),
+        ("Four words (NLP notes)", ["Attention weights (4, 4)"]),
+        (
+            COOL,
+            ["Weights W (3, 3)", "Values V (3, 4)", "Context vectors C = W V (3, 4)"],
+        ),
+    ],
+)
+def test_step_2_builds_only_the_example_its_link_opens(example: str | None, titles: list) -> None:
+    """The three examples are tabs: only the open one is built (a follower's run pays for
+    one), and the link holds it, so a shared link opens the same example."""
+    at = open_page(step="2", **({} if example is None else {"wt_example": example}))
+    assert [spec["layout"]["title"]["text"] for spec in walkable_matrices(at)] == titles
+    default = example in (None, "Four words (NLP notes)")  # a default is not in a link
+    assert at.query_params.get("wt_example") == (None if default else example)
+    assert not at.exception
+
+
 def test_five_day_printed_weights_and_outputs_appear_masked_and_unmasked() -> None:
-    at = open_page(step="2")
+    at = open_page(step="2", wt_example=FIVE_DAYS)
     text = code_text(at)
     for number in (
         "0.174",
@@ -237,7 +263,7 @@ def test_five_day_printed_weights_and_outputs_appear_masked_and_unmasked() -> No
 
 
 def test_attention_is_cool_entry_arithmetic_is_spelled_out() -> None:
-    at = open_page(step="2")
+    at = open_page(step="2", wt_example=COOL)
     assert "C₀₀ = 1.0·0.1 + 0.0·0.4 + 0.0·0.1 = 0.1" in [t.value for t in at.text]
     assert any(r"C_{00} = 1.0 \cdot 0.1" in latex.value for latex in at.latex)
     at.selectbox(key="wt_cool_row").set_value(2)

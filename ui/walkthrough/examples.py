@@ -18,10 +18,11 @@ from ui.shared.cell_lines import context_lines, weight_lines
 from ui.shared.code_view import show_code
 from ui.shared.figure_cache import CachedChart, cached_chart, cached_figures
 from ui.shared.matrix_view import chart
+from ui.shared.tabs import Tab, show_tabs
 from ui.shared.walk_chart import CellLines
 from ui.shared.worked_examples import five_days, notes_versus_ours
 from ui.walkthrough.lecture import LECTURE_CODE
-from ui.walkthrough.state import PREFIX, WalkthroughState
+from ui.walkthrough.state import EXAMPLE_KEY, PREFIX, WalkthroughState
 
 # --- Lecture step 2 ------------------------------------------------------------
 
@@ -168,6 +169,15 @@ def attention_is_cool(style: FigureStyle) -> None:
     chart(context, key=f"{PREFIX}cool_context", place=st, cells=cool_context_lines())
 
 
+#: The three worked examples, one tab each; only the open one is built (its label is in
+#: the link as ``wt_example``).
+EXAMPLES: tuple[Tab[FigureStyle], ...] = (
+    Tab("Four words (NLP notes)", four_words),
+    Tab("Five days (time-series notes)", lambda style: five_days(style, key_prefix=PREFIX)),
+    Tab("“attention is cool” (transformer notes)", attention_is_cool),
+)
+
+
 def examples_section(state: WalkthroughState) -> None:
     style = state.style
     st.markdown(
@@ -175,16 +185,4 @@ def examples_section(state: WalkthroughState) -> None:
         "stand next to ours, so you can check every digit."
     )
     show_code(LECTURE_CODE[2])
-    tabs = st.tabs(
-        [
-            "Four words (NLP notes)",
-            "Five days (time-series notes)",
-            "“attention is cool” (transformer notes)",
-        ]
-    )
-    with tabs[0]:
-        four_words(style)
-    with tabs[1]:
-        five_days(style, key_prefix=PREFIX)
-    with tabs[2]:
-        attention_is_cool(style)
+    show_tabs(EXAMPLES, style, key=EXAMPLE_KEY)

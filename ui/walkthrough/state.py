@@ -18,6 +18,8 @@ from ui.walkthrough.lecture import LECTURE_STEPS
 PREFIX = "wt_"
 #: The URL key of the lecture step (``?step=3``).
 LECTURE_STEP_KEY = "step"
+#: The URL key of step 2's open worked example (its tab's label).
+EXAMPLE_KEY = f"{PREFIX}example"
 N_LECTURE_STEPS = len(LECTURE_STEPS)
 #: Every URL key the page binds; a refused link value for them is named in a warning.
 URL_KEYS = (
@@ -34,6 +36,7 @@ URL_KEYS = (
             "grad_causal",
         )
     ),
+    EXAMPLE_KEY,
 )
 
 
