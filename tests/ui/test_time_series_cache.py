@@ -113,6 +113,13 @@ def open_page(**query_params: str) -> AppTest:
     return at.run()
 
 
+def open_numbers(at: AppTest) -> AppTest:
+    """Open "All heads and the numbers" (built only while open), as a reader's click does."""
+    assert not at.dataframe and not at.get("download_button")  # closed: nothing built
+    at.session_state["ts_all_heads"] = True
+    return at.run()
+
+
 def specs(at: AppTest) -> list[str]:
     assert not at.exception, [e.value for e in at.exception]
     return [chart.proto.spec for chart in at.get("plotly_chart")]
@@ -121,10 +128,10 @@ def specs(at: AppTest) -> list[str]:
 def test_two_sessions_on_one_view_draw_the_same_shared_figures_unchanged() -> None:
     cache.window_run.clear()
     cache.weights_chart.clear()
-    first = open_page(**VIEW)
+    first = open_numbers(open_page(**VIEW))
     drawn = specs(first)
-    # the series, the lags and every head's grid as plotly charts; head 1's weights and
-    # the context vectors as walkable matrices
+    # the series, the lags and (opened) every head's grid as plotly charts; head 1's
+    # weights and the context vectors as walkable matrices
     assert len(drawn) == 3 and len(figures(first)) == 5
     seed = ac.AttentionConfig(d_model=16, n_heads=2, positional="learned", mask="causal", seed=501)
     inputs, frame = inputs_for(seed), load_sample("seasonal")
@@ -134,7 +141,7 @@ def test_two_sessions_on_one_view_draw_the_same_shared_figures_unchanged() -> No
         "Attention weights of head 1"
     )
     assert walkable_matrices(first)[0]["walkable"] == shared.walk[0]  # sent as shared
-    second = open_page(**VIEW)
+    second = open_numbers(open_page(**VIEW))
     assert specs(second) == drawn  # the same figures, spec for spec
     assert figures(second) == figures(first)
     assert (held(shared.figure), json.dumps(shared.walk)) == before  # nothing shared changed
@@ -143,7 +150,7 @@ def test_two_sessions_on_one_view_draw_the_same_shared_figures_unchanged() -> No
 
 
 def test_the_weights_table_sends_the_bytes_of_the_rounded_dataframe() -> None:
-    at = open_page(**VIEW)
+    at = open_numbers(open_page(**VIEW))
     (table,) = at.dataframe
     seed = ac.AttentionConfig(d_model=16, n_heads=2, positional="learned", mask="causal", seed=501)
     inputs = inputs_for(seed)
@@ -165,7 +172,7 @@ def test_the_weights_csv_is_built_on_click_with_the_full_precision_numbers(
         shown(label, make_bytes, file_name, key)
 
     monkeypatch.setattr(sections, "download_button", keep)
-    at = open_page(**VIEW)
+    at = open_numbers(open_page(**VIEW))
     (button,) = at.get("download_button")
     assert button.proto.deferred_file_id  # nothing built until a click
     sales = load_sample("seasonal")[["sales"]].to_numpy()

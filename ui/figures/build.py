@@ -59,20 +59,28 @@ def plain(figure: go.Figure) -> tuple[list[dict], dict]:
     return figure._data, figure._layout
 
 
-class SentFigure(go.Figure):
-    """A finished figure that is never changed again: its dict is made once.
+class SentSpec(dict):
+    """A sent figure's dict, which keeps the JSON plotly writes of it: ``plotly.io.to_json``
+    writes it once (:mod:`ui.figures` wraps it) instead of on every draw."""
 
-    ``st.plotly_chart`` asks a figure for ``to_dict()`` on every draw: a deep copy of
-    every trace and a walk of it for arrays to convert, several milliseconds for one
-    64 × 64 heatmap, on every run of every session that draws a shared figure. This
-    one answers with the dict it made the first time (the same JSON: Streamlit only
-    reads it). Made by :func:`encode_arrays`, for shared figures only.
+    json: str | None = None
+
+
+class SentFigure(go.Figure):
+    """A finished figure that is never changed again: its dict and its JSON are made once.
+
+    ``st.plotly_chart`` asks a figure for ``to_dict()`` on every draw (a deep copy of
+    every trace and a walk of it for arrays to convert) and writes that dict as JSON
+    (``plotly.io.to_json``): several milliseconds for one 64 × 64 heatmap, on every run of
+    every session that draws a shared figure. This one answers with the dict it made the
+    first time, a :class:`SentSpec`, whose JSON is written once too (the same JSON:
+    Streamlit only reads both). Made by :func:`encode_arrays`, for shared figures only.
     """
 
     def to_dict(self) -> dict:
         sent = self.__dict__.get("_sent")
         if sent is None:
-            sent = super().to_dict()
+            sent = SentSpec(super().to_dict())
             object.__setattr__(self, "_sent", sent)  # plotly's __setattr__ checks names
         return sent
 

@@ -23,6 +23,9 @@ from ui.time_series import cache
 from ui.time_series.state import NEEDS_DATA, PREFIX, TimeSeriesState, reset
 from ui.time_series.training import TRAINING_INTRO, training_section, training_settings
 
+#: The expander with every head's weights, the chosen head's table and its CSV.
+ALL_HEADS = "All heads and the numbers"
+
 
 def worked_example(state: TimeSeriesState) -> None:
     """The notes' five days × two variables (seed 42), with the numbers they print."""
@@ -92,7 +95,10 @@ def window_attention(state: TimeSeriesState, head: int) -> None:
     chart(lags, key=f"{PREFIX}lag_chart", place=st)
     context = cache.context_chart(inputs, style, run)
     chart(context, key=f"{PREFIX}context", place=st, cells=context_lines(run.weights, run.v))
-    with st.expander("All heads and the numbers"):
+    numbers = st.expander(ALL_HEADS, key=f"{PREFIX}all_heads", on_change="rerun")
+    if not numbers.open:  # built only when opened: most runs would send it unseen
+        return
+    with numbers:
         heads = cache.heads_chart(inputs, style, run)
         cells = weight_lines(run.masked, normaliser)  # panel k: head k
         chart(heads, key=f"{PREFIX}heads_grid", place=st, cells=cells)
