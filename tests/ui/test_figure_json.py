@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import plotly.io as pio
-
 import plotly.graph_objects as go
+import plotly.io as pio
 from streamlit.testing.v1 import AppTest
 
 from ui.figures.build import encode_arrays
