@@ -19,6 +19,7 @@ from ui.lessons.home import lesson_list, start_the_course
 from ui.message_refs import install as refer_only_to_kept_elements
 from ui.shared import url
 from ui.shared.presentation import PRESENT_KEY
+from ui.widget_lookup import install as look_up_widget_keys_directly
 
 HERE = Path(__file__).parent
 PRESENT_ON = ("1", "true", "on", "yes")
@@ -146,6 +147,8 @@ def main() -> None:
     # A burst of reruns could leave a browser a reference to an element it had just
     # dropped, which stops its tab (once per process; see ui.message_refs).
     refer_only_to_kept_elements()
+    # Each widget would copy all of Session State to look up its own key (ui.widget_lookup).
+    look_up_widget_keys_directly()
     st.set_page_config(
         page_title="Attention Visualizer",
         page_icon=":material/visibility:",

@@ -36,7 +36,7 @@ def matrix_components(at: AppTest) -> list[tuple[int, int]]:
     the whole component message (its data and the few lines that load the code)."""
     sizes = []
     for element in at.get("bidi_component"):
-        data = read_sent(element.proto.json)
+        data = read_sent(element.proto.bytes)
         cells = len(data.get("rows", ())) * len(data.get("cols", ()))
         sizes.append((element.proto.ByteSize(), cells))
     return sizes

@@ -363,10 +363,12 @@ function styled(parentElement) {
   parentElement.prepend(link);
 }
 
+const utf8 = new TextDecoder();
+
 export function render(component) {
   const { parentElement, setStateValue } = component;
   styled(parentElement);
-  const data = Array.isArray(component.data) ? component.data[0] : component.data; // see walk()
+  const data = JSON.parse(utf8.decode(component.data)); // JSON bytes: see walkable_data.sent
   const root = parentElement.querySelector(".wm");
   let view = views.get(parentElement);
   if (!view) watchWidth(parentElement, root);

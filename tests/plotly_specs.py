@@ -43,7 +43,7 @@ def walkable_matrices(at: AppTest) -> list[dict]:
     the chart's text alternative this run sent with it."""
     specs = []
     for element in at.get("bidi_component"):
-        data = dict(read_sent(element.proto.json))
+        data = dict(read_sent(element.proto.bytes))
         if "values" not in data:
             continue
         alt = data.pop("alt", "")

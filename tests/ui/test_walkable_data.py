@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import base64
+import json
 import math
 
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from attention_core.boundary.limits import MAX_TOKENS
 from ui.figures.heatmap import heatmap, heatmap_grid
@@ -16,8 +19,10 @@ from ui.shared.walkable_data import (
     SCALE_STOPS,
     announcement,
     figure_panels,
+    read_sent,
     row_rank,
     selecting,
+    sent,
     summary,
 )
 
@@ -168,3 +173,26 @@ def test_a_grid_of_one_head_still_names_its_head() -> None:
     figure = heatmap_grid(WEIGHTS[None], TOKENS, TOKENS, titles=["head 1"], title="Weights")
     (panel,) = figure_panels(figure)
     assert panel["title"] == "Weights, head 1"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    labels=hs.lists(hs.text(min_size=1, max_size=8), min_size=1, max_size=4),
+    alt=hs.text(max_size=40),
+    pick=hs.none() | hs.tuples(hs.integers(0, 3), hs.integers(0, 3)),
+)
+def test_the_bytes_sent_are_the_selected_data_with_its_text_alternative(
+    labels: list[str], alt: str, pick: tuple[int, int] | None
+) -> None:
+    """Labels and alternatives are user text (quotes, backslashes, any script): the bytes
+    sent read back to exactly the data with this run's cell and ``alt``, on the first run
+    and on every later one, which reuses the part written once."""
+    n = len(labels)
+    chosen = None if pick is None else (pick[0] % n, pick[1] % n)
+    (panel,) = figure_panels(heatmap(np.eye(n) * 0.5, labels, labels, title="weights"))
+    expected = selecting(panel, chosen) | {"alt": alt}
+    first = sent(panel, chosen, alt)
+    assert json.loads(first.decode("utf-8")) == expected == read_sent(first)
+    assert panel.json_head is not None  # written once, kept with the shared panel
+    assert json.loads(sent(panel, None, "")) == selecting(panel, None) | {"alt": ""}
+    assert sent(dict(panel), chosen, alt) == first  # a plain dict is written each time

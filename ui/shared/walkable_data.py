@@ -119,6 +119,13 @@ def scale_stops(name: str) -> list[list[Any]]:
     ]
 
 
+class Panel(dict):
+    """A matrix's data as :func:`panel_data` makes it (shared, never changed), which keeps its
+    JSON once written (:func:`sent`)."""
+
+    json_head: bytes | None = None
+
+
 def panel_data(
     z: np.ndarray,
     row_labels: Sequence[str],
@@ -126,7 +133,7 @@ def panel_data(
     *,
     title: str,
     look: dict[str, Any],
-) -> dict[str, Any]:
+) -> Panel:
     """Everything the browser needs to draw and walk the displayed ``z (R, C)`` (float32,
     NaN = masked) drawn as ``look`` (:func:`walk_look`). Labels stay plain strings: the
     browser writes them with ``textContent``, never as markup."""
@@ -152,12 +159,30 @@ def panel_data(
     # Names this matrix, so the browser keeps the focused cell across reruns of the same one.
     data["id"] = hashlib.blake2b(repr(data).encode(), digest_size=8).hexdigest()
     data["selected"] = None
-    return data
+    return Panel(data)
 
 
 def selecting(data: dict[str, Any], selected: tuple[int, int] | None) -> dict[str, Any]:
     """``data`` (shared, never changed) with this run's selected cell, a shallow copy."""
     return {**data, "selected": list(selected) if selected is not None else None}
+
+
+def sent(data: dict[str, Any], selected: tuple[int, int] | None, alt: str) -> bytes:
+    """What a walkable matrix's component is sent: :func:`selecting` with ``alt``, as UTF-8
+    JSON bytes.
+
+    Streamlit forwards bytes as they are. A dict it would write as JSON twice on every run
+    (once more to name the element) and scan for dataframes; a :class:`Panel`'s own part
+    is written here once.
+    """
+    head = data.json_head if isinstance(data, Panel) else None
+    if head is None:
+        shared = {key: value for key, value in data.items() if key not in ("selected", "alt")}
+        head = json.dumps(shared).encode()[:-1]  # without its closing brace
+        if isinstance(data, Panel):
+            data.json_head = head
+    tail = {"selected": list(selected) if selected is not None else None, "alt": alt}
+    return head + b", " + json.dumps(tail).encode()[1:]
 
 
 def figure_panels(figure: go.Figure) -> tuple[dict[str, Any], ...]:
@@ -220,9 +245,11 @@ def cell_announcement(data: dict[str, Any], cell: tuple[int, int]) -> str:
     )
 
 
-def read_sent(message_json: str) -> dict[str, Any]:
-    """The matrix data a walkable matrix's message carries (its JSON: the data in a list,
-    :func:`ui.shared.walkable_matrix.walk`); ``{}`` for another component's."""
-    loaded = json.loads(message_json or "null")
-    data = loaded[0] if isinstance(loaded, list) and loaded else loaded
-    return data if isinstance(data, dict) else {}
+def read_sent(message: bytes) -> dict[str, Any]:
+    """The matrix data a walkable matrix's message carries (its bytes: :func:`sent`);
+    ``{}`` for another component's."""
+    try:
+        loaded = json.loads(message or b"null")
+    except ValueError:
+        return {}
+    return loaded if isinstance(loaded, dict) else {}

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.shared.walkable_data import selecting
+from ui.shared.walkable_data import sent
 
 HERE = Path(__file__).parent
 #: The walkable matrix's code and style sheet, served at ``app/static/`` (Streamlit serves the
@@ -69,10 +69,8 @@ def walk(data: dict, *, key: str, alt: str = "") -> tuple[int, int] | None:
     """
     shape = (len(data["rows"]), len(data["cols"]))
     chosen = _inside(selected_cell(dict(st.session_state.get(key) or {}).get("cell")), shape)
-    # Sent inside a list: Streamlit scans a dict's every value for a dataframe on every run
-    # (about half the cost of mounting one); a list is sent as JSON as it is.
-    sent = [selecting(data, chosen) | {"alt": alt}]
-    result = WALKABLE_MATRIX(key=key, data=sent, default={"cell": None}, on_cell_change=_rerun)
+    message = sent(data, chosen, alt)  # JSON bytes: see walkable_data.sent
+    result = WALKABLE_MATRIX(key=key, data=message, default={"cell": None}, on_cell_change=_rerun)
     return _inside(selected_cell(result.get("cell")), shape)
 
 
