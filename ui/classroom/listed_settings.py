@@ -83,16 +83,28 @@ class FromLink:
     def caption(self, text: str) -> None:
         """Not shown: captions explain a widget that is not drawn."""
 
-    def expander(self, label: str) -> contextlib.AbstractContextManager[object]:
+    def expander(
+        self, label: str, icon: str | None = None
+    ) -> contextlib.AbstractContextManager[object]:
         return contextlib.nullcontext()
 
     def columns(self, count: int) -> Sequence[contextlib.AbstractContextManager[object]]:
         return [contextlib.nullcontext()] * count
 
     def selectbox(self, label: str, options: Sequence[T], index: int, key: str, help: str) -> T:
+        return self._option(label, options, options[index], key)
+
+    def radio(self, label: str, options: Sequence[T], index: int, key: str) -> T:
+        return self._option(label, options, options[index], key)
+
+    def select_slider(self, label: str, options: Sequence[T], value: T, key: str) -> T:
+        return self._option(label, options, value, key)
+
+    def _option(self, label: str, options: Sequence[T], default: T, key: str) -> T:
+        """The option the link names as its widget writes it, else ``default``."""
         raw = self._raw(key)
         if raw is None:
-            value = options[index]
+            value = default
         else:
             matches = [option for option in options if written(option) == raw]
             if not matches:
@@ -139,11 +151,11 @@ class FromLink:
         self._show(label, value)
         return value
 
-    def toggle(self, label: str, key: str, help: str | None = None) -> bool:
+    def toggle(self, label: str, key: str, help: str | None = None, value: bool = False) -> bool:
         raw = self._raw(key)
         if raw not in (None, "true", "false"):
             raise NotPlainError(key)
-        value = raw == "true"
+        value = value if raw is None else raw == "true"
         self._show(label, value)
         return value
 

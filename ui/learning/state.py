@@ -17,6 +17,8 @@ from attention_core.learning.config import DEFAULTS, TinyTransformerConfig, chec
 from attention_core.learning.tasks import TASKS
 from attention_core.training.config import TrainingConfig
 from ui.figures.style import FigureStyle
+from ui.shared import page_mode
+from ui.shared.control_source import Controls
 from ui.shared.presentation import current_style
 from ui.shared.safe import show_error
 from ui.shared.url import BIND
@@ -75,56 +77,53 @@ class LearningState:
     style: FigureStyle
 
 
-def training_settings(task: str) -> tuple[TinyTransformerConfig, TrainingConfig]:
-    """The settings widgets of ``task`` (its defaults train to 99 % in seconds); checked configs."""
+def training_settings(task: str, source: Controls) -> tuple[TinyTransformerConfig, TrainingConfig]:
+    """``task``'s settings read from ``source`` (its defaults train to 99 % in seconds): the
+    widgets, or a follower's list of the teacher's; checked configs."""
     model, train = DEFAULTS[task]
     key = task_key(task, "")
-    first, second, third, fourth = st.columns(4)
-    layers = first.radio(
-        "Layers", (1, 2), index=model.n_layers - 1, horizontal=True, key=f"{key}layers", bind=BIND
-    )
-    heads = second.radio(
-        "Heads per layer",
-        (1, 2, 4),
-        index=(1, 2, 4).index(model.n_heads),
-        horizontal=True,
-        key=f"{key}heads",
-        bind=BIND,
-    )
-    d_model = third.select_slider(
-        "d_model", D_MODELS, model.d_model, key=f"{key}d_model", bind=BIND
-    )
-    mlp = fourth.toggle(
-        "MLP after attention",
-        model.mlp,
-        key=f"{key}mlp",
-        bind=BIND,
-        help="Off: attention only, as in Olsson et al.'s induction-head models.",
-    )
-    first, second, third = st.columns(3)
-    rate = first.select_slider(
-        "Learning rate", LEARNING_RATES, train.learning_rate, key=f"{key}lr", bind=BIND
-    )
-    steps = second.slider(
-        "Step budget",
-        100,
-        limits.MAX_LEARNING_STEPS,
-        train.steps,
-        100,
-        key=f"{key}steps",
-        bind=BIND,
-        help="Training stops at 100 % held-out accuracy, or here, or after "
-        f"{train.max_seconds:g} s, whichever comes first.",
-    )
-    seed = third.number_input(
-        "Seed",
-        0,
-        limits.MAX_SEED,
-        0,
-        key=f"{key}seed",
-        bind=BIND,
-        help="Sets the initial weights and the training batches.",
-    )
+    first, second, third, fourth = source.columns(4)
+    with first:
+        layers = source.radio("Layers", (1, 2), model.n_layers - 1, f"{key}layers")
+    with second:
+        heads = source.radio(
+            "Heads per layer", (1, 2, 4), (1, 2, 4).index(model.n_heads), f"{key}heads"
+        )
+    with third:
+        d_model = source.select_slider("d_model", D_MODELS, model.d_model, f"{key}d_model")
+    with fourth:
+        mlp = source.toggle(
+            "MLP after attention",
+            f"{key}mlp",
+            "Off: attention only, as in Olsson et al.'s induction-head models.",
+            value=model.mlp,
+        )
+    first, second, third = source.columns(3)
+    with first:
+        rate = source.select_slider(
+            "Learning rate", LEARNING_RATES, train.learning_rate, f"{key}lr"
+        )
+    with second:
+        steps = source.slider(
+            "Step budget",
+            100,
+            limits.MAX_LEARNING_STEPS,
+            train.steps,
+            f"{key}steps",
+            "Training stops at 100 % held-out accuracy, or here, or after "
+            f"{train.max_seconds:g} s, whichever comes first.",
+            step=100,
+        )
+    with third:
+        seed = source.number_input(
+            "Seed",
+            0,
+            limits.MAX_SEED,
+            0,
+            f"{key}seed",
+            "Sets the initial weights and the training batches.",
+        )
+    source.done()
     model = TinyTransformerConfig(task, int(layers), int(heads), int(d_model), bool(mlp))
     chosen = replace(train, learning_rate=float(rate), steps=int(steps), seed=int(seed))
     return model, check_task_training(chosen)
@@ -143,7 +142,9 @@ def read_state() -> LearningState:
     st.markdown(TASK_WORDS[task])
     with st.expander("Model and training settings", icon=":material/tune:"):
         try:
-            model, train = training_settings(task)
+            model, train = page_mode.current().read_settings(
+                lambda source: training_settings(task, source)
+            )
         except ac.InputError as error:
             show_error(str(error))
             st.stop()

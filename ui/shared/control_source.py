@@ -29,11 +29,17 @@ class Controls(Protocol):
 
     def caption(self, text: str) -> None: ...
 
-    def expander(self, label: str) -> contextlib.AbstractContextManager[object]: ...
+    def expander(
+        self, label: str, icon: str | None = None
+    ) -> contextlib.AbstractContextManager[object]: ...
 
     def columns(self, count: int) -> Sequence[contextlib.AbstractContextManager[object]]: ...
 
     def selectbox(self, label: str, options: Sequence[T], index: int, key: str, help: str) -> T: ...
+
+    def radio(self, label: str, options: Sequence[T], index: int, key: str) -> T: ...
+
+    def select_slider(self, label: str, options: Sequence[T], value: T, key: str) -> T: ...
 
     def number_input(
         self, label: str, low: int, high: int, value: int, key: str, help: str | None = None
@@ -50,7 +56,9 @@ class Controls(Protocol):
         step: float | None = None,
     ) -> float: ...
 
-    def toggle(self, label: str, key: str, help: str | None = None) -> bool: ...
+    def toggle(
+        self, label: str, key: str, help: str | None = None, value: bool = False
+    ) -> bool: ...
 
     def text_area(
         self, label: str, value: str, key: str, max_chars: int, help: str | None = None
@@ -68,14 +76,22 @@ class Drawn:
     def caption(self, text: str) -> None:
         st.caption(text)
 
-    def expander(self, label: str) -> contextlib.AbstractContextManager[object]:
-        return st.expander(label)
+    def expander(
+        self, label: str, icon: str | None = None
+    ) -> contextlib.AbstractContextManager[object]:
+        return st.expander(label, icon=icon)
 
     def columns(self, count: int) -> Sequence[contextlib.AbstractContextManager[object]]:
         return st.columns(count, vertical_alignment="bottom")
 
     def selectbox(self, label: str, options: Sequence[T], index: int, key: str, help: str) -> T:
         return st.selectbox(label, options, index=index, key=key, bind=BIND, help=help)
+
+    def radio(self, label: str, options: Sequence[T], index: int, key: str) -> T:
+        return st.radio(label, options, index=index, horizontal=True, key=key, bind=BIND)
+
+    def select_slider(self, label: str, options: Sequence[T], value: T, key: str) -> T:
+        return st.select_slider(label, options, value, key=key, bind=BIND)
 
     def number_input(
         self, label: str, low: int, high: int, value: int, key: str, help: str | None = None
@@ -94,8 +110,8 @@ class Drawn:
     ) -> float:
         return st.slider(label, low, high, value, step, key=key, bind=BIND, help=help)
 
-    def toggle(self, label: str, key: str, help: str | None = None) -> bool:
-        return st.toggle(label, key=key, bind=BIND, help=help)
+    def toggle(self, label: str, key: str, help: str | None = None, value: bool = False) -> bool:
+        return st.toggle(label, value, key=key, bind=BIND, help=help)
 
     def text_area(
         self, label: str, value: str, key: str, max_chars: int, help: str | None = None
