@@ -8,6 +8,7 @@ then gets the widgets, which read the link as always.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -52,7 +53,12 @@ def settings_script(mode: str, page: str = "text") -> None:
 
 
 def opened(link: Link, mode: str, page: str = "text") -> AppTest:
-    at = AppTest.from_function(settings_script, args=(mode, page), default_timeout=30)
+    return run_with_link(settings_script, (mode, page), link)
+
+
+def run_with_link(script: Callable[..., None], args: tuple, link: Link) -> AppTest:
+    """``script(*args)`` run once in AppTest with ``link``'s query parameters; no exception."""
+    at = AppTest.from_function(script, args=args, default_timeout=30)
     for name, value in link.items():
         at.query_params[name] = value
     at.run()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.ui.test_control_source import Link, widget_values
+from tests.ui.test_control_source import Link, run_with_link, widget_values
 from ui.classroom.listed_settings import CHANGE_HINT
 from ui.shared.safe import unescape_markdown
 
@@ -43,12 +43,7 @@ def learning_script(mode: str, task: str) -> None:
 
 
 def opened(link: Link, mode: str, task: str) -> AppTest:
-    at = AppTest.from_function(learning_script, args=(mode, task), default_timeout=30)
-    for name, value in link.items():
-        at.query_params[name] = value
-    at.run()
-    assert not at.exception, [element.value for element in at.exception]
-    return at
+    return run_with_link(learning_script, (mode, task), link)
 
 
 def drawn_values(at: AppTest) -> dict[str, str]:
