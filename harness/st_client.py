@@ -344,8 +344,9 @@ def _record(run: Run, element) -> None:
         run.exceptions.append(f"{body.type}: {body.message}")
     elif kind == "plotly_chart":
         run.charts[_user_key(element_id)] = body.spec
-    elif kind == "bidi_component":  # a walkable matrix (ui/shared/walkable_matrix.py): its data
-        run.charts[_user_key(element_id)] = body.json
+    elif kind == "bidi_component":  # a walkable matrix (ui/shared/walkable_matrix.py): its data,
+        # sent as JSON bytes (ui.shared.walkable_data.sent)
+        run.charts[_user_key(element_id)] = body.bytes.decode("utf-8", "replace") or body.json
     elif element_id:
         run.widget_ids[_user_key(element_id)] = element_id
 

@@ -29,7 +29,11 @@ def test_uploaded_csv_shows_the_attention_heatmap(page: Page, app_url: str) -> N
     weights = page.get_by_role("grid", name="Attention weights of head 1 (untrained)")
     expect(weights).to_be_visible(timeout=30_000)
     expect(weights).to_have_attribute("aria-rowcount", "15")  # 14 days and the header row
-    expect(page.locator(".stPlotlyChart .heatmaplayer").first).to_be_attached()  # every head
+    # every head's grid, built once its expander is opened
+    expect(page.locator(".stPlotlyChart .heatmaplayer")).to_have_count(0)
+    page.get_by_text("All heads and the numbers").click()
+    wait_ready(page)
+    expect(page.locator(".stPlotlyChart .heatmaplayer").first).to_be_attached(timeout=30_000)
     expect(page.get_by_text("Window: 2024-01-18 to 2024-01-31 (14 steps).")).to_be_visible()
     screenshot(page, "time_series")
     page.get_by_test_id("stRadio").filter(has_text="Head").get_by_text("2", exact=True).click()

@@ -122,6 +122,7 @@ def test_a_link_gives_identical_numbers_on_every_replica(cluster: Cluster) -> No
 
     charts = run_async(open_everywhere())
     assert len(charts[0]) == 5
+    assert all(spec.startswith("{") for spec in charts[0].values())  # every chart's data read
     assert charts[1] == charts[0]
     assert charts[2] == charts[0]
 
