@@ -21,8 +21,13 @@ These are Streamlit's internals (it is pinned, requirements.txt).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
+
+from streamlit.runtime.state import get_session_state
+from streamlit.runtime.state.common import is_element_id
+from streamlit.runtime.state.session_state import _is_internal_key
 
 #: The widget modules that read ``get_session_state().filtered_state`` for their own key.
 WIDGET_MODULES = (
@@ -43,9 +48,6 @@ class KeyLookup(Mapping[str, Any]):
         self._safe = safe
 
     def _direct(self, key: object) -> bool:
-        from streamlit.runtime.state.common import is_element_id
-        from streamlit.runtime.state.session_state import _is_internal_key
-
         return isinstance(key, str) and not is_element_id(key) and not _is_internal_key(key)
 
     def _full(self) -> dict[str, Any]:
@@ -85,14 +87,10 @@ class WidgetSessionState:
 
 
 def _widget_session_state() -> WidgetSessionState:
-    from streamlit.runtime.state import get_session_state
-
     return WidgetSessionState(get_session_state())
 
 
 def install() -> None:
     """Give the widget modules :func:`_widget_session_state` (once per process)."""
-    import importlib
-
     for name in WIDGET_MODULES:
         importlib.import_module(name).get_session_state = _widget_session_state  # type: ignore[attr-defined]
