@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import streamlit as st
+from streamlit.navigation.page import StreamlitPage
 
 from hosting.collector import freeze_new_imports
 from hosting.memory import keep_freed_memory
@@ -115,19 +116,38 @@ def landing() -> None:
 # until some session has run st.navigation, so a shared link opened first after
 # a restart would skip this file (no presentation mode, no navigation).
 VIEWS = HERE / "views"
-PAGES = {
-    name: st.Page(VIEWS / f"{name}.py", title=title, icon=icon)
-    for name, title, icon in (
-        ("text", "Text attention", ":material/text_fields:"),
-        ("time_series", "Time series", ":material/show_chart:"),
-        ("positional_encoding", "Positional encodings", ":material/waves:"),
-        ("walkthrough", "Walkthrough", ":material/school:"),
-        ("learning", "Watch attention learn", ":material/model_training:"),
-        ("pretrained", "Inside a real model", ":material/neurology:"),
-        ("classroom", "Teach a class", ":material/groups:"),
-        ("lessons", "Lessons", ":material/menu_book:"),
-    )
-}
+CONTENT_PAGES = (
+    ("text", "Text attention", ":material/text_fields:"),
+    ("time_series", "Time series", ":material/show_chart:"),
+    ("positional_encoding", "Positional encodings", ":material/waves:"),
+    ("walkthrough", "Walkthrough", ":material/school:"),
+    ("learning", "Watch attention learn", ":material/model_training:"),
+    ("pretrained", "Inside a real model", ":material/neurology:"),
+    ("classroom", "Teach a class", ":material/groups:"),
+    ("lessons", "Lessons", ":material/menu_book:"),
+)
+PAGES_KEY = "app_pages"
+
+
+def session_pages() -> dict[str, StreamlitPage]:
+    """This session's content pages by name, made on its first run and kept for the next.
+
+    ``st.Page`` resolves and checks its script's path on every call, and this file runs
+    on every rerun: in a class, each follower's run paid that eight times. A page object
+    also notes whether it may run next (``st.navigation`` allows, ``run`` clears), so it
+    is kept per session and never shared between sessions' concurrent runs.
+    """
+    pages = st.session_state.get(PAGES_KEY)
+    if pages is None:
+        pages = {
+            name: st.Page(VIEWS / f"{name}.py", title=title, icon=icon)
+            for name, title, icon in CONTENT_PAGES
+        }
+        st.session_state[PAGES_KEY] = pages
+    return pages
+
+
+PAGES = session_pages()
 LANDING_LINKS = (
     ("text", "Type a sentence and follow it from tokens to context vectors, head by head."),
     ("walkthrough", "Step-by-step lecture with the course notes' worked examples."),

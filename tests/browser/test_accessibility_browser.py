@@ -1,7 +1,7 @@
 """WCAG 2.2 AA in Chromium: axe-core on every view, a text alternative on every chart,
 the text page driven by keyboard alone.
 
-The views are read from the app itself (app.py's PAGES table, views/text.py's TABS),
+The views are read from the app itself (app.py's CONTENT_PAGES table, views/text.py's TABS),
 so a page or tab added later is scanned too. axe-core is the copy bundled with
 axe-playwright-python (no network).
 """
@@ -44,10 +44,8 @@ def _assigned(path: Path, name: str) -> ast.expr:
 
 
 def navigation_pages() -> list[str]:
-    """Page names (URL paths) of app.py's PAGES table, in the navigation's order."""
-    table = _assigned(ROOT / "app.py", "PAGES")
-    assert isinstance(table, ast.DictComp)
-    rows = ast.literal_eval(table.generators[0].iter)
+    """Page names (URL paths) of app.py's CONTENT_PAGES table, in the navigation's order."""
+    rows = ast.literal_eval(_assigned(ROOT / "app.py", "CONTENT_PAGES"))
     return [row[0] for row in rows]
 
 

@@ -50,3 +50,19 @@ def test_a_run_that_imported_modules_freezes_them_out_of_the_collectors_passes(
         assert collector._modules_frozen > 0
     finally:
         gc.unfreeze()
+
+
+def test_a_session_makes_its_pages_once_and_keeps_them_to_itself() -> None:
+    at = AppTest.from_file(APP, default_timeout=30).run()
+    pages = at.session_state["app_pages"]
+    assert set(pages) >= {"text", "walkthrough", "lessons"}
+    at.switch_page("views/text.py").run()
+    assert not at.exception
+    assert at.title[0].value == "Text attention"
+    at.switch_page("views/walkthrough.py").run()
+    assert not at.exception
+    assert at.session_state["app_pages"] is pages  # the same objects, run after run
+    other = AppTest.from_file(APP, default_timeout=30).run()
+    assert not other.exception
+    # A page notes whether it may run next: another session's runs never touch this one's.
+    assert all(other.session_state["app_pages"][name] is not pages[name] for name in pages)
