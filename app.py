@@ -20,6 +20,7 @@ from ui.lessons.home import lesson_list, start_the_course
 from ui.message_refs import install as refer_only_to_kept_elements
 from ui.shared import url
 from ui.shared.presentation import PRESENT_KEY
+from ui.theme_message import install as fill_the_theme_once
 from ui.widget_lookup import install as look_up_widget_keys_directly
 
 HERE = Path(__file__).parent
@@ -169,6 +170,8 @@ def main() -> None:
     refer_only_to_kept_elements()
     # Each widget would copy all of Session State to look up its own key (ui.widget_lookup).
     look_up_widget_keys_directly()
+    # Each run's first message would read the theme from every config option (ui.theme_message).
+    fill_the_theme_once()
     st.set_page_config(
         page_title="Attention Visualizer",
         page_icon=":material/visibility:",
