@@ -17,6 +17,7 @@ from ui.classroom import around as class_around
 from ui.lessons import bar as lesson_bar
 from ui.lessons.editor import add_view_button
 from ui.lessons.home import lesson_list, start_the_course
+from ui.loop_handoff import install as hand_events_over_in_batches
 from ui.message_refs import install as refer_only_to_kept_elements
 from ui.shared import url
 from ui.shared.presentation import PRESENT_KEY
@@ -172,6 +173,8 @@ def main() -> None:
     look_up_widget_keys_directly()
     # Each run's first message would read the theme from every config option (ui.theme_message).
     fill_the_theme_once()
+    # Each element drawn would wake the event loop twice (ui.loop_handoff).
+    hand_events_over_in_batches()
     st.set_page_config(
         page_title="Attention Visualizer",
         page_icon=":material/visibility:",
